@@ -1,0 +1,54 @@
+#include "fused_steps.hpp"
+
+#include <cstring>
+
+#include "gemm_f32.hpp"
+
+namespace headwise {
+
+void project(const Dims& d, const ProjectionWeights& w, const float* x, float* q, float* k,
+             float* v) {
+  const MatrixView input{x, d.d_model};
+  gemm_f32(d.rows(), d.concat, d.d_model, input, {w.wq, d.concat}, w.bq, q, d.concat);
+  gemm_f32(d.rows(), d.concat, d.d_model, input, {w.wk, d.concat}, w.bk, k, d.concat);
+  gemm_f32(d.rows(), d.concat, d.d_model, input, {w.wv, d.concat}, w.bv, v, d.concat);
+}
+
+void split_heads(const Dims& d, const float* in, float* out) {
+  const std::size_t bytes = d.head_dim * sizeof(float);
+  for (std::size_t b = 0; b < d.batch; ++b)
+    for (std::size_t t = 0; t < d.tokens; ++t)
+      for (std::size_t h = 0; h < d.heads; ++h)
+        std::memcpy(out + ((b * d.heads + h) * d.tokens + t) * d.head_dim,
+                    in + (b * d.tokens + t) * d.concat + h * d.head_dim, bytes);
+}
+
+void attend(const Dims& d, const float* q_heads, const float* k_heads, const float* v_heads,
+            HeadScratch scratch, float* context_heads, float* scores, float* attention) {
+  const std::size_t head_size = d.tokens * d.head_dim;
+  const std::size_t score_size = d.tokens * d.tokens;
+  for (std::size_t bh = 0; bh < d.batch * d.heads; ++bh) {
+    HeadOutputs out{context_heads + bh * head_size, d.head_dim,
+                    scores ? scores + bh * score_size : nullptr,
+                    attention ? attention + bh * score_size : nullptr};
+    attend_head_f32(d.tokens, d.head_dim, d.causal, q_heads + bh * head_size,
+                    k_heads + bh * head_size, v_heads + bh * head_size, scratch, out);
+  }
+}
+
+void merge_heads(const Dims& d, const float* in, float* out) {
+  const std::size_t bytes = d.head_dim * sizeof(float);
+  for (std::size_t b = 0; b < d.batch; ++b)
+    for (std::size_t t = 0; t < d.tokens; ++t)
+      for (std::size_t h = 0; h < d.heads; ++h)
+        std::memcpy(out + (b * d.tokens + t) * d.concat + h * d.head_dim,
+                    in + ((b * d.heads + h) * d.tokens + t) * d.head_dim, bytes);
+}
+
+void out_project(const Dims& d, const float* w_out, const float* b_out, const float* concat,
+                 float* out) {
+  gemm_f32(d.rows(), d.d_model, d.concat, {concat, d.concat}, {w_out, d.d_model}, b_out, out,
+           d.d_model);
+}
+
+}  // namespace headwise

@@ -1,0 +1,17 @@
+// C = A @ B (+ bias) for row-major float matrices with leading dimensions, SIMD through xsimd.
+#pragma once
+
+#include <cstddef>
+
+namespace headwise {
+
+struct MatrixView {
+  const float* data;
+  std::size_t stride;  // floats between the starts of consecutive rows
+};
+
+// C (m x n, row stride ldc) = A (m x k) @ B (k x n) + bias (n, may be null). C is overwritten.
+void gemm_f32(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
+              const float* bias, float* c, std::size_t ldc);
+
+}  // namespace headwise

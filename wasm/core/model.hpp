@@ -1,0 +1,51 @@
+// A multi-head attention layer with its weights and the buffers one forward pass needs.
+// Every tensor the lecture names can be read or written by TensorId; every step can run alone.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include "config.hpp"
+#include "float_buffer.hpp"
+#include "status.hpp"
+#include "tensor_id.hpp"
+
+namespace headwise {
+
+class Model {
+ public:
+  // Validates the configuration, allocates everything, and fills the weights from `seed`
+  // (see rng.hpp). Biases are zero-sized unless config.bias.
+  static Status create(const Config& config, const Limits& limits, std::uint64_t seed,
+                       std::unique_ptr<Model>* out);
+
+  const Config& config() const { return config_; }
+  const Dims& dims() const { return dims_; }
+
+  // Null with size 0 for tensors this model does not hold (biases when off, scores when
+  // intermediates are not kept).
+  float* tensor(TensorId id) { return buffers_[index(id)].data(); }
+  std::size_t tensor_size(TensorId id) const { return buffers_[index(id)].size(); }
+
+  // Allocates (or frees) the (B, H, T, T) scores and attention; checked against the budget.
+  Status keep_intermediates(bool keep);
+  bool keeps_intermediates() const { return !buffers_[index(TensorId::kScores)].empty(); }
+
+  // Runs one step (or a whole forward pass) on the model's own tensors.
+  Status run(Step step);
+
+ private:
+  Model() = default;
+  static std::size_t index(TensorId id) { return static_cast<std::size_t>(id); }
+  const float* bias(TensorId id) { return config_.bias ? tensor(id) : nullptr; }
+
+  Config config_;
+  Limits limits_;
+  Dims dims_{};
+  std::array<FloatBuffer, kTensorCount> buffers_;
+  FloatBuffer k_transposed_;
+  FloatBuffer score_row_;
+};
+
+}  // namespace headwise

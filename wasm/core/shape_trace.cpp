@@ -1,0 +1,32 @@
+#include "shape_trace.hpp"
+
+namespace headwise {
+
+std::vector<TraceEntry> shape_trace(const Config& config) {
+  const Dims d = dims_of(config);
+  const std::int64_t b = d.batch, t = d.tokens, w = d.d_model, h = d.heads, hd = d.head_dim;
+  const std::int64_t c = d.concat;
+  return {
+      {"input", "x", {b, t, w}},
+      {"project", "q = x @ Wq (k, v alike)", {b, t, c}},
+      {"split", "q.view(B, T, H, hd)", {b, t, h, hd}},
+      {"split", "q.transpose(1, 2)", {b, h, t, hd}},
+      {"attend", "scores = q @ k.transpose(-2, -1) / sqrt(hd)", {b, h, t, t}},
+      {"attend", "attention = softmax(masked scores)", {b, h, t, t}},
+      {"attend", "context = attention @ v", {b, h, t, hd}},
+      {"merge", "context.transpose(1, 2)", {b, t, h, hd}},
+      {"merge", "concat = .view(B, T, H * hd)", {b, t, c}},
+      {"out-project", "output = concat @ W_out", {b, t, w}},
+  };
+}
+
+std::string format_shape(const std::vector<std::int64_t>& shape) {
+  std::string text = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) text += ",";
+    text += std::to_string(shape[i]);
+  }
+  return text + ")";
+}
+
+}  // namespace headwise
