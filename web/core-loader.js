@@ -1,0 +1,45 @@
+// Loads the WebAssembly core in Node 18+ and in browsers. The Emscripten glue is built without
+// its own Node or fetch code paths; the bytes are handed to it here, so bundlers, file servers
+// and Node all see one explicit request for headwise-core.wasm (or none, given wasmBinary).
+import createHeadwiseCore from './build/headwise-core.js';
+
+const defaultWasmUrl = new URL('./build/headwise-core.wasm', import.meta.url);
+
+const isNode = typeof process === 'object' && typeof process.versions?.node === 'string'
+  && typeof window === 'undefined';
+
+async function instantiateFromUrl(url, imports) {
+  if (isNode && String(url).startsWith('file:')) {
+    const { readFile } = await import('node:fs/promises');
+    return WebAssembly.instantiate(await readFile(url), imports);
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`could not load ${url}: HTTP ${response.status}`);
+  if (typeof WebAssembly.instantiateStreaming === 'function'
+      && response.headers.get('content-type') === 'application/wasm') {
+    return WebAssembly.instantiateStreaming(response, imports);
+  }
+  return WebAssembly.instantiate(await response.arrayBuffer(), imports);
+}
+
+/**
+ * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, wasmUrl?: string | URL }} [options]
+ * @returns {Promise<object>} the raw Embind module (private: use headwise.js)
+ */
+export function loadCore({ wasmBinary, wasmUrl } = {}) {
+  let rejectLoad;
+  const failed = new Promise((_, reject) => { rejectLoad = reject; });
+  const ready = createHeadwiseCore({
+    instantiateWasm(imports, receive) {
+      const instantiating = wasmBinary
+        ? WebAssembly.instantiate(wasmBinary, imports)
+        : instantiateFromUrl(wasmUrl ?? defaultWasmUrl, imports);
+      instantiating.then((result) => receive(result.instance, result.module), rejectLoad);
+      return {};
+    },
+    print() {},
+    printErr(text) { console.warn(`[headwise] ${text}`); },
+  });
+  // The glue never settles if instantiation fails, so a failure must win the race by itself.
+  return Promise.race([ready, failed]);
+}

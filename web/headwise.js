@@ -1,0 +1,285 @@
+// headwise: multi-head causal self-attention in WebAssembly, named as the lecture names it.
+// This file is the public API; the page and npm users both use it and nothing below it.
+import { loadCore } from './core-loader.js';
+import { floatArrayArgument, normalizeConfig } from './arguments.js';
+
+/** A configuration or call the core refused; the message says why. */
+export class HeadwiseError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'HeadwiseError';
+  }
+}
+
+// Mirrors wasm/core/tensor_id.hpp.
+const T = Object.freeze({
+  wq: 0, wk: 1, wv: 2, wOut: 3, bq: 4, bk: 5, bv: 6, bOut: 7,
+  input: 8, q: 9, k: 10, v: 11, qHeads: 12, kHeads: 13, vHeads: 14,
+  scores: 15, attention: 16, contextHeads: 17, concat: 18, output: 19,
+});
+const STEP = Object.freeze({
+  project: 0, split: 1, attend: 2, merge: 3, outProject: 4, forwardFused: 5, forwardLoop: 6,
+});
+const INPUT_STREAM = 9;
+
+const shapeText = (shape) => `(${shape.join(', ')})`;
+
+/** One multi-head attention layer with its weights, living in the module until dispose(). */
+export class MultiHeadAttention {
+  #core;
+  #handle;
+  #registry;
+
+  /** @internal use Headwise.createAttention */
+  constructor(core, handle, config, registry) {
+    this.#core = core;
+    this.#handle = handle;
+    this.#registry = registry;
+    const headDim = config.headDim ?? config.dModel / config.heads;
+    /** The configuration, with headDim and concatWidth (heads x headDim) filled in. */
+    this.config = Object.freeze({
+      batch: config.batch, tokens: config.tokens, dModel: config.dModel, heads: config.heads,
+      headDim, concatWidth: config.heads * headDim, causal: config.causal, bias: config.bias,
+      seed: config.seed,
+    });
+    const { batch: B, tokens: Tn, dModel: D, heads: H } = this.config;
+    const C = this.config.concatWidth;
+    this.shapes = Object.freeze({
+      input: [B, Tn, D], projected: [B, Tn, C], heads: [B, H, Tn, headDim],
+      scores: [B, H, Tn, Tn], concat: [B, Tn, C], output: [B, Tn, D],
+      wq: [D, C], wOut: [C, D], bq: [C], bOut: [D],
+    });
+  }
+
+  get disposed() { return this.#handle === 0; }
+
+  /** The whole forward pass. variant: 'fused' (default) or 'loop'. */
+  forward(x, { variant = 'fused', intermediates = false } = {}) {
+    if (variant !== 'fused' && variant !== 'loop') {
+      throw new RangeError(`variant must be "fused" or "loop", got ${JSON.stringify(variant)}`);
+    }
+    this.#write(T.input, 'x', x, this.shapes.input);
+    this.#keep(intermediates);
+    this.#run(variant === 'loop' ? STEP.forwardLoop : STEP.forwardFused);
+    const output = this.#read(T.output);
+    if (!intermediates) return output;
+    const concat = this.#read(T.concat);
+    return {
+      output,
+      q: this.#read(T.qHeads), k: this.#read(T.kHeads), v: this.#read(T.vHeads),
+      scores: this.#read(T.scores), attention: this.#read(T.attention),
+      // The loop version writes each head's context straight into its columns of concat.
+      context: variant === 'loop' ? this.#headsOf(concat) : this.#read(T.contextHeads),
+      concat,
+      trace: this.shapeTrace(),
+    };
+  }
+
+  /** The loop version: H single heads one after another, concatenated, then W_out. */
+  forwardLoop(x, options = {}) { return this.forward(x, { ...options, variant: 'loop' }); }
+
+  /** Step 1. x (B, T, d_model) -> q, k, v, each (B, T, H*hd): one large product each. */
+  project(x) {
+    this.#write(T.input, 'x', x, this.shapes.input);
+    this.#run(STEP.project);
+    return { q: this.#read(T.q), k: this.#read(T.k), v: this.#read(T.v) };
+  }
+
+  /** Step 2. q, k, v (B, T, H*hd) -> view (B, T, H, hd) -> transpose(1, 2) -> (B, H, T, hd). */
+  split({ q, k, v }) {
+    this.#write(T.q, 'q', q, this.shapes.projected);
+    this.#write(T.k, 'k', k, this.shapes.projected);
+    this.#write(T.v, 'v', v, this.shapes.projected);
+    this.#run(STEP.split);
+    return { q: this.#read(T.qHeads), k: this.#read(T.kHeads), v: this.#read(T.vHeads) };
+  }
+
+  /** Step 3. Per head: softmax(q k^T / sqrt(hd) + causal mask) v. Context is (B, H, T, hd). */
+  attend({ q, k, v }, { intermediates = false } = {}) {
+    this.#write(T.qHeads, 'q', q, this.shapes.heads);
+    this.#write(T.kHeads, 'k', k, this.shapes.heads);
+    this.#write(T.vHeads, 'v', v, this.shapes.heads);
+    this.#keep(intermediates);
+    this.#run(STEP.attend);
+    const context = this.#read(T.contextHeads);
+    if (!intermediates) return { context };
+    return { context, scores: this.#read(T.scores), attention: this.#read(T.attention) };
+  }
+
+  /** Step 4. context (B, H, T, hd) -> transpose(1, 2) -> view (B, T, H*hd). */
+  merge(context) {
+    this.#write(T.contextHeads, 'context', context, this.shapes.heads);
+    this.#run(STEP.merge);
+    return this.#read(T.concat);
+  }
+
+  /** Step 5. concat (B, T, H*hd) @ W_out (+ b_out) -> (B, T, d_model). */
+  outProject(concat) {
+    this.#write(T.concat, 'concat', concat, this.shapes.concat);
+    this.#run(STEP.outProject);
+    return this.#read(T.output);
+  }
+
+  /** Copies of the weights: wq, wk, wv (d_model, H*hd), wOut (H*hd, d_model), biases if on. */
+  getWeights() {
+    const w = { wq: this.#read(T.wq), wk: this.#read(T.wk), wv: this.#read(T.wv), wOut: this.#read(T.wOut) };
+    if (this.config.bias) Object.assign(w, { bq: this.#read(T.bq), bk: this.#read(T.bk), bv: this.#read(T.bv), bOut: this.#read(T.bOut) });
+    return w;
+  }
+
+  /** Replaces any of the weights; all given arrays are checked before any is written. */
+  setWeights(weights) {
+    if (weights === null || typeof weights !== 'object') {
+      throw new TypeError('setWeights expects an object such as { wq, wk, wv, wOut }');
+    }
+    const shapes = { wq: this.shapes.wq, wk: this.shapes.wq, wv: this.shapes.wq, wOut: this.shapes.wOut };
+    if (this.config.bias) Object.assign(shapes, { bq: this.shapes.bq, bk: this.shapes.bq, bv: this.shapes.bq, bOut: this.shapes.bOut });
+    const checked = Object.entries(weights).map(([name, value]) => {
+      if (!shapes[name]) {
+        throw new TypeError(`unknown weight "${name}" (this layer has ${Object.keys(shapes).join(', ')})`);
+      }
+      const shape = shapes[name];
+      return [name, floatArrayArgument(name, value, shape.reduce((a, b) => a * b, 1), shapeText(shape))];
+    });
+    for (const [name, array] of checked) this.#view(T[name]).set(array);
+  }
+
+  /** Every step's tensor name and shape for this configuration. */
+  shapeTrace() {
+    return traceOf(this.#core, this.config);
+  }
+
+  /** Frees the layer's memory in the module. Calling it twice is harmless. */
+  dispose() {
+    if (this.#handle === 0) return;
+    this.#core.disposeModel(this.#handle);
+    this.#registry.unregister(this);
+    this.#handle = 0;
+  }
+
+  #live() {
+    if (this.#handle === 0) throw new HeadwiseError('this attention layer was disposed');
+    return this.#handle;
+  }
+
+  // Views into wasm memory go stale when memory grows: take one, use it at once, never keep it.
+  #view(id) { return this.#core.tensorView(this.#live(), id); }
+  #read(id) { return this.#view(id).slice(); }
+
+  #write(id, name, value, shape) {
+    const length = shape.reduce((a, b) => a * b, 1);
+    this.#view(id).set(floatArrayArgument(name, value, length, shapeText(shape)));
+  }
+
+  #keep(intermediates) {
+    if (typeof intermediates !== 'boolean') {
+      throw new TypeError(`intermediates must be true or false, got ${String(intermediates)}`);
+    }
+    if (!this.#core.keepIntermediates(this.#live(), intermediates)) {
+      throw new HeadwiseError(this.#core.lastError());
+    }
+  }
+
+  #run(step) {
+    if (!this.#core.runStep(this.#live(), step)) throw new HeadwiseError(this.#core.lastError());
+  }
+
+  // (B, T, H*hd) -> (B, H, T, hd)
+  #headsOf(concat) {
+    const { batch: B, tokens: Tn, heads: H, headDim: hd, concatWidth: C } = this.config;
+    const out = new Float32Array(concat.length);
+    for (let b = 0; b < B; b += 1)
+      for (let t = 0; t < Tn; t += 1)
+        for (let h = 0; h < H; h += 1)
+          out.set(concat.subarray((b * Tn + t) * C + h * hd, (b * Tn + t) * C + (h + 1) * hd), ((b * H + h) * Tn + t) * hd);
+    return out;
+  }
+}
+
+function coreArgs(c) {
+  return [c.batch, c.tokens, c.dModel, c.heads, c.headDim ?? 0];
+}
+
+function traceOf(core, config) {
+  const c = normalizeConfig(config);
+  const trace = core.shapeTrace(...coreArgs(c));
+  if (trace === null) throw new HeadwiseError(core.lastError());
+  return trace;
+}
+
+/** The loaded module. Create as many layers as you like; dispose() them when done. */
+export class Headwise {
+  #core;
+  #registry;
+
+  /** @internal use loadHeadwise() */
+  constructor(core) {
+    this.#core = core;
+    // A safety net for layers that are dropped without dispose().
+    this.#registry = new FinalizationRegistry((handle) => core.disposeModel(handle));
+    /** The xsimd architecture the kernels were compiled for ("sse4.2" maps to wasm SIMD128). */
+    this.simdArch = core.simdArch();
+  }
+
+  /** Creates a layer; weights come from config.seed unless you setWeights() afterwards. */
+  createAttention(config = {}) {
+    const c = normalizeConfig(config);
+    const handle = this.#core.createModel(...coreArgs(c), c.causal, c.bias, c.seed, c.memoryBudget ?? 0);
+    if (handle === 0) throw new HeadwiseError(this.#core.lastError());
+    const layer = new MultiHeadAttention(this.#core, handle, c, this.#registry);
+    this.#registry.register(layer, handle, layer);
+    return layer;
+  }
+
+  /** null if the configuration is valid, otherwise the reason in words. */
+  check(config = {}) {
+    try {
+      const c = normalizeConfig(config);
+      const message = this.#core.validateConfig(...coreArgs(c), c.memoryBudget ?? 0);
+      return message === '' ? null : message;
+    } catch (error) {
+      if (error instanceof TypeError || error instanceof RangeError) return error.message;
+      throw error;
+    }
+  }
+
+  /** Every step's tensor name and shape, without allocating anything (works for GPT-3 sizes). */
+  shapeTrace(config = {}) {
+    return traceOf(this.#core, config);
+  }
+
+  /** A deterministic input of shape (batch, tokens, dModel), values uniform in [-1, 1). */
+  randomInput(config = {}, seed = 0) {
+    const c = normalizeConfig(config);
+    const length = c.batch * c.tokens * c.dModel;
+    if (!Number.isSafeInteger(length) || length > 2 ** 28) {
+      throw new RangeError(`an input of ${length} values is too large`);
+    }
+    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+      throw new RangeError(`seed must be an integer between 0 and 4294967295, got ${String(seed)}`);
+    }
+    const values = this.#core.randomUniform(length, seed, INPUT_STREAM, 1);
+    if (values === null) throw new HeadwiseError(this.#core.lastError());
+    return values;
+  }
+
+  /** How many layers are alive in the module (for leak checks). */
+  liveLayers() { return this.#core.liveModels(); }
+}
+
+let defaultInstance = null;
+
+/**
+ * Loads the WebAssembly module. With no options the module is loaded once and shared.
+ * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, wasmUrl?: string | URL }} [options]
+ */
+export function loadHeadwise(options) {
+  if (options) return loadCore(options).then((core) => new Headwise(core));
+  defaultInstance ??= loadCore().then((core) => new Headwise(core));
+  return defaultInstance;
+}
+
+/** Shorthand: load the shared module and create one layer. */
+export async function createAttention(config) {
+  return (await loadHeadwise()).createAttention(config);
+}
