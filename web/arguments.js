@@ -48,8 +48,13 @@ export function normalizeConfig(config = {}) {
   const c = { ...CONFIG_DEFAULTS, ...config };
   delete c.concatWidth;
   for (const key of SIZE_KEYS) integerArgument(key, c[key]);
-  if (c.headDim !== undefined && c.headDim !== null) integerArgument('headDim', c.headDim);
-  else c.headDim = undefined;
+  if (c.headDim !== undefined && c.headDim !== null) {
+    integerArgument('headDim', c.headDim);
+    // The core reads 0 as "derive it"; from JS that is spelled by leaving headDim out.
+    if (c.headDim === 0) {
+      throw new RangeError('headDim must be at least 1 when given (leave it out to use width / heads), got 0');
+    }
+  } else c.headDim = undefined;
   booleanArgument('causal', c.causal);
   booleanArgument('bias', c.bias);
   integerArgument('seed', c.seed);

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what the project needs, only when it is missing: Debian packages, then npm packages.
+# Safe to run again and again; `npm start` and `npm test` both begin with it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  cmake g++ make        # native build
+  libgtest-dev          # native tests (GoogleTest)
+  libxsimd-dev          # SIMD, header-only, used natively and in wasm
+  emscripten            # em++ 3.1.6 with Embind
+)
+
+missing=()
+for package in "${APT_PACKAGES[@]}"; do
+  [[ $package == \#* ]] && continue
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed"; then
+    missing+=("$package")
+  fi
+done
+if ((${#missing[@]})); then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  SUDO=""
+  [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# npm ci only when node_modules is missing or older than the lockfile.
+if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  echo "setup: installing npm packages"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# `npm start`: install what is missing, build the module, serve the page on localhost.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build-wasm.sh
+exec npx --no-install vite web --host 127.0.0.1 --port "${PORT:-5173}" --strictPort

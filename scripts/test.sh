@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# `npm test`: install what is missing, build and run every test (native GoogleTest, then Vitest
+# against the built WebAssembly module).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+echo "== native build and GoogleTest"
+cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/native -j"$(nproc)"
+ctest --test-dir build/native --output-on-failure -j"$(nproc)"
+
+echo "== WebAssembly build"
+bash scripts/build-wasm.sh
+
+echo "== Vitest (the JS API against the built module)"
+npx --no-install vitest run

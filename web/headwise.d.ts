@@ -1,0 +1,134 @@
+// Types for headwise's public API (web/headwise.js).
+
+/** A configuration; every field has a default (the lecture's toy: width 6, 2 heads, 6 tokens). */
+export interface AttentionConfig {
+  /** Sequences per call. Default 1. */
+  batch?: number;
+  /** Tokens per sequence (T). Default 6. */
+  tokens?: number;
+  /** Width d_model of the input and output. Default 6. */
+  dModel?: number;
+  /** Number of heads H. Default 2. */
+  heads?: number;
+  /** Per-head size; leave out to use dModel / heads (which must divide evenly). */
+  headDim?: number;
+  /** Causal mask: token t attends to tokens 0..t only. Default true. */
+  causal?: boolean;
+  /** Biases on the Q, K, V and output projections. Default false. */
+  bias?: boolean;
+  /** Seed of the deterministic weight generator, 0..4294967295. Default 0. */
+  seed?: number;
+  /** Bytes the layer may use in the module. Default 1 GiB. */
+  memoryBudget?: number;
+}
+
+export interface ResolvedConfig {
+  readonly batch: number;
+  readonly tokens: number;
+  readonly dModel: number;
+  readonly heads: number;
+  readonly headDim: number;
+  /** heads x headDim: the width of the concatenation. */
+  readonly concatWidth: number;
+  readonly causal: boolean;
+  readonly bias: boolean;
+  readonly seed: number;
+}
+
+export interface TraceEntry {
+  step: 'input' | 'project' | 'split' | 'attend' | 'merge' | 'out-project';
+  name: string;
+  shape: number[];
+}
+
+export type FloatInput = Float32Array | number[];
+
+export interface QKV<T = Float32Array> { q: T; k: T; v: T }
+
+export interface Weights {
+  /** (dModel, heads*headDim), row-major: q = x @ wq. */
+  wq: Float32Array;
+  wk: Float32Array;
+  wv: Float32Array;
+  /** (heads*headDim, dModel). */
+  wOut: Float32Array;
+  bq?: Float32Array;
+  bk?: Float32Array;
+  bv?: Float32Array;
+  bOut?: Float32Array;
+}
+
+export interface Intermediates {
+  /** (B, T, dModel) */
+  output: Float32Array;
+  /** Per head, (B, H, T, hd). */
+  q: Float32Array;
+  k: Float32Array;
+  v: Float32Array;
+  /** (B, H, T, T): q k^T / sqrt(hd), masked entries -Infinity. */
+  scores: Float32Array;
+  /** (B, H, T, T): softmax of the scores, masked entries 0. */
+  attention: Float32Array;
+  /** Each head's context, (B, H, T, hd). */
+  context: Float32Array;
+  /** (B, T, H*hd) */
+  concat: Float32Array;
+  trace: TraceEntry[];
+}
+
+export interface ForwardOptions {
+  /** 'fused' (one large product per projection, GPT style) or 'loop' (one head after another). */
+  variant?: 'fused' | 'loop';
+  /** Also return what a teacher draws; needs (B, H, T, T) memory twice. */
+  intermediates?: boolean;
+}
+
+/** A configuration or call the core refused; the message says why. */
+export class HeadwiseError extends Error {}
+
+export class MultiHeadAttention {
+  readonly config: ResolvedConfig;
+  readonly shapes: Readonly<Record<'input' | 'projected' | 'heads' | 'scores' | 'concat' | 'output' | 'wq' | 'wOut' | 'bq' | 'bOut', number[]>>;
+  readonly disposed: boolean;
+  forward(x: FloatInput, options?: ForwardOptions & { intermediates?: false }): Float32Array;
+  forward(x: FloatInput, options: ForwardOptions & { intermediates: true }): Intermediates;
+  forwardLoop(x: FloatInput, options?: { intermediates?: false }): Float32Array;
+  forwardLoop(x: FloatInput, options: { intermediates: true }): Intermediates;
+  /** Step 1: x (B, T, dModel) -> q, k, v (B, T, H*hd). */
+  project(x: FloatInput): QKV;
+  /** Step 2: (B, T, H*hd) -> view (B, T, H, hd) -> transpose(1, 2) -> (B, H, T, hd). */
+  split(projected: QKV<FloatInput>): QKV;
+  /** Step 3: per head softmax(q k^T / sqrt(hd) + mask) v -> context (B, H, T, hd). */
+  attend(heads: QKV<FloatInput>, options?: { intermediates?: false }): { context: Float32Array };
+  attend(heads: QKV<FloatInput>, options: { intermediates: true }): { context: Float32Array; scores: Float32Array; attention: Float32Array };
+  /** Step 4: (B, H, T, hd) -> transpose(1, 2) -> view (B, T, H*hd). */
+  merge(context: FloatInput): Float32Array;
+  /** Step 5: concat @ W_out (+ b_out) -> (B, T, dModel). */
+  outProject(concat: FloatInput): Float32Array;
+  getWeights(): Weights;
+  setWeights(weights: Partial<Record<keyof Weights, FloatInput>>): void;
+  shapeTrace(): TraceEntry[];
+  dispose(): void;
+}
+
+export class Headwise {
+  /** The xsimd architecture of the kernels ("sse4.2", lowered to wasm SIMD128). */
+  readonly simdArch: string;
+  createAttention(config?: AttentionConfig): MultiHeadAttention;
+  /** null if valid, otherwise the reason in words. */
+  check(config?: AttentionConfig): string | null;
+  shapeTrace(config?: AttentionConfig): TraceEntry[];
+  /** Deterministic input (batch, tokens, dModel), uniform in [-1, 1). */
+  randomInput(config?: AttentionConfig, seed?: number): Float32Array;
+  liveLayers(): number;
+}
+
+export interface LoadOptions {
+  /** The bytes of headwise-core.wasm, if you already have them. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Where to fetch headwise-core.wasm from; defaults to the file next to the module. */
+  wasmUrl?: string | URL;
+}
+
+export function loadHeadwise(options?: LoadOptions): Promise<Headwise>;
+export function createAttention(config?: AttentionConfig): Promise<MultiHeadAttention>;
