@@ -121,6 +121,8 @@ export class Headwise {
   /** Deterministic input (batch, tokens, dModel), uniform in [-1, 1). */
   randomInput(config?: AttentionConfig, seed?: number): Float32Array;
   liveLayers(): number;
+  /** Linear memory size (grows, never shrinks) and bytes currently allocated in the module. */
+  memoryStats(): { wasmMemoryBytes: number; heapInUseBytes: number };
 }
 
 export interface LoadOptions {

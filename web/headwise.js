@@ -265,6 +265,9 @@ export class Headwise {
 
   /** How many layers are alive in the module (for leak checks). */
   liveLayers() { return this.#core.liveModels(); }
+
+  /** { wasmMemoryBytes, heapInUseBytes }: linear memory size and bytes currently allocated. */
+  memoryStats() { return this.#core.memoryStats(); }
 }
 
 let defaultInstance = null;

@@ -85,14 +85,18 @@ test('a disposed layer refuses politely; dispose twice is harmless', () => {
   lectureStillWorks();
 });
 
-test('many refused and accepted calls leave no layers behind', () => {
-  const before = hw.liveLayers();
-  for (let i = 0; i < 2000; i++) {
+test('many refused and accepted calls leave no layers and no heap behind', () => {
+  const cycle = (i) => {
     expect(() => hw.createAttention({ dModel: 768, heads: 10 })).toThrow(HeadwiseError);
     const layer = hw.createAttention({ seed: i });
     layer.forward(new Float32Array(36).fill(0.1));
     layer.dispose();
-  }
+  };
+  cycle(0); // the last-error text and the handle table settle to their steady size
+  const before = hw.liveLayers();
+  const heapBefore = hw.memoryStats().heapInUseBytes;
+  for (let i = 1; i < 2000; i++) cycle(i);
   expect(hw.liveLayers()).toBe(before);
+  expect(hw.memoryStats().heapInUseBytes).toBe(heapBefore);
   lectureStillWorks();
 });

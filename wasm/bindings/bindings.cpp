@@ -2,6 +2,8 @@
 // holds a C++ object or a pointer; errors come back as a flag plus lastError(), never a throw.
 // Raw names: web/headwise.js is the public API.
 #include <emscripten/bind.h>
+#include <emscripten/heap.h>
+#include <malloc.h>
 #include <emscripten/val.h>
 
 #include <cmath>
@@ -142,6 +144,14 @@ std::string last_error() { return g_last_error; }
 std::string simd_arch() { return xsimd::default_arch::name(); }
 int live_models() { return static_cast<int>(g_models.size()); }
 
+// Bytes of linear memory (grows, never shrinks) and bytes malloc currently hands out.
+val memory_stats() {
+  val stats = val::object();
+  stats.set("wasmMemoryBytes", static_cast<double>(emscripten_get_heap_size()));
+  stats.set("heapInUseBytes", static_cast<double>(mallinfo().uordblks));
+  return stats;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(headwise) {
@@ -156,4 +166,5 @@ EMSCRIPTEN_BINDINGS(headwise) {
   emscripten::function("lastError", &last_error);
   emscripten::function("simdArch", &simd_arch);
   emscripten::function("liveModels", &live_models);
+  emscripten::function("memoryStats", &memory_stats);
 }
