@@ -28,6 +28,8 @@ async function instantiateFromUrl(url, imports) {
  */
 export function loadCore({ wasmBinary, wasmUrl } = {}) {
   let rejectLoad;
+  let core = null;
+  let abortReason = null;
   const failed = new Promise((_, reject) => { rejectLoad = reject; });
   const ready = createHeadwiseCore({
     instantiateWasm(imports, receive) {
@@ -39,7 +41,16 @@ export function loadCore({ wasmBinary, wasmUrl } = {}) {
     },
     print() {},
     printErr(text) { console.warn(`[headwise] ${text}`); },
+    // After an abort the module's memory is in an unknown state; record it so the API can refuse.
+    onAbort(what) {
+      abortReason = String(what ?? 'unknown reason');
+      if (core) core.headwiseAbortReason = abortReason;
+    },
   });
   // The glue never settles if instantiation fails, so a failure must win the race by itself.
-  return Promise.race([ready, failed]);
+  return Promise.race([ready, failed]).then((loaded) => {
+    core = loaded;
+    core.headwiseAbortReason = abortReason;
+    return core;
+  });
 }

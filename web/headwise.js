@@ -2,14 +2,10 @@
 // This file is the public API; the page and npm users both use it and nothing below it.
 import { loadCore } from './core-loader.js';
 import { floatArrayArgument, normalizeConfig } from './arguments.js';
+import { HeadwiseError } from './errors.js';
+import { GuardedCore } from './guarded-core.js';
 
-/** A configuration or call the core refused; the message says why. */
-export class HeadwiseError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'HeadwiseError';
-  }
-}
+export { HeadwiseError };
 
 // Mirrors wasm/core/tensor_id.hpp.
 const T = Object.freeze({
@@ -152,7 +148,7 @@ export class MultiHeadAttention {
   /** Frees the layer's memory in the module. Calling it twice is harmless. */
   dispose() {
     if (this.#handle === 0) return;
-    this.#core.disposeModel(this.#handle);
+    if (this.#core.stoppedReason === null) this.#core.call('disposeModel', this.#handle);
     this.#registry.unregister(this);
     this.#handle = 0;
   }
@@ -163,7 +159,7 @@ export class MultiHeadAttention {
   }
 
   // Views into wasm memory go stale when memory grows: take one, use it at once, never keep it.
-  #view(id) { return this.#core.tensorView(this.#live(), id); }
+  #view(id) { return this.#core.call('tensorView', this.#live(), id); }
   #read(id) { return this.#view(id).slice(); }
 
   #write(id, name, value, shape) {
@@ -175,13 +171,13 @@ export class MultiHeadAttention {
     if (typeof intermediates !== 'boolean') {
       throw new TypeError(`intermediates must be true or false, got ${String(intermediates)}`);
     }
-    if (!this.#core.keepIntermediates(this.#live(), intermediates)) {
-      throw new HeadwiseError(this.#core.lastError());
+    if (!this.#core.call('keepIntermediates', this.#live(), intermediates)) {
+      throw new HeadwiseError(this.#core.call('lastError'));
     }
   }
 
   #run(step) {
-    if (!this.#core.runStep(this.#live(), step)) throw new HeadwiseError(this.#core.lastError());
+    if (!this.#core.call('runStep', this.#live(), step)) throw new HeadwiseError(this.#core.call('lastError'));
   }
 
   // (B, T, H*hd) -> (B, H, T, hd)
@@ -202,8 +198,8 @@ function coreArgs(c) {
 
 function traceOf(core, config) {
   const c = normalizeConfig(config);
-  const trace = core.shapeTrace(...coreArgs(c));
-  if (trace === null) throw new HeadwiseError(core.lastError());
+  const trace = core.call('shapeTrace', ...coreArgs(c));
+  if (trace === null) throw new HeadwiseError(core.call('lastError'));
   return trace;
 }
 
@@ -213,19 +209,25 @@ export class Headwise {
   #registry;
 
   /** @internal use loadHeadwise() */
-  constructor(core) {
+  constructor(rawCore) {
+    const core = new GuardedCore(rawCore);
     this.#core = core;
     // A safety net for layers that are dropped without dispose().
-    this.#registry = new FinalizationRegistry((handle) => core.disposeModel(handle));
+    this.#registry = new FinalizationRegistry((handle) => {
+      if (core.stoppedReason === null) core.call('disposeModel', handle);
+    });
     /** The xsimd architecture the kernels were compiled for ("sse4.2" maps to wasm SIMD128). */
-    this.simdArch = core.simdArch();
+    this.simdArch = core.call('simdArch');
   }
+
+  /** Why the module stopped (after an abort or a trap), or null while it works. */
+  get stoppedReason() { return this.#core.stoppedReason; }
 
   /** Creates a layer; weights come from config.seed unless you setWeights() afterwards. */
   createAttention(config = {}) {
     const c = normalizeConfig(config);
-    const handle = this.#core.createModel(...coreArgs(c), c.causal, c.bias, c.seed, c.memoryBudget ?? 0);
-    if (handle === 0) throw new HeadwiseError(this.#core.lastError());
+    const handle = this.#core.call('createModel', ...coreArgs(c), c.causal, c.bias, c.seed, c.memoryBudget ?? 0);
+    if (handle === 0) throw new HeadwiseError(this.#core.call('lastError'));
     const layer = new MultiHeadAttention(this.#core, handle, c, this.#registry);
     this.#registry.register(layer, handle, layer);
     return layer;
@@ -235,7 +237,7 @@ export class Headwise {
   check(config = {}) {
     try {
       const c = normalizeConfig(config);
-      const message = this.#core.validateConfig(...coreArgs(c), c.memoryBudget ?? 0);
+      const message = this.#core.call('validateConfig', ...coreArgs(c), c.memoryBudget ?? 0);
       return message === '' ? null : message;
     } catch (error) {
       if (error instanceof TypeError || error instanceof RangeError) return error.message;
@@ -258,28 +260,31 @@ export class Headwise {
     if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
       throw new RangeError(`seed must be an integer between 0 and 4294967295, got ${String(seed)}`);
     }
-    const values = this.#core.randomUniform(length, seed, INPUT_STREAM, 1);
-    if (values === null) throw new HeadwiseError(this.#core.lastError());
+    const values = this.#core.call('randomUniform', length, seed, INPUT_STREAM, 1);
+    if (values === null) throw new HeadwiseError(this.#core.call('lastError'));
     return values;
   }
 
   /** How many layers are alive in the module (for leak checks). */
-  liveLayers() { return this.#core.liveModels(); }
+  liveLayers() { return this.#core.call('liveModels'); }
 
   /** { wasmMemoryBytes, heapInUseBytes }: linear memory size and bytes currently allocated. */
-  memoryStats() { return this.#core.memoryStats(); }
+  memoryStats() { return this.#core.call('memoryStats'); }
 }
 
-let defaultInstance = null;
+let shared = null;
 
 /**
- * Loads the WebAssembly module. With no options the module is loaded once and shared.
+ * Loads the WebAssembly module. With no options the module is loaded once and shared; if the
+ * shared one has stopped (an abort), the next call loads a fresh one. With options, always fresh.
  * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, wasmUrl?: string | URL }} [options]
  */
-export function loadHeadwise(options) {
-  if (options) return loadCore(options).then((core) => new Headwise(core));
-  defaultInstance ??= loadCore().then((core) => new Headwise(core));
-  return defaultInstance;
+export async function loadHeadwise(options) {
+  if (options) return new Headwise(await loadCore(options));
+  if (shared && (await shared.catch(() => null))?.stoppedReason != null) shared = null;
+  shared ??= loadCore().then((core) => new Headwise(core));
+  shared.catch(() => { shared = null; });  // a failed load is retried next time
+  return shared;
 }
 
 /** Shorthand: load the shared module and create one layer. */

@@ -7,6 +7,7 @@
 #include <emscripten/val.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -140,17 +141,29 @@ val random_uniform(double count, double seed, int stream, float bound) {
   return val::global("Float32Array").new_(emscripten::typed_memory_view(buffer.size(), buffer.data()));
 }
 
-std::string last_error() { return g_last_error; }
+// Hands the message over and forgets it, so a refusal leaves nothing behind on the heap.
+std::string last_error() {
+  std::string message;
+  message.swap(g_last_error);
+  return message;
+}
 std::string simd_arch() { return xsimd::default_arch::name(); }
 int live_models() { return static_cast<int>(g_models.size()); }
 
-// Bytes of linear memory (grows, never shrinks) and bytes malloc currently hands out.
+// Bytes of linear memory (grows, never shrinks), bytes malloc currently hands out, and where the
+// stack pointer stands at this call depth (the same on every call if nothing leaks stack).
 val memory_stats() {
+  volatile char marker = 0;
   val stats = val::object();
   stats.set("wasmMemoryBytes", static_cast<double>(emscripten_get_heap_size()));
   stats.set("heapInUseBytes", static_cast<double>(mallinfo().uordblks));
+  stats.set("stackPointer", static_cast<double>(reinterpret_cast<std::uintptr_t>(&marker)));
   return stats;
 }
+
+// Test hook: aborts the module the way a failed assertion would, so tests can check that the
+// JS API reports a dead module on every later call and that a fresh instance works.
+void abort_for_testing() { std::abort(); }
 
 }  // namespace
 
@@ -167,4 +180,5 @@ EMSCRIPTEN_BINDINGS(headwise) {
   emscripten::function("simdArch", &simd_arch);
   emscripten::function("liveModels", &live_models);
   emscripten::function("memoryStats", &memory_stats);
+  emscripten::function("abortForTesting", &abort_for_testing);
 }

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Fuzzes the core for a fixed time with libFuzzer, ASan and UBSan (clang from Debian).
+#   bash scripts/fuzz.sh [seconds]      (default 120)
+# New crashes land in build/fuzz/crashes/; copy each into tests/fuzz/regressions/ once fixed, so
+# the ordinary test build replays it forever.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-120}
+
+for package in clang libclang-rt-14-dev libgtest-dev libxsimd-dev cmake; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed"; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" >/dev/null
+  fi
+done
+
+sanitizers="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fsanitize=fuzzer-no-link"
+CC=clang CXX=clang++ cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DHEADWISE_FUZZ=ON -DCMAKE_CXX_FLAGS="$sanitizers" >/dev/null
+cmake --build build/fuzz --target attention_fuzz -j"$(nproc)"
+
+mkdir -p build/fuzz/corpus build/fuzz/crashes
+cp -n tests/fuzz/corpus/* build/fuzz/corpus/ 2>/dev/null || true
+./build/fuzz/tests/fuzz/attention_fuzz build/fuzz/corpus tests/fuzz/regressions \
+  -max_total_time="$seconds" -max_len=256 -rss_limit_mb=2048 -timeout=20 \
+  -artifact_prefix=build/fuzz/crashes/ -print_final_stats=1 2>&1 | tail -25
