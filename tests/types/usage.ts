@@ -1,0 +1,30 @@
+// Compiled (never run) by tests/package/types.test.js: the declarations must accept real use
+// and reject misuse (the @ts-expect-error lines fail the compile if they stop being errors).
+import { HeadwiseError, loadHeadwise, type Intermediates, type TraceEntry } from 'headwise';
+
+const hw = await loadHeadwise();
+const mha = hw.createAttention({ batch: 2, tokens: 6, dModel: 6, heads: 2, seed: 1 });
+const x: Float32Array = hw.randomInput(mha.config, 1);
+const y: Float32Array = mha.forward(x);
+const all: Intermediates = mha.forward(x, { intermediates: true });
+const loop: Float32Array = mha.forwardLoop([0.1, 0.2]);
+const { q, k, v } = mha.split(mha.project(x));
+const { context } = mha.attend({ q, k, v });
+const out: Float32Array = mha.outProject(mha.merge(context));
+const trace: TraceEntry[] = hw.shapeTrace({ dModel: 12288, heads: 96 });
+const headDim: number = mha.config.headDim;
+const reason: string | null = hw.check({ dModel: 768, heads: 10 });
+const stats: number = hw.memoryStats().heapInUseBytes;
+mha.setWeights({ wq: new Float32Array(36) });
+const err = new HeadwiseError('x');
+
+// @ts-expect-error: variant must be 'fused' or 'loop'
+mha.forward(x, { variant: 'parallel' });
+// @ts-expect-error: heads is a number
+hw.createAttention({ heads: '2' });
+// @ts-expect-error: unknown option
+hw.createAttention({ width: 6 });
+// @ts-expect-error: the scores exist only with intermediates
+mha.forward(x).scores;
+
+export { y, all, loop, out, trace, headDim, reason, stats, err };
