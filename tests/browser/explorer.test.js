@@ -180,6 +180,13 @@ describe('explorer hardening and export', () => {
         const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-panel="heads"] .exports button:text-is("${label}")`).click()]);
         return { name: download.suggestedFilename(), bytes: await readFile(await download.path()) };
       };
+      // Each heatmap has a table equivalent (rows: tokens; columns: tokens; masked cells say so).
+      await page.locator('[data-panel="heads"] details summary').click();
+      await page.locator('[data-panel="heads"] details caption').first().waitFor();
+      const captions = await page.locator('[data-panel="heads"] details caption').allInnerTexts();
+      assert.deepEqual(captions.slice(0, 2), ['Head 1 attention', 'Head 2 attention']);
+      const firstRow = await page.locator('[data-panel="heads"] details table').first().locator('tbody tr').first().innerText();
+      assert.match(firstRow, /^The\t1\.0000\tmasked\tmasked/);
       const json = await saved('JSON');
       assert.equal(json.name, 'headwise-heads.json');
       const data = JSON.parse(json.bytes.toString('utf8'));
@@ -210,6 +217,9 @@ describe('explorer hardening and export', () => {
       await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelector('.sweep-status').dataset.done === 'true', null, { timeout: 90_000 });
       assert.match(await page.locator('.sweep-status').innerText(), /measured in this browser just now.*median of 5 runs/);
       await assertPanelsDrawn(page, ['loop']);
+      // The text equivalent is built when its disclosure is opened.
+      await page.locator('[data-panel="loop"] details summary').click();
+      await page.locator('[data-panel="loop"] tbody tr').first().waitFor(); // built on the toggle event
       const rows = await page.locator('[data-panel="loop"] tbody tr').count();
       assert.equal(rows, 12);
       assert.deepEqual(problems, []);

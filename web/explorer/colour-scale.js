@@ -17,11 +17,18 @@ function sample(stops, t) {
   return `#${c.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
 }
 
+// 256-entry lookup tables: heatmaps colour thousands of cells per frame.
+const LEVELS = 256;
+const table = (stops) => Array.from({ length: LEVELS }, (_, i) => sample(stops, i / (LEVELS - 1)));
+const VIRIDIS_LUT = table(VIRIDIS_RGB);
+const PUOR_LUT = table(PUOR_RGB);
+const level = (t) => (Number.isFinite(t) ? Math.min(LEVELS - 1, Math.max(0, Math.round(t * (LEVELS - 1)))) : 0);
+
 /** t in [0, 1] -> a viridis colour. */
-export const viridis = (t) => sample(VIRIDIS_RGB, t);
+export const viridis = (t) => VIRIDIS_LUT[level(t)];
 
 /** v in [-maxAbs, maxAbs] -> purple (negative), white (zero), orange (positive). */
-export const diverging = (v, maxAbs) => sample(PUOR_RGB, maxAbs > 0 ? 0.5 + v / (2 * maxAbs) : 0.5);
+export const diverging = (v, maxAbs) => PUOR_LUT[level(maxAbs > 0 ? 0.5 + v / (2 * maxAbs) : 0.5)];
 
 /** Black or white, whichever reads better on the colour. */
 export function textOn(hex) {

@@ -37,6 +37,7 @@ export class HeadwiseExplorer extends HTMLElement {
   #dark = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
   #lastWidth = 0;
   #firstFigure = true;
+  #width = 0;
 
   constructor() {
     super();
@@ -94,6 +95,7 @@ export class HeadwiseExplorer extends HTMLElement {
       onOptions: (partial) => this.setOptions(partial),
       hw: () => this.#hw,
       connected: () => this.isConnected,
+      width: () => this.#width,
       figureDrawn: () => {
         if (!this.#firstFigure) return;
         this.#firstFigure = false;
@@ -156,6 +158,8 @@ export class HeadwiseExplorer extends HTMLElement {
     this.notesLine.textContent = this.#notes.join(' ');
     this.notesLine.hidden = this.#notes.length === 0;
     const visible = this.#visiblePanels();
+    for (const id of PANELS) this.#panels[id].section.hidden = !visible.includes(id);
+    this.#width = this.main.clientWidth; // one layout per render, before the panels change the DOM
     let computed;
     try {
       computed = this.#session.compute(o);
@@ -172,7 +176,7 @@ export class HeadwiseExplorer extends HTMLElement {
         panel.status(`This panel could not be computed: ${error.message}`, 'error');
       }
     }
-    this.#lastWidth = this.main.clientWidth;
+    this.#lastWidth = this.#width;
     this.dataset.ready = 'true';
     this.dispatchEvent(new CustomEvent('headwise-render', { detail: { status: computed.status } }));
   }
@@ -182,6 +186,7 @@ export class HeadwiseExplorer extends HTMLElement {
     const width = this.main.clientWidth;
     if (!force && Math.abs(width - this.#lastWidth) < 8) return;
     this.#lastWidth = width;
+    this.#width = width;
     for (const id of this.#visiblePanels()) this.#panels[id].draw?.();
   }
 }

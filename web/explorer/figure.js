@@ -20,6 +20,8 @@ export class Figure {
   rect(x, y, w, h, fill, stroke = null, strokeWidth = 1) { this.items.push({ kind: 'rect', x, y, w, h, fill, stroke, strokeWidth }); return this; }
   line(x1, y1, x2, y2, stroke = 'fg', width = 1, dash = null) { this.items.push({ kind: 'line', x1, y1, x2, y2, stroke, width, dash }); return this; }
   polyline(points, stroke = 'fg', width = 1.5) { this.items.push({ kind: 'polyline', points, stroke, width }); return this; }
+  /** A rows x cols block of cells, colours given as '#rrggbb' strings (row-major). */
+  grid(x, y, cellW, cellH, rows, cols, colours) { this.items.push({ kind: 'grid', x, y, cellW, cellH, rows, cols, colours }); return this; }
   circle(x, y, r, fill) { this.items.push({ kind: 'circle', x, y, r, fill }); return this; }
   /** anchor: 'start' | 'middle' | 'end'; rotate: degrees around (x, y). */
   text(x, y, text, { size = 12, anchor = 'start', fill = 'fg', weight = 'normal', rotate = 0 } = {}) {
@@ -29,8 +31,11 @@ export class Figure {
 
   /** Draws on a canvas at the device pixel ratio; CSS size comes from the figure's own size. */
   drawTo(canvas, palette = LIGHT, scale = globalThis.devicePixelRatio || 1) {
-    canvas.width = Math.round(this.width * scale);
-    canvas.height = Math.round(this.height * scale);
+    // Resizing a canvas reallocates its pixels: keep the size when it is unchanged.
+    const w = Math.round(this.width * scale);
+    const h = Math.round(this.height * scale);
+    if (canvas.width !== w) canvas.width = w;
+    if (canvas.height !== h) canvas.height = h;
     canvas.style.aspectRatio = `${this.width} / ${this.height}`;
     canvas.style.maxWidth = `${this.width}px`;
     const ctx = canvas.getContext('2d');
@@ -38,7 +43,9 @@ export class Figure {
     ctx.clearRect(0, 0, this.width, this.height);
     const colour = (c) => palette[c] ?? c;
     for (const it of this.items) {
-      if (it.kind === 'rect') {
+      if (it.kind === 'grid') {
+        drawGrid(ctx, it, colour);
+      } else if (it.kind === 'rect') {
         if (it.fill) { ctx.fillStyle = colour(it.fill); ctx.fillRect(it.x, it.y, it.w, it.h); }
         if (it.stroke) { ctx.strokeStyle = colour(it.stroke); ctx.lineWidth = it.strokeWidth; ctx.strokeRect(it.x, it.y, it.w, it.h); }
       } else if (it.kind === 'line' || it.kind === 'polyline') {
@@ -57,15 +64,18 @@ export class Figure {
         ctx.arc(it.x, it.y, it.r, 0, 2 * Math.PI);
         ctx.fill();
       } else if (it.kind === 'text') {
-        ctx.save();
-        ctx.translate(it.x, it.y);
-        if (it.rotate) ctx.rotate((it.rotate * Math.PI) / 180);
         ctx.fillStyle = colour(it.fill);
-        ctx.font = `${it.weight} ${it.size}px ${FONT}`;
+        const font = `${it.weight} ${it.size}px ${FONT}`;
+        if (ctx.font !== font) ctx.font = font;
         ctx.textAlign = it.anchor === 'middle' ? 'center' : it.anchor === 'end' ? 'right' : 'left';
         ctx.textBaseline = 'middle';
-        ctx.fillText(it.text, 0, 0);
-        ctx.restore();
+        if (it.rotate) {
+          ctx.save();
+          ctx.translate(it.x, it.y);
+          ctx.rotate((it.rotate * Math.PI) / 180);
+          ctx.fillText(it.text, 0, 0);
+          ctx.restore();
+        } else ctx.fillText(it.text, it.x, it.y);
       }
     }
   }
@@ -75,6 +85,13 @@ export class Figure {
     const colour = (c) => escapeXml(palette[c] ?? c);
     const n = (v) => Math.round(v * 100) / 100;
     const body = this.items.map((it) => {
+      if (it.kind === 'grid') {
+        const cells = [];
+        for (let i = 0; i < it.rows; i += 1) {
+          for (let j = 0; j < it.cols; j += 1) cells.push(`<rect x="${n(it.x + j * it.cellW)}" y="${n(it.y + i * it.cellH)}" width="${n(it.cellW)}" height="${n(it.cellH)}" fill="${colour(it.colours[i * it.cols + j])}"/>`);
+        }
+        return cells.join('\n');
+      }
       if (it.kind === 'rect') {
         return `<rect x="${n(it.x)}" y="${n(it.y)}" width="${n(it.w)}" height="${n(it.h)}" fill="${it.fill ? colour(it.fill) : 'none'}"${it.stroke ? ` stroke="${colour(it.stroke)}" stroke-width="${it.strokeWidth}"` : ''}/>`;
       }
@@ -96,6 +113,30 @@ export class Figure {
       '</svg>',
     ].join('\n');
   }
+}
+
+// One pixel per cell on a small canvas, scaled up without smoothing: thousands of cells cost one
+// drawImage instead of thousands of fillRects.
+let scratch = null;
+let scratchContext = null;
+function drawGrid(ctx, it, colour) {
+  const image = new ImageData(it.cols, it.rows);
+  const cache = new Map();
+  for (let k = 0; k < it.rows * it.cols; k += 1) {
+    const c = colour(it.colours[k]);
+    let rgb = cache.get(c);
+    if (!rgb) { rgb = [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)); cache.set(c, rgb); }
+    image.data[4 * k] = rgb[0]; image.data[4 * k + 1] = rgb[1]; image.data[4 * k + 2] = rgb[2]; image.data[4 * k + 3] = 255;
+  }
+  scratch ??= document.createElement('canvas');
+  if (scratch.width !== it.cols) scratch.width = it.cols;
+  if (scratch.height !== it.rows) scratch.height = it.rows;
+  scratchContext ??= scratch.getContext('2d');
+  scratchContext.putImageData(image, 0, 0);
+  const small = scratch;
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(small, 0, 0, it.cols, it.rows, it.x, it.y, it.cols * it.cellW, it.rows * it.cellH);
+  ctx.imageSmoothingEnabled = true;
 }
 
 /** Stacks figures vertically into one (for a panel's PNG/SVG export). */

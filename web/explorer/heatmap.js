@@ -8,6 +8,18 @@ const MAX_DRAWN_COLS = 96;
 const MAX_TABLE_CELLS = 1200;
 
 const approxTextWidth = (text, size) => text.length * size * 0.58;
+/** Splits a title into lines that fit `width` pixels at 13 px. */
+export function wrapText(text, width, size = 13) {
+  const perLine = Math.max(12, Math.floor(width / (size * 0.58)));
+  const lines = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && (line.length + 1 + word.length) > perLine) { lines.push(line); line = word; } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 const shortLabel = (label) => (label.length > 12 ? `${label.slice(0, 11)}…` : label);
 
 function pooled(values, rows, cols, offset) {
@@ -42,28 +54,32 @@ export function heatmapFigure(o) {
   const colLabels = p.cb === 1 ? (o.colLabels ?? []) : [];
   const fontSize = 12;
   const left = rowLabels.length ? Math.min(96, 8 + Math.max(...rowLabels.map((l) => approxTextWidth(shortLabel(l), fontSize)))) : 8;
-  const top = 22 + (colLabels.length ? Math.min(72, 10 + Math.max(...colLabels.map((l) => approxTextWidth(shortLabel(l), fontSize))) * 0.72) : 0);
+  const pooledNote = p.rb > 1 || p.cb > 1 ? ` (drawn as ${p.r} x ${p.c} block averages)` : '';
+  const titleLines = wrapText(title + pooledNote, Math.max(200, maxWidth - 8));
+  const top = 6 + 16 * titleLines.length + (colLabels.length ? Math.min(72, 10 + Math.max(...colLabels.map((l) => approxTextWidth(shortLabel(l), fontSize))) * 0.72) : 0);
   const bands = o.columnBands ?? [];
   const bottom = bands.length ? 22 : 4;
   const cell = Math.max(1, Math.min(40, Math.floor((maxWidth - left - 8) / p.c)));
   const cellH = Math.max(cell, p.rb > 1 || p.r * cell < 60 ? Math.min(40, Math.ceil(60 / p.r)) : cell);
-  const pooledNote = p.rb > 1 || p.cb > 1 ? ` (drawn as ${p.r} x ${p.c} block averages)` : '';
-  const fig = new Figure(left + p.c * cell + 8, top + p.r * cellH + bottom, title + pooledNote);
-  fig.text(0, 10, title + pooledNote, { size: 13, weight: '600' });
+  const titleWidth = Math.max(...titleLines.map((l) => approxTextWidth(l, 13)));
+  const fig = new Figure(Math.max(left + p.c * cell + 8, Math.min(maxWidth, titleWidth + 4)), top + p.r * cellH + bottom, title + pooledNote);
+  titleLines.forEach((line, i) => fig.text(0, 10 + 16 * i, line, { size: 13, weight: '600' }));
   let maxAbs = 0;
   if (scale === 'signed') for (let i = 0; i < rows * cols; i += 1) maxAbs = Math.max(maxAbs, Math.abs(values[offset + i]));
   const showValues = o.showValues ?? (cell >= 30 && cellH >= 22);
+  const colours = new Array(p.r * p.c);
+  const cellTexts = [];
   for (let i = 0; i < p.r; i += 1) {
     for (let j = 0; j < p.c; j += 1) {
-      const x = left + j * cell;
-      const y = top + i * cellH;
-      if (o.masked?.(i, j)) { fig.rect(x, y, cell, cellH, 'grid'); continue; }
+      if (o.masked?.(i, j)) { colours[i * p.c + j] = 'grid'; continue; }
       const v = p.at(i, j);
       const fill = scale === 'probability' ? viridis(v) : diverging(v, maxAbs);
-      fig.rect(x, y, cell, cellH, fill);
-      if (showValues) fig.text(x + cell / 2, y + cellH / 2, scale === 'probability' ? v.toFixed(2).replace(/^0/, '') : v.toFixed(1), { size: 10, anchor: 'middle', fill: textOn(fill) });
+      colours[i * p.c + j] = fill;
+      if (showValues) cellTexts.push([left + j * cell + cell / 2, top + i * cellH + cellH / 2, scale === 'probability' ? v.toFixed(2).replace(/^0/, '') : v.toFixed(1), textOn(fill)]);
     }
   }
+  fig.grid(left, top, cell, cellH, p.r, p.c, colours);
+  for (const [x, y, text, fill] of cellTexts) fig.text(x, y, text, { size: 10, anchor: 'middle', fill });
   if (o.highlightRow != null && o.highlightRow >= 0 && o.highlightRow < p.r) {
     fig.rect(left - 1, top + o.highlightRow * cellH - 1, p.c * cell + 2, cellH + 2, null, 'accent2', 3);
   }

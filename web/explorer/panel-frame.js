@@ -4,12 +4,32 @@ import { el } from './dom.js';
 import { Figure, stackFigures } from './figure.js';
 import { exportJSON, exportPNG, exportSVG } from './export.js';
 
+/**
+ * Draws items ({ figure, label, onCanvas }) on the canvases of `area`, reusing the canvases already
+ * there (a new canvas allocates its pixels again, the slowest part of a redraw).
+ */
+export function drawOnCanvases(area, items, palette) {
+  const canvases = [...area.querySelectorAll(':scope > canvas')];
+  while (canvases.length > items.length) canvases.pop().remove();
+  items.forEach((item, k) => {
+    let canvas = canvases[k];
+    if (!canvas) {
+      canvas = el('canvas', { role: 'img' });
+      area.append(canvas);
+    }
+    canvas.setAttribute('aria-label', item.label ?? item.figure.title);
+    item.figure.drawTo(canvas, palette);
+    if (item.onCanvas && !canvas.dataset.listening) { canvas.dataset.listening = 'true'; item.onCanvas(canvas); }
+  });
+}
+
 export class PanelFrame {
   /** host: { palette(), onOptions(partial) }. */
   constructor(id, title, intro, host) {
     this.id = id;
     this.host = host;
     this.figures = [];
+    this.tableMakers = [];
     this.statusLine = el('p', { class: 'status', role: 'status' });
     this.body = el('div', { class: 'panel-body' });
     this.figureArea = el('div', { class: 'figures' });
@@ -21,15 +41,16 @@ export class PanelFrame {
       this.statusLine,
       this.body,
       this.figureArea,
-      el('details', { class: 'numbers' }, el('summary', { text: 'The numbers as tables' }), this.tables),
+      this.details = el('details', { class: 'numbers', ontoggle: () => this.#buildTables() }, el('summary', { text: 'The numbers as tables' }), this.tables),
       el('div', { class: 'exports', role: 'group', 'aria-label': `Export ${title}` },
         exportButton('PNG', 'PNG', () => exportPNG(this.exportFigure(), `headwise-${id}`)),
         exportButton('SVG', 'SVG', () => exportSVG(this.exportFigure(), `headwise-${id}`)),
         exportButton('JSON', 'JSON', () => exportJSON(this.exportData(), `headwise-${id}`))));
   }
 
+  /** The width figures may use, measured once per render by the element (no layout per panel). */
   get drawWidth() {
-    return Math.max(260, Math.min(1100, this.figureArea.clientWidth || this.section.clientWidth || 640));
+    return Math.max(260, Math.min(1100, this.host.width() || 640));
   }
 
   status(text, kind = '') {
@@ -37,26 +58,36 @@ export class PanelFrame {
     this.statusLine.dataset.kind = kind;
   }
 
-  /** Replaces the figures: each { figure, label, table } gets a canvas (role img) and a table. */
+  /**
+   * Replaces the figures: each { figure, label, table } gets a canvas (role img). `table` is a
+   * function making the figure's table; tables are built when the reader opens them (building
+   * thousands of cells on every change would cost more than the computation itself).
+   */
   showFigures(items, { row = false } = {}) {
     this.figures = items.map((i) => i.figure);
-    this.figureArea.replaceChildren();
     this.figureArea.classList.toggle('row', row);
-    this.tables.replaceChildren();
-    for (const item of items) {
-      const canvas = el('canvas', { role: 'img', 'aria-label': item.label ?? item.figure.title });
-      item.figure.drawTo(canvas, this.host.palette());
-      this.figureArea.append(canvas);
-      if (item.table) this.tables.append(item.table);
-      item.onCanvas?.(canvas);
-    }
+    this.tableMakers = items.map((i) => i.table).filter(Boolean);
+    drawOnCanvases(this.figureArea, items, this.host.palette());
+    this.#buildTables();
     if (items.length) this.host.figureDrawn();
+  }
+
+  /** Adds table makers after showFigures (for figures drawn outside figureArea). */
+  addTables(...makers) {
+    this.tableMakers.push(...makers);
+    this.#buildTables();
   }
 
   clearFigures() {
     this.figures = [];
+    this.tableMakers = [];
     this.figureArea.replaceChildren();
     this.tables.replaceChildren();
+  }
+
+  #buildTables() {
+    if (!this.details.open) { this.tables.replaceChildren(); return; }
+    this.tables.replaceChildren(...(this.tableMakers ?? []).map((make) => make()));
   }
 
   exportFigure() {

@@ -8,6 +8,7 @@ export class Session {
   #hw;
   #layer = null;
   #key = '';
+  #wOut = null;
 
   constructor(hw) { this.#hw = hw; }
 
@@ -34,7 +35,7 @@ export class Session {
     const layer = this.layerFor(config);
     const x = embedTokens(this.#hw, tokens, o.dModel);
     const result = layer.forward(x, { intermediates: true });
-    return { status: 'ok', tokens, config, trace: result.trace, x, result, weights: { wOut: layer.getWeights().wOut }, layer };
+    return { status: 'ok', tokens, config, trace: result.trace, x, result, weights: { wOut: this.#wOut }, layer };
   }
 
   layerFor(config) {
@@ -44,6 +45,7 @@ export class Session {
     this.#layer = null;
     this.#layer = this.#hw.createAttention(config);
     this.#key = key;
+    this.#wOut = this.#layer.getWeights().wOut; // the page never changes this layer's weights
     return this.#layer;
   }
 

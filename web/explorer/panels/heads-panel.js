@@ -1,6 +1,6 @@
 // Panel 4: one attention heatmap per head; hovering or focusing a token highlights its row in
 // every head. Then the concatenation back to d_model and the mixing by W_out.
-import { PanelFrame } from '../panel-frame.js';
+import { drawOnCanvases, PanelFrame } from '../panel-frame.js';
 import { el } from '../dom.js';
 import { heatmapFigure, heatmapTable } from '../heatmap.js';
 
@@ -58,9 +58,9 @@ export class HeadsPanel extends PanelFrame {
       const common = { values: c.result.attention, offset: h * T * T, rows: T, cols: T, rowLabels: c.tokens, colLabels: c.tokens, scale: 'probability', masked: causal ? (i, j) => j > i : null, title: `head ${h + 1}` };
       items.push({
         figure: heatmapFigure({ ...common, maxWidth: each, highlightRow: this.highlight }),
-        table: heatmapTable({ ...common, title: `Head ${h + 1} attention` }),
+        table: () => heatmapTable({ ...common, title: `Head ${h + 1} attention` }),
         label: `Head ${h + 1} attention heatmap, ${T} by ${T}; the table below has the numbers`,
-        onCanvas: (canvas) => this.#hover(canvas, items[h].figure, T),
+        onCanvas: (canvas) => this.#hover(canvas, h),
       });
     }
     this.showFigures(items, { row: true });
@@ -70,22 +70,22 @@ export class HeadsPanel extends PanelFrame {
     const out = { values: c.result.output, rows: T, cols: D, rowLabels: c.tokens, title: `output = concat @ W_out (T = ${T}, d_model = ${D})` };
     this.mixFigures = [concat, wOut, out].map((m) => heatmapFigure({ ...m, maxWidth: Math.min(this.drawWidth, 560), highlightRow: m.rows === T ? this.highlight : null }));
     this.mixing.textContent = `Merge puts each head's ${hd} context features side by side: ${H} x ${hd} = ${D} columns, back to width d_model. W_out then mixes them, so each output feature can combine what different heads found.`;
-    this.mixArea.replaceChildren(...this.mixFigures.map((f) => {
-      const canvas = el('canvas', { role: 'img', 'aria-label': f.title });
-      f.drawTo(canvas, this.host.palette());
-      return canvas;
-    }));
-    this.tables.append(heatmapTable(concat), heatmapTable(out));
+    drawOnCanvases(this.mixArea, this.mixFigures.map((figure) => ({ figure })), this.host.palette());
+    this.addTables(() => heatmapTable(concat), () => heatmapTable(out));
     this.figures.push(...this.mixFigures);
   }
 
-  #hover(canvas, figure, T) {
+  #hover(canvas, h) {
     canvas.addEventListener('mousemove', (event) => {
+      const figure = this.figures[h];
+      const T = this.computed?.tokens?.length ?? 0;
+      if (!figure || !T) return;
       const rect = canvas.getBoundingClientRect();
       const y = ((event.clientY - rect.top) / rect.height) * figure.height;
-      const cells = figure.items.filter((it) => it.kind === 'rect' && it.fill);
-      const top = Math.min(...cells.map((it) => it.y));
-      const bottom = Math.max(...cells.map((it) => it.y + it.h));
+      const grid = figure.items.find((it) => it.kind === 'grid');
+      if (!grid) return;
+      const top = grid.y;
+      const bottom = grid.y + grid.rows * grid.cellH;
       if (y >= top && y < bottom) this.setHighlight(Math.floor(((y - top) / (bottom - top)) * T));
     });
   }

@@ -81,7 +81,7 @@ export class InputPanel extends PanelFrame {
     if (!c || c.status !== 'ok') { this.clearFigures(); return; }
     const { tokens, x, config } = c;
     const common = { values: x, rows: tokens.length, cols: config.dModel, rowLabels: tokens, title: `Token vectors x (T = ${tokens.length}, d_model = ${config.dModel})` };
-    this.showFigures([{ figure: heatmapFigure({ ...common, maxWidth: Math.min(this.drawWidth, 560) }), table: heatmapTable(common) }]);
+    this.showFigures([{ figure: heatmapFigure({ ...common, maxWidth: Math.min(this.drawWidth, 560) }), table: () => heatmapTable(common) }]);
   }
 
   exportData() {

@@ -87,7 +87,7 @@ export class LoopFusedPanel extends PanelFrame {
         { name: 'fused (five steps)', colour: '#0072B2', points: pts.map((p) => [p.heads, p.fusedMs * 1000]) },
       ],
     });
-    const table = el('table', {}, el('caption', { text: 'Heads sweep: median microseconds per forward pass' }),
+    const table = () => el('table', {}, el('caption', { text: 'Heads sweep: median microseconds per forward pass' }),
       el('thead', {}, el('tr', {}, ...['heads', 'loop (us)', 'fused (us)', 'loop / fused', 'max |loop - fused|'].map((h) => el('th', { scope: 'col', text: h })))),
       el('tbody', {}, ...pts.map((p) => el('tr', {}, el('th', { scope: 'row', text: String(p.heads) }), el('td', { text: (p.loopMs * 1000).toFixed(1) }), el('td', { text: (p.fusedMs * 1000).toFixed(1) }), el('td', { text: (p.loopMs / p.fusedMs).toFixed(2) }), el('td', { text: formatNumber(p.maxDiff) })))));
     this.showFigures([{ figure, table, label: 'Heads sweep chart on log axes; the table below has the numbers' }]);

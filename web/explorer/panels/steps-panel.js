@@ -94,7 +94,7 @@ export class StepsPanel extends PanelFrame {
     }[STEPS[this.step]];
     const common = { rowLabels: labels, ...view };
     this.showFigures([
-      { figure: heatmapFigure({ ...common, maxWidth: Math.min(maxWidth, 640) }), table: heatmapTable(common) },
+      { figure: heatmapFigure({ ...common, maxWidth: Math.min(maxWidth, 640) }), table: () => heatmapTable(common) },
       { figure: memoryLayoutFigure(T, H, hd, maxWidth), label: 'Memory order of q before and after the split: cells coloured by head' },
     ]);
   }

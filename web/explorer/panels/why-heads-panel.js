@@ -21,7 +21,7 @@ export class WhyHeadsPanel extends PanelFrame {
   }
 
   update(o) {
-    if (this.seed === o.seed && this.runs) { this.draw(); return; }
+    if (this.seed === o.seed && this.runs) return; // nothing here depends on the other options
     this.seed = o.seed;
     const hw = this.host.hw();
     const { tokens } = tokenize(DEFAULT_SENTENCE);
@@ -55,7 +55,7 @@ export class WhyHeadsPanel extends PanelFrame {
     const tokens = this.tokens;
     const map = (attention, h, title) => {
       const common = { values: attention, offset: h * T * T, rows: T, cols: T, rowLabels: tokens, colLabels: tokens, scale: 'probability', masked: (i, j) => j > i, title };
-      return { figure: heatmapFigure({ ...common, maxWidth: half, highlightRow: T - 1 }), table: heatmapTable(common) };
+      return { figure: heatmapFigure({ ...common, maxWidth: half, highlightRow: T - 1 }), table: () => heatmapTable(common) };
     };
     const one = this.runs.one;
     const two = this.runs.two;
@@ -69,7 +69,7 @@ export class WhyHeadsPanel extends PanelFrame {
     right.title = 'Two heads: head 1 attends to ball, head 2 to catch';
     this.showFigures([
       { figure: left, table: oneMap.table },
-      { figure: right, table: el('div', {}, twoMaps[0].table, twoMaps[1].table) },
+      { figure: right, table: () => el('div', {}, twoMaps[0].table(), twoMaps[1].table()) },
     ], { row: true });
   }
 
