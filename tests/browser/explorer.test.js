@@ -68,6 +68,13 @@ for (const origin of ['http', 'file']) {
         await page.locator('.order-positions').check();
         assert.ok(await numberIn(order) > 1e-3, `positions: ${await numberIn(order)}`);
 
+        // Keyboard: focusing a token in the heads panel highlights its row in every head.
+        const headCanvas = page.locator('[data-panel="heads"] .figures canvas').first();
+        const before = await headCanvas.evaluate((c) => c.toDataURL());
+        await page.locator('[data-panel="heads"] .token-bar button').nth(4).focus();
+        assert.equal(await page.locator('[data-panel="heads"] .token-bar button').nth(4).getAttribute('aria-pressed'), 'true');
+        assert.notEqual(await headCanvas.evaluate((c) => c.toDataURL()), before, 'the heatmap was redrawn with the row highlighted');
+
         // An invalid width is explained; the page keeps working.
         const width = page.locator('[data-panel="input"] input[type=number]').first();
         await width.fill('7');
@@ -100,6 +107,19 @@ describe('explorer layouts and embedding', () => {
       await page.locator('[data-panel="heads"]').scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${ARTIFACTS}explorer-390x844-heads.png` });
       assert.deepEqual(problems, []);
+    } finally { await context.close(); }
+  });
+
+  test('dark colour scheme at 1920x1080', async () => {
+    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 }, colorScheme: 'dark' });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server.url}index.html?panel=why`);
+      await page.waitForSelector('headwise-explorer[data-ready]');
+      const colours = await page.locator('headwise-explorer').evaluate((h) => getComputedStyle(h).backgroundColor);
+      assert.equal(colours, 'rgb(22, 22, 26)');
+      await assertPanelsDrawn(page, ['why']);
+      await page.screenshot({ path: `${ARTIFACTS}explorer-dark-1920x1080.png` });
     } finally { await context.close(); }
   });
 

@@ -63,7 +63,9 @@ export class WordOrderPanel extends PanelFrame {
     const maxDiff = Math.max(...perWord.map((w) => w.maxDiff));
     this.data = { sentences: [SENTENCE_A, SENTENCE_B], tokens: { a, b }, config: { batch: 1, tokens: T, dModel, heads, causal, seed: this.options.seed }, positions, outputA: yA, outputB: yB, perWord, maxDiff };
     this.result.dataset.value = String(maxDiff);
-    this.result.textContent = `max |difference| over every word's output = ${formatNumber(maxDiff)}${maxDiff < ZERO ? ' (the same vectors)' : ''}. Width ${dModel}, ${heads} heads${this.note}.`;
+    const same = maxDiff === 0 ? ' (exactly the same vectors)'
+      : maxDiff < ZERO ? ' (the same vectors up to float32 rounding: the sums run over the words in another order)' : '';
+    this.result.textContent = `max |difference| over every word's output = ${formatNumber(maxDiff)}${same}. Width ${dModel}, ${heads} heads${this.note}.`;
     if (!causal && !positions) {
       this.why.textContent = 'Without positions and without the mask, attention sees a set of tokens, not a sequence: every word looks at the same words with the same weights in both sentences, so its output is the same. The layer cannot tell who is the animal.';
     } else if (causal && !positions) {
