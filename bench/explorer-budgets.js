@@ -31,26 +31,32 @@ try {
   }
   console.log(`first heatmap on screen after navigation: median ${median(firsts).toFixed(0)} ms of ${firsts.length} fresh loads (min ${Math.min(...firsts).toFixed(0)}, max ${Math.max(...firsts).toFixed(0)}; budget 500 ms)`);
 
-  // 3. Recompute and redraw, synchronously, after a change (T = 32 tokens, width 256).
+  // 3. Recompute and redraw, synchronously, after a change (T = 32 tokens, width 256): heads walk
+  // through 2, 4, 8, 16, 8, 4 (every change is a new layer), the sentence alternates one word.
   const sentence = Array.from({ length: 32 }, (_, i) => `w${i % 20}`).join(' ');
-  for (const panel of ['heads', '']) {
+  for (const panel of ['heads', 'steps', '']) {
     const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
     const page = await context.newPage();
     await page.goto(`${server.url}index.html?width=256&heads=8&panel=${panel}&sentence=${encodeURIComponent(sentence)}`);
     await page.waitForSelector('headwise-explorer[data-ready]');
-    const result = await page.evaluate(async (words) => {
+    const r = await page.evaluate(async (words) => {
       const el = document.querySelector('headwise-explorer');
-      const time = (change) => { const t0 = performance.now(); el.setOptions(change, { immediate: true }); return performance.now() - t0; };
+      let detail = null;
+      el.addEventListener('headwise-render', (e) => { detail = e.detail; });
+      const time = (change) => { const t0 = performance.now(); el.setOptions(change, { immediate: true }); return { total: performance.now() - t0, ...detail }; };
       const heads = []; const sentences = [];
-      for (let i = 0; i < 30; i += 1) {
-        heads.push(time({ heads: i % 2 ? 8 : 16 }));
-        sentences.push(time({ sentence: `${words} ${i % 2 ? 'x' : 'y'}`.split(' ').slice(1).join(' ') }));
-        await new Promise((r) => requestAnimationFrame(r));
+      const cycle = [2, 4, 8, 16, 8, 4];
+      for (let i = 0; i < 36; i += 1) {
+        heads.push(time({ heads: cycle[i % cycle.length] }));
+        await new Promise((done) => requestAnimationFrame(done));
+        sentences.push(time({ sentence: `${words.split(' ').slice(1).join(' ')} ${i % 2 ? 'x' : 'y'}` }));
+        await new Promise((done) => requestAnimationFrame(done));
       }
-      const med = (v) => { const s = [...v].slice(5).sort((a, b) => a - b); return s[s.length >> 1]; };
-      return { heads: med(heads), sentence: med(sentences), tokens: el.shadowRoot.querySelectorAll('.tokens li').length || 32 };
+      const med = (v, k) => { const s = v.slice(6).map((x) => x[k]).sort((a, b) => a - b); return s[s.length >> 1]; };
+      return ['total', 'computeMs', 'panelsMs'].map((k) => [med(heads, k), med(sentences, k)]);
     }, sentence);
-    console.log(`recompute + redraw (${panel ? `panel=${panel}` : 'all six panels'}, T = 32, width 256, 8 <-> 16 heads): heads change median ${result.heads.toFixed(1)} ms, sentence change median ${result.sentence.toFixed(1)} ms (budget 16 ms)`);
+    const f = (v) => v.toFixed(1);
+    console.log(`recompute + redraw (${panel ? `panel=${panel}` : 'all six panels'}, T = 32, width 256): heads change median ${f(r[0][0])} ms (layer + forward ${f(r[1][0])}, panels ${f(r[2][0])}); sentence change median ${f(r[0][1])} ms (${f(r[1][1])} + ${f(r[2][1])}) (budget 16 ms)`);
     await context.close();
   }
 } finally {

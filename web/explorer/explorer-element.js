@@ -38,6 +38,7 @@ export class HeadwiseExplorer extends HTMLElement {
   #lastWidth = 0;
   #firstFigure = true;
   #width = 0;
+  #busyTimer = 0;
 
   constructor() {
     super();
@@ -143,6 +144,16 @@ export class HeadwiseExplorer extends HTMLElement {
   #schedule() {
     if (!this.#session) return;
     cancelAnimationFrame(this.#frame);
+    clearTimeout(this.#busyTimer);
+    // A big layer (GPT-2 sizes) takes tens of milliseconds to create in one call that cannot be
+    // split: say so first, let the message paint, then compute.
+    const { dModel } = this.#options;
+    if (Number.isInteger(dModel) && dModel >= 512 && dModel <= 4096) {
+      this.loading.hidden = false;
+      this.loading.textContent = `Computing a layer of width ${dModel}...`;
+      this.#frame = requestAnimationFrame(() => { this.#busyTimer = setTimeout(() => this.#render(), 0); });
+      return;
+    }
     this.#frame = requestAnimationFrame(() => this.#render());
   }
 
@@ -161,11 +172,13 @@ export class HeadwiseExplorer extends HTMLElement {
     for (const id of PANELS) this.#panels[id].section.hidden = !visible.includes(id);
     this.#width = this.main.clientWidth; // one layout per render, before the panels change the DOM
     let computed;
+    const t0 = performance.now();
     try {
       computed = this.#session.compute(o);
     } catch (error) {
       computed = { status: 'invalid', message: error.message };
     }
+    const t1 = performance.now();
     for (const id of PANELS) {
       const panel = this.#panels[id];
       panel.section.hidden = !visible.includes(id);
@@ -178,7 +191,10 @@ export class HeadwiseExplorer extends HTMLElement {
     }
     this.#lastWidth = this.#width;
     this.dataset.ready = 'true';
-    this.dispatchEvent(new CustomEvent('headwise-render', { detail: { status: computed.status } }));
+    const t2 = performance.now();
+    this.loading.hidden = true;
+    // computeMs: the layer's forward pass and the page's inputs; panelsMs: the panels' own calls and drawing.
+    this.dispatchEvent(new CustomEvent('headwise-render', { detail: { status: computed.status, computeMs: t1 - t0, panelsMs: t2 - t1 } }));
   }
 
   #redraw(force) {
