@@ -39,6 +39,7 @@ export class HeadwiseExplorer extends HTMLElement {
   #firstFigure = true;
   #width = 0;
   #busyTimer = 0;
+  #generation = 0;
 
   constructor() {
     super();
@@ -100,8 +101,11 @@ export class HeadwiseExplorer extends HTMLElement {
       figureDrawn: () => {
         if (!this.#firstFigure) return;
         this.#firstFigure = false;
-        performance.mark('headwise-first-heatmap');
-        this.dataset.firstHeatmap = 'true';
+        // Marked after the next frame, i.e. once the heatmap has been painted, not just drawn.
+        requestAnimationFrame(() => setTimeout(() => {
+          performance.mark('headwise-first-heatmap');
+          this.dataset.firstHeatmap = 'true';
+        }, 0));
       },
     };
     this.nav = el('nav', { 'aria-label': 'Panels' });
@@ -128,6 +132,7 @@ export class HeadwiseExplorer extends HTMLElement {
     try {
       sharedModule ??= HeadwiseExplorer.loadModule();
       this.#hw = await sharedModule;
+      if (!performance.getEntriesByName('headwise-module-ready').length) performance.mark('headwise-module-ready');
     } catch (error) {
       sharedModule = null;
       this.loading.textContent = `The WebAssembly module could not be loaded: ${error.message}`;
@@ -138,7 +143,7 @@ export class HeadwiseExplorer extends HTMLElement {
     if (!this.isConnected) return;
     this.#session ??= new (Session)(this.#hw);
     this.loading.hidden = true;
-    this.#render();
+    this.#render({ progressive: true });
   }
 
   #schedule() {
@@ -161,7 +166,7 @@ export class HeadwiseExplorer extends HTMLElement {
     return this.#options.panel ? [this.#options.panel] : PANELS;
   }
 
-  #render() {
+  #render({ progressive = false } = {}) {
     if (!this.#session) return;
     const o = this.#options;
     this.wrapper.classList.toggle('slide', o.slide);
@@ -179,23 +184,42 @@ export class HeadwiseExplorer extends HTMLElement {
       computed = { status: 'invalid', message: error.message };
     }
     const t1 = performance.now();
-    for (const id of PANELS) {
-      const panel = this.#panels[id];
-      panel.section.hidden = !visible.includes(id);
-      if (panel.section.hidden) continue;
+    const generation = ++this.#generation;
+    const updateOne = (id) => {
       try {
-        panel.update(o, computed);
+        this.#panels[id].update(o, computed);
       } catch (error) {
-        panel.status(`This panel could not be computed: ${error.message}`, 'error');
+        this.#panels[id].status(`This panel could not be computed: ${error.message}`, 'error');
       }
-    }
-    this.#lastWidth = this.#width;
-    this.dataset.ready = 'true';
-    const t2 = performance.now();
+    };
+    const finish = () => {
+      this.#lastWidth = this.#width;
+      this.dataset.ready = 'true';
+      const t2 = performance.now();
+      // computeMs: the layer's forward pass and the page's inputs; panelsMs: the panels' own calls
+      // and drawing (for a progressive first render, until the last panel).
+      this.dispatchEvent(new CustomEvent('headwise-render', { detail: { status: computed.status, computeMs: t1 - t0, panelsMs: t2 - t1 } }));
+    };
     this.loading.hidden = true;
-    // computeMs: the layer's forward pass and the page's inputs; panelsMs: the panels' own calls and drawing.
-    this.dispatchEvent(new CustomEvent('headwise-render', { detail: { status: computed.status, computeMs: t1 - t0, panelsMs: t2 - t1 } }));
+    if (!progressive) {
+      visible.forEach(updateOne);
+      finish();
+      return;
+    }
+    // The first render draws one panel per frame, so the first heatmap is on screen sooner.
+    updateOne(visible[0]);
+    let k = 1;
+    const next = () => {
+      if (generation !== this.#generation) return; // a newer render has taken over
+      if (k < visible.length) {
+        updateOne(visible[k]);
+        k += 1;
+        requestAnimationFrame(() => setTimeout(next, 0));
+      } else finish();
+    };
+    requestAnimationFrame(() => setTimeout(next, 0));
   }
+
 
   #redraw(force) {
     if (!this.#session || !this.dataset.ready) return;

@@ -35,7 +35,10 @@ export class Session {
     const layer = this.layerFor(config);
     const x = embedTokens(this.#hw, tokens, o.dModel);
     const result = layer.forward(x, { intermediates: true });
-    return { status: 'ok', tokens, config, trace: result.trace, x, result, weights: { wOut: this.#wOut }, layer };
+    const session = this;
+    // W_out is read from the module only if a panel asks (getWeights copies all four matrices).
+    const weights = { get wOut() { return session.#wOutOf(layer); } };
+    return { status: 'ok', tokens, config, trace: result.trace, x, result, weights, layer };
   }
 
   layerFor(config) {
@@ -45,8 +48,15 @@ export class Session {
     this.#layer = null;
     this.#layer = this.#hw.createAttention(config);
     this.#key = key;
-    this.#wOut = this.#layer.getWeights().wOut; // the page never changes this layer's weights
+    this.#wOut = null;
     return this.#layer;
+  }
+
+  // The page never changes a layer's weights, so one copy per layer is enough.
+  #wOutOf(layer) {
+    if (layer !== this.#layer) return layer.getWeights().wOut;
+    this.#wOut ??= layer.getWeights().wOut;
+    return this.#wOut;
   }
 
   dispose() {

@@ -25,6 +25,7 @@ export class LoopFusedPanel extends PanelFrame {
     this.computed = c;
     if (!c || c.status !== 'ok') {
       this.diff.textContent = '';
+      this.lastDiff = null;
       delete this.diff.dataset.value;
       this.status(c?.status === 'shapes-only' ? `Shapes only: ${c.message}.` : `Waiting for a valid configuration${c?.message ? `: ${c.message}` : '.'}`, c?.status === 'shapes-only' ? 'warn' : 'error');
     } else {

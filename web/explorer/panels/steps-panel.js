@@ -37,6 +37,7 @@ export class StepsPanel extends PanelFrame {
     this.computed = c;
     this.previous.disabled = this.step === 0;
     this.next.disabled = this.step === STEPS.length - 1;
+    if (c?.status !== 'ok') this.outputs = null;
     if (!c || (c.status !== 'ok' && c.status !== 'shapes-only')) {
       this.list.replaceChildren();
       this.strides.replaceChildren();
