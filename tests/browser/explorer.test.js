@@ -227,6 +227,24 @@ describe('explorer hardening and export', () => {
     } finally { await context.close(); }
   });
 
+  test('every panel exports JSON with its numbers and SVG with its figure', async () => {
+    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html`);
+    try {
+      const expected = { input: 'x', why: 'oneHead', steps: 'trace', heads: 'attention', loop: 'maxDiff', order: 'perWord' };
+      for (const [panel, key] of Object.entries(expected)) {
+        const save = async (label) => {
+          const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-panel="${panel}"] .exports button:text-is("${label}")`).click()]);
+          return (await readFile(await download.path())).toString('utf8');
+        };
+        const data = JSON.parse(await save('JSON'));
+        assert.equal(data.panel, panel);
+        assert.ok(data[key] !== undefined && data[key] !== null, `${panel} JSON has ${key}`);
+        assert.match(await save('SVG'), /^<svg [\s\S]*<\/svg>$/);
+      }
+      assert.deepEqual(problems, []);
+    } finally { await context.close(); }
+  });
+
   test('the heads sweep runs in slices with progress and draws its chart', async () => {
     const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=loop`);
     try {

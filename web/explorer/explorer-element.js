@@ -56,6 +56,8 @@ export class HeadwiseExplorer extends HTMLElement {
 
   disconnectedCallback() {
     cancelAnimationFrame(this.#frame);
+    clearTimeout(this.#busyTimer);
+    this.#generation += 1; // stops a progressive first render
     this.#session?.dispose();
     this.#session = null;
   }
@@ -84,7 +86,6 @@ export class HeadwiseExplorer extends HTMLElement {
   #readOptions() {
     const fromUrl = this.hasAttribute('from-url') ? new URLSearchParams(globalThis.location?.search ?? '') : null;
     const { options, notes } = readOptions((name) => fromUrl?.get(name) ?? this.getAttribute(name));
-    if (fromUrl && !fromUrl.has('slide') && this.hasAttribute('slide')) options.slide = this.getAttribute('slide') !== '0';
     this.#options = options;
     this.#notes = notes;
   }

@@ -31,7 +31,8 @@ export class WordOrderPanel extends PanelFrame {
     this.options = o;
     const usable = c?.status === 'ok' && o.dModel <= MAX_WIDTH_HERE;
     this.config = usable ? { dModel: o.dModel, heads: o.heads } : { dModel: 6, heads: 2 };
-    this.note = usable ? '' : ` (the lecture's width 6 and 2 heads: the current configuration ${c?.status === 'ok' ? 'is wider than this panel draws' : 'is not usable'})`;
+    const why = c?.status === 'ok' ? 'is wider than this panel computes' : c?.status === 'shapes-only' ? 'is too large to compute here' : 'is not valid';
+    this.note = usable ? '' : ` (the lecture's width 6 and 2 heads: the current configuration ${why})`;
     const key = JSON.stringify([this.config, o.seed, this.note]);
     if (key === this.key) return; // the two sentences are fixed: only these inputs matter
     this.key = key;
@@ -69,7 +70,7 @@ export class WordOrderPanel extends PanelFrame {
     if (!causal && !positions) {
       this.why.textContent = 'Without positions and without the mask, attention sees a set of tokens, not a sequence: every word looks at the same words with the same weights in both sentences, so its output is the same. The layer cannot tell who is the animal.';
     } else if (causal && !positions) {
-      this.why.textContent = `With the causal mask a word sees only the words before it: "dogs" sees {All, dogs} in the first sentence but all four words in the second. The mask itself leaks position, so the outputs differ.`;
+      this.why.textContent = `With the causal mask a word sees only itself and the words before it: "dogs" sees {All, dogs} in the first sentence but all four words in the second. The mask itself leaks position, so the outputs differ.`;
     } else {
       this.why.textContent = 'Sinusoidal positions added to the input make each token vector depend on where it stands, so the same word gets different vectors and the symmetry breaks. This is the bridge to the next lecture: positional encodings.';
     }
