@@ -29,10 +29,20 @@ const dropDefaultWasmUrl = {
   },
 };
 
+// core-loader.js reads the wasm file with node:fs when it runs in Node; the browser bundle never
+// does, so that import resolves to a module that says so.
+const NODE_FS = 'node:fs/promises';
+const noNodeFs = {
+  name: 'headwise-no-node-fs',
+  enforce: 'pre',
+  resolveId: (id) => (id === NODE_FS ? `\0${NODE_FS}` : null),
+  load: (id) => (id === `\0${NODE_FS}` ? 'export function readFile() { throw new Error("node:fs is not available in the browser bundle"); }' : null),
+};
+
 export default {
   root,
   logLevel: 'warn',
-  plugins: [inlineWasm, dropDefaultWasmUrl],
+  plugins: [inlineWasm, dropDefaultWasmUrl, noNodeFs],
   build: {
     outDir: `${root}web/build/explorer`,
     emptyOutDir: true,

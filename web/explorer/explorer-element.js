@@ -16,6 +16,8 @@ import { LoopFusedPanel } from './panels/loop-fused-panel.js';
 import { WordOrderPanel } from './panels/word-order-panel.js';
 
 const PANEL_CLASSES = { input: InputPanel, why: WhyHeadsPanel, steps: StepsPanel, heads: HeadsPanel, loop: LoopFusedPanel, order: WordOrderPanel };
+// In slide mode on a wide screen these panels put their text beside their figures.
+const TWO_COLUMN_PANELS = new Set(['input', 'steps', 'loop']);
 const NAV_LABELS = { input: 'Input', why: 'One head is not enough', steps: 'Five steps', heads: 'Heads', loop: 'Loop vs fused', order: 'Word order' };
 
 let sharedModule = null;
@@ -98,7 +100,7 @@ export class HeadwiseExplorer extends HTMLElement {
       onOptions: (partial) => this.setOptions(partial),
       hw: () => this.#hw,
       connected: () => this.isConnected,
-      width: () => this.#width,
+      width: (panel) => (this.#twoColumns() && TWO_COLUMN_PANELS.has(panel) ? Math.floor(this.#width * 0.52) : this.#width),
       figureDrawn: () => {
         if (!this.#firstFigure) return;
         this.#firstFigure = false;
@@ -115,6 +117,7 @@ export class HeadwiseExplorer extends HTMLElement {
     this.main = el('div', { class: 'panels' });
     for (const id of PANELS) {
       this.#panels[id] = new PANEL_CLASSES[id](host);
+      if (TWO_COLUMN_PANELS.has(id)) this.#panels[id].section.classList.add('two-column');
       this.main.append(this.#panels[id].section);
       this.nav.append(el('button', { type: 'button', text: NAV_LABELS[id], onclick: () => {
         const section = this.#panels[id].section;
@@ -161,6 +164,10 @@ export class HeadwiseExplorer extends HTMLElement {
       return;
     }
     this.#frame = requestAnimationFrame(() => this.#render());
+  }
+
+  #twoColumns() {
+    return this.#options.slide && globalThis.matchMedia?.('(min-aspect-ratio: 4/3) and (min-width: 900px)').matches;
   }
 
   #visiblePanels() {

@@ -30,12 +30,12 @@ export function memoryLayoutFigure(T0, H0, hd0, maxWidth = 640) {
   const title = reduced
     ? `Memory order of q, drawn for T = ${T}, H = ${H}, hd = ${hd} (the real sizes are too many cells to draw)`
     : `Memory order of q (T = ${T}, H = ${H}, hd = ${hd}): one cell per float`;
-  const fig = new Figure(Math.max(300, 16 + n * cell), 40 + 2 * cell + rowGap + 40, title);
+  const fig = new Figure(Math.max(300, 16 + n * cell), 40 + 2 * cell + rowGap + 56, title);
   fig.text(0, 10, title, { size: 13, weight: '600' });
   const y1 = 40;
   const y2 = y1 + cell + rowGap;
   fig.text(8, y1 - 10, 'as projected: (B, T, H, hd), token after token', { size: 11, fill: 'muted' });
-  fig.text(8, y2 - 10, 'after transpose(1, 2) and a contiguous copy: (B, H, T, hd), head after head', { size: 11, fill: 'muted' });
+  fig.text(8, y2 + cell + 12, 'after transpose(1, 2) and a contiguous copy: (B, H, T, hd), head after head', { size: 11, fill: 'muted' });
   const labels = cell >= 16;
   for (let t = 0; t < T; t += 1) {
     for (let h = 0; h < H; h += 1) {
@@ -53,7 +53,7 @@ export function memoryLayoutFigure(T0, H0, hd0, maxWidth = 640) {
       }
     }
   }
-  const legendY = y2 + cell + 22;
+  const legendY = y2 + cell + 36;
   for (let h = 0; h < Math.min(H, 8); h += 1) {
     fig.rect(8 + h * 70, legendY - 6, 12, 12, HEAD_COLOURS[h]);
     fig.text(24 + h * 70, legendY, `head ${h + 1}`, { size: 11 });

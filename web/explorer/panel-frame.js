@@ -50,7 +50,7 @@ export class PanelFrame {
 
   /** The width figures may use, measured once per render by the element (no layout per panel). */
   get drawWidth() {
-    return Math.max(260, Math.min(1100, this.host.width() || 640));
+    return Math.max(260, Math.min(1100, this.host.width(this.id) || 640));
   }
 
   status(text, kind = '') {
