@@ -4,7 +4,9 @@
 // function's next call, so everything is warmed up before it is timed.
 
 export const SWEEP_HEADS = Object.freeze([2, 4, 8, 16, 32, 64, 128, 256, 512, 1000, 2000, 4000]);
-const SAMPLE_MS = 3;
+// Browsers round performance.now() to 0.1 ms here (no cross-origin isolation): each sample
+// repeats the call until it lasts about this long.
+const SAMPLE_MS = 8;
 
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 const median = (values) => { const s = [...values].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
