@@ -89,7 +89,9 @@ for (const origin of ['http', 'file']) {
 
         await width.fill('6');
         await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelector('.rule').textContent.startsWith('width 6'));
+        await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: `${ARTIFACTS}explorer-1920x1080-${origin}.png`, fullPage: false });
+        await page.screenshot({ path: `${ARTIFACTS}explorer-1920-full-${origin}.png`, fullPage: true });
         assert.deepEqual(problems, []);
       } finally { await context.close(); }
     });
