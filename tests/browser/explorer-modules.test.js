@@ -74,3 +74,12 @@ test('designed weights: one head splits between ball and catch, two heads take o
   assert.ok(h1[ball] > 0.95 && h2[catchAt] > 0.95, `two heads: ${h1[ball]}, ${h2[catchAt]}`);
   assert.equal(hw.liveLayers(), 0);
 });
+
+test('SVG export: user text is escaped, never markup', async () => {
+  const { Figure } = await import('../../web/explorer/figure.js');
+  const f = new Figure(100, 40, 'title <b>');
+  f.text(0, 10, '<script>alert(1)</script> & "x"');
+  const svg = f.toSVG();
+  assert.ok(!svg.includes('<script>') && !svg.includes('<b>'));
+  assert.ok(svg.includes('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;'));
+});
