@@ -23,11 +23,11 @@ export async function openExplorer(browser, url, viewport = { width: 1920, heigh
   return { page, context, problems };
 }
 
-/** For each canvas inside a panel: how many distinct colours it has (1 means blank). */
+/** For each shown canvas inside a panel: how many distinct colours it has (1 means blank). */
 export function canvasColourCounts(page, panel) {
   return page.locator('headwise-explorer').evaluate((host, id) => {
     const section = host.shadowRoot.querySelector(`[data-panel="${id}"]`);
-    return [...section.querySelectorAll('canvas')].map((canvas) => {
+    return [...section.querySelectorAll('canvas:not([hidden])')].map((canvas) => {
       const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
       const colours = new Set();
       for (let i = 0; i < data.length && colours.size < 64; i += 4 * 7) colours.add((data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3]);

@@ -9,8 +9,10 @@ import { exportJSON, exportPNG, exportSVG } from './export.js';
  * there (a new canvas allocates its pixels again, the slowest part of a redraw).
  */
 export function drawOnCanvases(area, items, palette) {
+  // Canvases not needed now are hidden, not removed: when the head count goes back up they are
+  // reused with their pixels already allocated.
   const canvases = [...area.querySelectorAll(':scope > canvas')];
-  while (canvases.length > items.length) canvases.pop().remove();
+  canvases.forEach((canvas, k) => { canvas.hidden = k >= items.length; });
   items.forEach((item, k) => {
     let canvas = canvases[k];
     if (!canvas) {

@@ -35,6 +35,7 @@ input[type=number] { width: 7rem; }
 .figures { display: flex; flex-direction: column; gap: 0.75rem; margin: 0.5rem 0; }
 .figures.row { flex-direction: row; flex-wrap: wrap; align-items: flex-start; }
 canvas { display: block; width: 100%; height: auto; }
+canvas[hidden] { display: none; }
 .figures.row canvas { width: auto; max-width: 100%; flex: 0 1 auto; }
 .figures.row canvas { width: min(100%, var(--w, 100%)); }
 .steps li.current { background: var(--chip); border-radius: 6px; }
