@@ -9,6 +9,7 @@ APT_PACKAGES=(
   libgtest-dev          # native tests (GoogleTest)
   libxsimd-dev          # SIMD, header-only, used natively and in wasm
   emscripten            # em++ 3.1.6 with Embind
+  chromium              # the explorer's browser tests (driven by playwright-core)
 )
 
 missing=()

@@ -1,0 +1,68 @@
+// Prints the explorer's budgets (figures, not assertions): the page's bytes gzipped, the time
+// from navigation to the first heatmap on screen, and the time to recompute and redraw after a
+// change of heads or sentence. Needs the built bundle: bash scripts/build-explorer.sh.
+// Run: node bench/explorer-budgets.js
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { launchChromium } from '../tests/browser/chromium.js';
+import { serveWeb, WEB_DIR } from '../tests/browser/static-server.js';
+
+const median = (v) => { const s = [...v].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+
+// 1. Size: everything index.html requests (the bundle carries the wasm).
+const files = ['index.html', 'build/explorer/explorer.js'];
+let raw = 0; let gz = 0;
+for (const f of files) { const b = readFileSync(WEB_DIR + f); raw += b.length; gz += gzipSync(b, { level: 9 }).length; }
+console.log(`page size: ${files.join(' + ')} = ${kb(raw)} raw, ${kb(gz)} gzipped (budget 200 KB gzipped)`);
+
+const browser = await launchChromium();
+const server = await serveWeb();
+try {
+  // 2. First heatmap: performance mark set when the first figure is drawn, relative to navigation.
+  const firsts = [];
+  const readies = [];
+  for (let i = 0; i < 7; i += 1) {
+    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}index.html`);
+    await page.waitForSelector('headwise-explorer[data-first-heatmap]');
+    firsts.push(await page.evaluate(() => performance.getEntriesByName('headwise-first-heatmap')[0].startTime));
+    readies.push(await page.evaluate(() => performance.getEntriesByName('headwise-module-ready')[0].startTime));
+    await context.close();
+  }
+  console.log(`first heatmap painted after navigation: median ${median(firsts).toFixed(0)} ms of ${firsts.length} fresh loads (min ${Math.min(...firsts).toFixed(0)}, max ${Math.max(...firsts).toFixed(0)}; budget 500 ms); the module was ready at ${median(readies).toFixed(0)} ms`);
+
+  // 3. Recompute and redraw, synchronously, after a change (T = 32 tokens, width 256): heads walk
+  // through 2, 4, 8, 16, 8, 4 (every change is a new layer), the sentence alternates one word.
+  const sentence = Array.from({ length: 32 }, (_, i) => `w${i % 20}`).join(' ');
+  for (const panel of ['heads', 'steps', '']) {
+    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}index.html?width=256&heads=8&panel=${panel}&sentence=${encodeURIComponent(sentence)}`);
+    await page.waitForSelector('headwise-explorer[data-ready]');
+    const r = await page.evaluate(async (words) => {
+      const el = document.querySelector('headwise-explorer');
+      let detail = null;
+      el.addEventListener('headwise-render', (e) => { detail = e.detail; });
+      const time = (change) => { const t0 = performance.now(); el.setOptions(change, { immediate: true }); return { total: performance.now() - t0, ...detail }; };
+      const heads = []; const sentences = [];
+      const cycle = [2, 4, 8, 16, 8, 4];
+      for (let i = 0; i < 36; i += 1) {
+        heads.push(time({ heads: cycle[i % cycle.length] }));
+        await new Promise((done) => requestAnimationFrame(done));
+        sentences.push(time({ sentence: `${words.split(' ').slice(1).join(' ')} ${i % 2 ? 'x' : 'y'}` }));
+        await new Promise((done) => requestAnimationFrame(done));
+      }
+      const med = (v, k) => { const s = v.slice(6).map((x) => x[k]).sort((a, b) => a - b); return s[s.length >> 1]; };
+      return ['total', 'computeMs', 'panelsMs'].map((k) => [med(heads, k), med(sentences, k)]);
+    }, sentence);
+    const f = (v) => v.toFixed(1);
+    console.log(`recompute + redraw (${panel ? `panel=${panel}` : 'all six panels'}, T = 32, width 256): heads change median ${f(r[0][0])} ms (layer + forward ${f(r[1][0])}, panels ${f(r[2][0])}); sentence change median ${f(r[0][1])} ms (${f(r[1][1])} + ${f(r[2][1])}) (budget 16 ms)`);
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+console.log(`measured in headless Chromium on this machine just now (${new Date().toISOString()}); command: node bench/explorer-budgets.js`);

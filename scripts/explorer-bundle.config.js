@@ -1,0 +1,58 @@
+// Vite configuration of the explorer's classic-script bundle (see scripts/build-explorer.sh).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const VIRTUAL = 'virtual:headwise-wasm-base64';
+
+// The wasm bytes as a base64 string module: the bundle then needs no request to run.
+const inlineWasm = {
+  name: 'headwise-inline-wasm',
+  resolveId: (id) => (id === VIRTUAL ? `\0${VIRTUAL}` : null),
+  load(id) {
+    if (id !== `\0${VIRTUAL}`) return null;
+    const bytes = readFileSync(`${root}web/build/headwise-core.wasm`);
+    return `export default ${JSON.stringify(bytes.toString('base64'))};`;
+  },
+};
+
+// core-loader.js points at the wasm file by default; this bundle always passes wasmBinary, so that
+// default would only add a second, unused copy of the wasm (Vite inlines it as a data URL).
+const DEFAULT_WASM_URL = "new URL('./build/headwise-core.wasm', import.meta.url)";
+const dropDefaultWasmUrl = {
+  name: 'headwise-drop-default-wasm-url',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!id.endsWith('/web/core-loader.js')) return null;
+    if (!code.includes(DEFAULT_WASM_URL)) this.error(`core-loader.js no longer contains ${DEFAULT_WASM_URL}; update ${import.meta.url}`);
+    return code.replace(DEFAULT_WASM_URL, 'undefined');
+  },
+};
+
+// core-loader.js reads the wasm file with node:fs when it runs in Node; the browser bundle never
+// does, so that import resolves to a module that says so.
+const NODE_FS = 'node:fs/promises';
+const noNodeFs = {
+  name: 'headwise-no-node-fs',
+  enforce: 'pre',
+  resolveId: (id) => (id === NODE_FS ? `\0${NODE_FS}` : null),
+  load: (id) => (id === `\0${NODE_FS}` ? 'export function readFile() { throw new Error("node:fs is not available in the browser bundle"); }' : null),
+};
+
+export default {
+  root,
+  logLevel: 'warn',
+  plugins: [inlineWasm, dropDefaultWasmUrl, noNodeFs],
+  build: {
+    outDir: `${root}web/build/explorer`,
+    emptyOutDir: true,
+    target: 'es2022',
+    minify: true,
+    lib: {
+      entry: `${root}web/explorer/standalone.js`,
+      name: 'HeadwiseExplorerBundle',
+      formats: ['iife'],
+      fileName: () => 'explorer.js',
+    },
+  },
+};

@@ -1,0 +1,85 @@
+// The explorer's page-side modules in Node: tokenizer, options, positions, teaching weights.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { loadHeadwise } from '../../web/headwise.js';
+import { sentenceTokens, tokenize } from '../../web/explorer/tokenizer.js';
+import { optionsFromQuery, queryOf } from '../../web/explorer/options.js';
+import { sinusoidalPositions } from '../../web/explorer/positional-encoding.js';
+import { designTeachingWeights } from '../../web/explorer/teaching-weights.js';
+import { embedTokens, tokenVector } from '../../web/explorer/token-embeddings.js';
+import { DEFAULT_SENTENCE } from '../../web/explorer/presets.js';
+
+const hw = await loadHeadwise({ wasmBinary: await readFile(new URL('../../web/build/headwise-core.wasm', import.meta.url)) });
+
+test('tokenizer: words, punctuation, emoji; limits', () => {
+  assert.deepEqual(tokenize(DEFAULT_SENTENCE).tokens, ['The', 'dog', 'chased', 'the', 'ball', ',', 'but', 'it', 'could', 'not', 'catch', 'it']);
+  assert.deepEqual(tokenize("don't <b>stop</b>").tokens, ["don't", '<', 'b', '>', 'stop', '<', '/', 'b', '>']);
+  assert.deepEqual(sentenceTokens('   '), { error: 'The sentence is empty: type at least one word.' });
+  const many = sentenceTokens('a '.repeat(50_000), 64);
+  assert.match(many.error, /has 50,000 tokens; this explorer draws at most 64/);
+  assert.equal(tokenize('a '.repeat(50_000), 65).tokens.length, 65, 'keeps only what it needs');
+});
+
+test('token vectors: one per distinct token, whatever its position, case-insensitive', () => {
+  const x = embedTokens(hw, ['The', 'dog', 'the'], 6);
+  assert.deepEqual(x.subarray(0, 6), x.subarray(12, 18));
+  assert.notDeepEqual(x.subarray(0, 6), x.subarray(6, 12));
+  assert.deepEqual(tokenVector(hw, 'dog', 6), x.subarray(6, 12));
+});
+
+test('options: URL parameters, defaults, refusals in words, round trip', () => {
+  const { options, notes } = optionsFromQuery('?panel=heads&preset=gpt2&heads=12&causal=0&seed=7&slide=1');
+  assert.deepEqual({ panel: options.panel, dModel: options.dModel, heads: options.heads, causal: options.causal, seed: options.seed, slide: options.slide, preset: options.preset },
+    { panel: 'heads', dModel: 768, heads: 12, causal: false, seed: 7, slide: true, preset: 'gpt2' });
+  assert.deepEqual(notes, []);
+  const bad = optionsFromQuery('?width=1.5&heads=-2&seed=x&preset=gpt9');
+  assert.equal(bad.notes.length, 4);
+  assert.equal(bad.options.dModel, 6);
+  const custom = optionsFromQuery('?width=8&heads=4&sentence=Hello%20world');
+  assert.equal(custom.options.preset, 'custom');
+  assert.deepEqual(optionsFromQuery(queryOf(custom.options)).options, custom.options);
+});
+
+test('sinusoidal positions: sin/cos of t / 10000^(2i/d), checked in double precision', () => {
+  const d = 6;
+  const pe = sinusoidalPositions(4, d);
+  for (let t = 0; t < 4; t += 1) {
+    for (let i = 0; i < d / 2; i += 1) {
+      const angle = t / Math.pow(10000, (2 * i) / d);
+      assert.ok(Math.abs(pe[t * d + 2 * i] - Math.sin(angle)) <= 1e-6 + 1e-6 * Math.abs(Math.sin(angle)));
+      assert.ok(Math.abs(pe[t * d + 2 * i + 1] - Math.cos(angle)) <= 1e-6 + 1e-6 * Math.abs(Math.cos(angle)));
+    }
+  }
+});
+
+test('designed weights: one head splits between ball and catch, two heads take one each', () => {
+  const { tokens } = tokenize(DEFAULT_SENTENCE);
+  const T = tokens.length;
+  const x = embedTokens(hw, tokens, 6);
+  const lastRow = (targets) => {
+    const w = designTeachingWeights(hw, tokens, 'it', 6, targets);
+    const layer = hw.createAttention({ batch: 1, tokens: T, dModel: 6, heads: targets.length, seed: 1 });
+    try {
+      layer.setWeights({ wq: w.wq, wk: w.wk });
+      const { attention } = layer.forward(x, { intermediates: true });
+      return targets.map((_, h) => Array.from(attention.subarray((h * T + T - 1) * T, (h * T + T) * T)));
+    } finally { layer.dispose(); }
+  };
+  const ball = tokens.indexOf('ball');
+  const catchAt = tokens.indexOf('catch');
+  const [one] = lastRow([['ball', 'catch']]);
+  assert.ok(Math.abs(one[ball] - one[catchAt]) < 1e-3 && one[ball] > 0.45, `one head: ball ${one[ball]}, catch ${one[catchAt]}`);
+  const [h1, h2] = lastRow([['ball'], ['catch']]);
+  assert.ok(h1[ball] > 0.95 && h2[catchAt] > 0.95, `two heads: ${h1[ball]}, ${h2[catchAt]}`);
+  assert.equal(hw.liveLayers(), 0);
+});
+
+test('SVG export: user text is escaped, never markup', async () => {
+  const { Figure } = await import('../../web/explorer/figure.js');
+  const f = new Figure(100, 40, 'title <b>');
+  f.text(0, 10, '<script>alert(1)</script> & "x"');
+  const svg = f.toSVG();
+  assert.ok(!svg.includes('<script>') && !svg.includes('<b>'));
+  assert.ok(svg.includes('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;'));
+});

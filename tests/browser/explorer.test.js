@@ -1,0 +1,321 @@
+// The explorer in Debian's Chromium, served by a local static server and opened from disk.
+// Run by scripts/test.sh after the bundle is built (scripts/build-explorer.sh).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { launchChromium } from './chromium.js';
+import { serveWeb, WEB_DIR } from './static-server.js';
+import { ARTIFACTS, canvasColourCounts, openExplorer, panelText } from './page-checks.js';
+
+const FILE_URL = pathToFileURL(WEB_DIR).href;
+const DEFAULT_TOKENS = 12; // "The dog chased the ball , but it could not catch it"
+
+let browser;
+let server;
+
+before(async () => {
+  browser = await launchChromium();
+  server = await serveWeb();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const numberIn = async (locator) => Number(await locator.getAttribute('data-value'));
+
+async function assertPanelsDrawn(page, panels) {
+  for (const panel of panels) {
+    const counts = await canvasColourCounts(page, panel);
+    assert.ok(counts.length > 0, `${panel}: no canvas`);
+    assert.ok(counts.every((n) => n >= 4), `${panel}: a canvas is blank (distinct colours: ${counts.join(', ')})`);
+  }
+}
+
+for (const origin of ['http', 'file']) {
+  describe(`explorer over ${origin}`, () => {
+    test('every panel shows real content, the numbers agree, bad width is explained', async () => {
+      const base = origin === 'http' ? server.url : FILE_URL;
+      const { page, context, problems } = await openExplorer(browser, `${base}index.html`);
+      try {
+        for (const id of ['input', 'why', 'steps', 'heads', 'loop', 'order']) {
+          assert.ok(await page.locator(`[data-panel="${id}"]`).isVisible(), `panel ${id} is visible`);
+        }
+        await assertPanelsDrawn(page, ['input', 'why', 'steps', 'heads', 'order']);
+        assert.equal(await page.locator('.tokens li').count(), DEFAULT_TOKENS);
+
+        // Shapes follow the configuration: 12 tokens, width 6, 2 heads of 3.
+        const steps = await panelText(page, 'steps');
+        for (const shape of ['(1, 12, 6)', '(1, 12, 2, 3)', '(1, 2, 12, 3)', '(1, 2, 12, 12)']) assert.ok(steps.includes(shape), `steps panel shows ${shape}`);
+
+        // Designed weights: one head splits, two heads each take one.
+        const why = await page.locator('.summary').innerText();
+        assert.match(why, /One head: .* ball 0\.(4\d|5\d) and catch 0\.(4\d|5\d)/);
+        assert.match(why, /head 1 gives ball (0\.9\d|1\.00), head 2 gives catch (0\.9\d|1\.00)/);
+
+        const loopDiff = await numberIn(page.locator('.loop-diff'));
+        assert.ok(Number.isFinite(loopDiff) && loopDiff < 1e-5, `max |loop - fused| = ${loopDiff}`);
+
+        // Word order: the same outputs without mask or positions; different with either.
+        const order = page.locator('.order-diff');
+        assert.ok(await numberIn(order) < 1e-6, `no mask, no positions: ${await numberIn(order)}`);
+        await page.locator('.order-mask').check();
+        assert.ok(await numberIn(order) > 1e-3, `causal mask: ${await numberIn(order)}`);
+        assert.match(await page.locator('.order-why').innerText(), /mask/);
+        await page.locator('.order-mask').uncheck();
+        await page.locator('.order-positions').check();
+        assert.ok(await numberIn(order) > 1e-3, `positions: ${await numberIn(order)}`);
+
+        // Keyboard: focusing a token in the heads panel highlights its row in every head.
+        const headCanvas = page.locator('[data-panel="heads"] .figures canvas').first();
+        const before = await headCanvas.evaluate((c) => c.toDataURL());
+        await page.locator('[data-panel="heads"] .token-bar button').nth(4).focus();
+        assert.equal(await page.locator('[data-panel="heads"] .token-bar button').nth(4).getAttribute('aria-pressed'), 'true');
+        assert.notEqual(await headCanvas.evaluate((c) => c.toDataURL()), before, 'the heatmap was redrawn with the row highlighted');
+
+        // An invalid width is explained; the page keeps working.
+        const width = page.locator('[data-panel="input"] input[type=number]').first();
+        await width.fill('7');
+        await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelector('.rule').dataset.valid === 'false');
+        assert.match(await page.locator('.rule').innerText(), /Width 7 cannot be split into 2 heads.*must divide the width.*1, 7/);
+        assert.match(await page.locator('[data-panel="heads"] .status').innerText(), /Waiting for a valid configuration/);
+        await width.fill('8');
+        await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelector('.rule').textContent === 'width 8 = 2 heads x head_dim 4');
+        await assertPanelsDrawn(page, ['heads', 'steps']);
+        assert.ok((await panelText(page, 'steps')).includes('(1, 2, 12, 4)'));
+        assert.ok(await numberIn(page.locator('.loop-diff')) < 1e-5);
+
+        await width.fill('6');
+        await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelector('.rule').textContent.startsWith('width 6'));
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.screenshot({ path: `${ARTIFACTS}explorer-1920x1080-${origin}.png`, fullPage: false });
+        await page.screenshot({ path: `${ARTIFACTS}explorer-1920-full-${origin}.png`, fullPage: true });
+        assert.deepEqual(problems, []);
+      } finally { await context.close(); }
+    });
+  });
+}
+
+describe('explorer layouts and embedding', () => {
+  test('a 390-px phone: no sideways scrolling, heatmaps drawn', async () => {
+    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html`, { width: 390, height: 844 });
+    try {
+      await assertPanelsDrawn(page, ['input', 'heads']);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(overflow <= 390, `page is ${overflow} px wide`);
+      await page.screenshot({ path: `${ARTIFACTS}explorer-390x844.png` });
+      await page.locator('[data-panel="heads"]').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${ARTIFACTS}explorer-390x844-heads.png` });
+      assert.deepEqual(problems, []);
+    } finally { await context.close(); }
+  });
+
+  test('dark colour scheme at 1920x1080', async () => {
+    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 }, colorScheme: 'dark' });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server.url}index.html?panel=why`);
+      await page.waitForSelector('headwise-explorer[data-ready]');
+      const colours = await page.locator('headwise-explorer').evaluate((h) => getComputedStyle(h).backgroundColor);
+      assert.equal(colours, 'rgb(22, 22, 26)');
+      await assertPanelsDrawn(page, ['why']);
+      await page.screenshot({ path: `${ARTIFACTS}explorer-dark-1920x1080.png` });
+    } finally { await context.close(); }
+  });
+
+  test('embed.html from disk: one panel, slide mode, GPT-2 sizes', async () => {
+    const { page, context, problems } = await openExplorer(browser, `${FILE_URL}embed.html?panel=heads&preset=gpt2&heads=12`);
+    try {
+      const visible = await page.locator('headwise-explorer').evaluate((h) => [...h.shadowRoot.querySelectorAll('.panel')].filter((s) => !s.hidden).map((s) => s.dataset.panel));
+      assert.deepEqual(visible, ['heads']);
+      assert.equal(await page.locator('headwise-explorer nav').isVisible(), false);
+      assert.equal(await page.locator('.explorer.slide').count(), 1);
+      const counts = await canvasColourCounts(page, 'heads');
+      assert.equal(counts.length, 12 + 3, '12 head maps, then concat, W_out and output');
+      assert.ok(counts.every((n) => n >= 4));
+      assert.match(await page.locator('[data-panel="heads"] .status').innerText(), /^12 heads, each 12 x 12/);
+      await page.screenshot({ path: `${ARTIFACTS}embed-heads-gpt2-1920x1080.png` });
+      assert.deepEqual(problems, []);
+    } finally { await context.close(); }
+  });
+
+  test('GPT-3: shapes only, saying why', async () => {
+    const { page, context, problems } = await openExplorer(browser, `${server.url}embed.html?panel=steps&preset=gpt3`);
+    try {
+      const text = await panelText(page, 'steps');
+      assert.match(text, /Shapes only: this configuration needs [\d.]+ GB, more than the memory budget/);
+      for (const shape of ['(1, 12, 12288)', '(1, 12, 96, 128)', '(1, 96, 12, 128)', '(1, 96, 12, 12)']) assert.ok(text.includes(shape), `shows ${shape}`);
+      await assertPanelsDrawn(page, ['steps']);
+      assert.deepEqual(problems, []);
+    } finally { await context.close(); }
+  });
+
+  test('URL parameters that cannot be used are reported and ignored', async () => {
+    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=nope&width=abc&heads=3&causal=maybe`);
+    try {
+      const notes = await page.locator('.notes').innerText();
+      assert.match(notes, /panel="nope" is not a panel/);
+      assert.match(notes, /width="abc" was ignored/);
+      assert.match(notes, /causal="maybe" was ignored/);
+      assert.equal(await page.locator('.rule').innerText(), 'width 6 = 3 heads x head_dim 2');
+      assert.deepEqual(problems, []);
+    } finally { await context.close(); }
+  });
+});
+
+describe('explorer hardening and export', () => {
+  test('sentences: markup stays text, emoji, empty, 100,000 characters', async () => {
+    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=input`);
+    try {
+      const sentence = page.locator('textarea');
+      await sentence.fill('<img src=x onerror="window.pwned=1"><b>bold</b>');
+      await page.waitForFunction(() => [...document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('.tokens li')].some((li) => li.textContent === 'img'));
+      const tokens = await page.locator('.tokens li').allInnerTexts();
+      assert.deepEqual(tokens.slice(0, 4), ['<', 'img', 'src', '=']);
+      assert.equal(await page.locator('headwise-explorer').evaluate((h) => h.shadowRoot.querySelectorAll('img, b').length), 0);
+      assert.equal(await page.evaluate(() => window.pwned), undefined);
+
+      await sentence.fill('I ❤️ my 🐶🐶, 👩🏽‍💻!');
+      await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('.tokens li').length === 8);
+      assert.deepEqual(await page.locator('.tokens li').allInnerTexts(), ['I', '❤️', 'my', '🐶', '🐶', ',', '👩🏽‍💻', '!']);
+      await assertPanelsDrawn(page, ['input']);
+
+      await sentence.fill('');
+      await page.waitForFunction(() => /empty/.test(document.querySelector('headwise-explorer').shadowRoot.querySelector('[data-panel="input"] .status').textContent));
+
+      const huge = 'word '.repeat(20_000);
+      await sentence.fill(huge);
+      await page.waitForFunction(() => /has 20,000 tokens; this explorer draws at most 64/.test(document.querySelector('headwise-explorer').shadowRoot.querySelector('[data-panel="input"] .status').textContent), null, { timeout: 5000 });
+      // Still answering: a recompute after the refusal works.
+      await sentence.fill('The dog chased the ball');
+      await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('.tokens li').length === 5);
+      assert.deepEqual(problems, []);
+    } finally { await context.close(); }
+  });
+
+  test('each kind of export: PNG, SVG, JSON', async () => {
+    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=heads`);
+    try {
+      const saved = async (label) => {
+        const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-panel="heads"] .exports button:text-is("${label}")`).click()]);
+        return { name: download.suggestedFilename(), bytes: await readFile(await download.path()) };
+      };
+      // Each heatmap has a table equivalent (rows: tokens; columns: tokens; masked cells say so).
+      await page.locator('[data-panel="heads"] details summary').click();
+      await page.locator('[data-panel="heads"] details caption').first().waitFor();
+      const captions = await page.locator('[data-panel="heads"] details caption').allInnerTexts();
+      assert.deepEqual(captions.slice(0, 2), ['Head 1 attention', 'Head 2 attention']);
+      const firstRow = await page.locator('[data-panel="heads"] details table').first().locator('tbody tr').first().innerText();
+      assert.match(firstRow, /^The\t1\.0000\tmasked\tmasked/);
+      const json = await saved('JSON');
+      assert.equal(json.name, 'headwise-heads.json');
+      const data = JSON.parse(json.bytes.toString('utf8'));
+      assert.deepEqual(data.attentionShape, [1, 2, DEFAULT_TOKENS, DEFAULT_TOKENS]);
+      assert.equal(data.attention.length, 2 * DEFAULT_TOKENS * DEFAULT_TOKENS);
+      // Each unmasked attention row sums to 1.
+      for (let r = 0; r < 2 * DEFAULT_TOKENS; r += 1) {
+        const sum = data.attention.slice(r * DEFAULT_TOKENS, (r + 1) * DEFAULT_TOKENS).reduce((a, b) => a + b, 0);
+        assert.ok(Math.abs(sum - 1) < 1e-5, `row ${r} sums to ${sum}`);
+      }
+      const svg = await saved('SVG');
+      assert.equal(svg.name, 'headwise-heads.svg');
+      assert.match(svg.bytes.toString('utf8'), /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*>[\s\S]*<rect[\s\S]*>chased<\/text>[\s\S]*<\/svg>$/);
+      const png = await saved('PNG');
+      assert.equal(png.name, 'headwise-heads.png');
+      assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      assert.deepEqual(problems, []);
+    } finally { await context.close(); }
+  });
+
+  test('every panel exports JSON with its numbers and SVG with its figure', async () => {
+    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html`);
+    try {
+      const expected = { input: 'x', why: 'oneHead', steps: 'trace', heads: 'attention', loop: 'maxDiff', order: 'perWord' };
+      for (const [panel, key] of Object.entries(expected)) {
+        const save = async (label) => {
+          const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-panel="${panel}"] .exports button:text-is("${label}")`).click()]);
+          return (await readFile(await download.path())).toString('utf8');
+        };
+        const data = JSON.parse(await save('JSON'));
+        assert.equal(data.panel, panel);
+        assert.ok(data[key] !== undefined && data[key] !== null, `${panel} JSON has ${key}`);
+        assert.match(await save('SVG'), /^<svg [\s\S]*<\/svg>$/);
+      }
+      assert.deepEqual(problems, []);
+    } finally { await context.close(); }
+  });
+
+  test('the heads sweep runs in slices with progress and draws its chart', async () => {
+    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=loop`);
+    try {
+      await page.locator('.run-sweep').click();
+      // While it runs the page still answers and shows progress.
+      await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelector('progress').value >= 1, null, { timeout: 30_000 });
+      assert.equal(await page.evaluate(() => 1 + 1), 2);
+      await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelector('.sweep-status').dataset.done === 'true', null, { timeout: 90_000 });
+      assert.match(await page.locator('.sweep-status').innerText(), /measured in this browser just now.*median of 5 runs/);
+      await assertPanelsDrawn(page, ['loop']);
+      // The text equivalent is built when its disclosure is opened.
+      await page.locator('[data-panel="loop"] details summary').click();
+      await page.locator('[data-panel="loop"] tbody tr').first().waitFor(); // built on the toggle event
+      const rows = await page.locator('[data-panel="loop"] tbody tr').count();
+      assert.equal(rows, 12);
+      assert.deepEqual(problems, []);
+    } finally { await context.close(); }
+  });
+
+  test('ES modules over http: importing the class defines no tag; define.js does', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+    await page.route(`${server.url}module-check.html`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><link rel="icon" href="data:,"><body></body>' }));
+    await page.goto(`${server.url}module-check.html`);
+    try {
+      const result = await page.evaluate(async () => {
+        const { HeadwiseExplorer } = await import('./explorer/explorer-element.js');
+        const before = customElements.get('headwise-explorer');
+        await import('./explorer/define.js');
+        const element = document.createElement('headwise-explorer');
+        element.setAttribute('panel', 'loop');
+        document.body.append(element);
+        await new Promise((resolve) => element.addEventListener('headwise-render', resolve, { once: true }));
+        return { before: before === undefined, same: customElements.get('headwise-explorer') === HeadwiseExplorer, diff: Number(element.shadowRoot.querySelector('.loop-diff').dataset.value) };
+      });
+      assert.deepEqual({ before: result.before, same: result.same }, { before: true, same: true });
+      assert.ok(result.diff < 1e-5);
+      assert.deepEqual(problems, []);
+    } finally { await context.close(); }
+  });
+});
+
+describe('the example slide deck', () => {
+  test('from disk, every slide\'s embedded panel renders; arrow keys move', async () => {
+    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+    page.on('request', (r) => { if (!/^(file|data|blob):/.test(r.url())) problems.push(`outside request: ${r.url()}`); });
+    try {
+      await page.goto(new URL('../../examples/slides.html', import.meta.url).href);
+      const slides = await page.locator('.slide').count();
+      const embeds = [];
+      for (let i = 1; i < slides; i += 1) {
+        await page.keyboard.press('ArrowRight');
+        assert.equal(await page.locator('.counter').innerText(), `${i + 1} / ${slides}`);
+        const frame = page.frameLocator('.slide.current iframe');
+        await frame.locator('headwise-explorer[data-ready]').waitFor({ timeout: 20_000 });
+        const panel = new URL(await page.locator('.slide.current iframe').getAttribute('src'), 'file:///').searchParams.get('panel');
+        const shown = await frame.locator(`[data-panel="${panel}"]`).isVisible();
+        embeds.push(`${panel}:${shown}`);
+        if (i === 3) await page.screenshot({ path: `${ARTIFACTS}deck-slide-4-1920x1080.png` });
+      }
+      assert.deepEqual(embeds, ['why:true', 'steps:true', 'heads:true', 'loop:true', 'order:true', 'steps:true']);
+      assert.deepEqual(problems, []);
+    } finally { await context.close(); }
+  });
+});

@@ -1,0 +1,63 @@
+// Bar charts (one attention row) and a log-log line chart (the heads sweep), as figures.
+import { Figure } from './figure.js';
+import { viridis } from './colour-scale.js';
+
+/** rows: [{ name, values }] drawn as groups of bars over the same labels, values in [0, 1]. */
+export function barsFigure({ rows, labels, title, maxWidth = 480, height = 150 }) {
+  const left = 36;
+  const top = 26;
+  const labelSpace = 62;
+  const groupGap = 10;
+  const band = Math.max(10, Math.min(44, Math.floor((maxWidth - left - 10) / labels.length)));
+  const fig = new Figure(left + band * labels.length + 10, top + rows.length * (height + groupGap) + labelSpace, title);
+  fig.text(0, 10, title, { size: 13, weight: '600' });
+  rows.forEach((row, r) => {
+    const y0 = top + r * (height + groupGap);
+    const base = y0 + height;
+    fig.text(left, y0 + 6, row.name, { size: 11, fill: 'muted' });
+    fig.line(left, base, left + band * labels.length, base, 'grid');
+    for (const tick of [0, 0.5, 1]) fig.text(left - 4, base - tick * (height - 16), tick.toFixed(1), { size: 10, anchor: 'end', fill: 'muted' });
+    row.values.forEach((v, i) => {
+      const h = Math.max(0, v) * (height - 16);
+      const x = left + i * band + 2;
+      fig.rect(x, base - h, band - 4, h, viridis(0.15 + 0.85 * v));
+      if (v >= 0.05) fig.text(x + (band - 4) / 2, base - h - 7, v.toFixed(2), { size: 10, anchor: 'middle' });
+    });
+  });
+  const yLabels = top + rows.length * (height + groupGap) + 4;
+  labels.forEach((label, i) => fig.text(left + i * band + band / 2 + 2, yLabels, label.length > 10 ? `${label.slice(0, 9)}…` : label, { size: 11, rotate: 45 }));
+  return fig;
+}
+
+const niceLog = (min, max) => {
+  const ticks = [];
+  for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)); e += 1) ticks.push(10 ** e);
+  return ticks;
+};
+
+/** series: [{ name, colour, points: [[x, y]] }] on log x and log y axes. */
+export function logLogFigure({ series, title, xLabel, yLabel, maxWidth = 640, height = 320, xRange, yRange }) {
+  const fig = new Figure(Math.max(300, maxWidth), height, title);
+  const left = 64; const right = 16; const top = 30; const bottom = 44;
+  const w = fig.width - left - right; const h = height - top - bottom;
+  const all = series.flatMap((s) => s.points);
+  const [x0, x1] = xRange ?? [Math.min(...all.map((p) => p[0])), Math.max(...all.map((p) => p[0]))];
+  const ys = all.map((p) => p[1]).filter((v) => v > 0);
+  const [y0, y1] = yRange ?? (ys.length ? [Math.min(...ys) / 1.5, Math.max(...ys) * 1.5] : [1, 10]);
+  const lx = (v) => left + ((Math.log10(v) - Math.log10(x0)) / (Math.log10(x1) - Math.log10(x0) || 1)) * w;
+  const ly = (v) => top + h - ((Math.log10(v) - Math.log10(y0)) / (Math.log10(y1) - Math.log10(y0) || 1)) * h;
+  fig.text(0, 10, title, { size: 13, weight: '600' });
+  for (const t of niceLog(x0, x1)) if (t >= x0 && t <= x1) { fig.line(lx(t), top, lx(t), top + h, 'grid'); fig.text(lx(t), top + h + 14, String(t), { size: 11, anchor: 'middle', fill: 'muted' }); }
+  for (const t of niceLog(y0, y1)) if (t >= y0 && t <= y1) { fig.line(left, ly(t), left + w, ly(t), 'grid'); fig.text(left - 6, ly(t), t >= 1000 ? t.toExponential(0) : String(t), { size: 11, anchor: 'end', fill: 'muted' }); }
+  fig.rect(left, top, w, h, null, 'muted');
+  fig.text(left + w / 2, height - 8, xLabel, { size: 12, anchor: 'middle' });
+  fig.text(14, top + h / 2, yLabel, { size: 12, anchor: 'middle', rotate: -90 });
+  series.forEach((s, k) => {
+    const pts = s.points.filter((p) => p[1] > 0).map(([x, y]) => [lx(x), ly(y)]);
+    fig.polyline(pts, s.colour, 2);
+    pts.forEach(([x, y]) => fig.circle(x, y, 3, s.colour));
+    fig.rect(left + 10, top + 8 + k * 18, 14, 4, s.colour);
+    fig.text(left + 30, top + 10 + k * 18, s.name, { size: 12 });
+  });
+  return fig;
+}

@@ -1,0 +1,240 @@
+// <headwise-explorer>: the lecture's six panels in a shadow root. Attributes mirror the URL
+// parameters (panel, preset, width, heads, causal, seed, sentence, slide, max-tokens); with the
+// `from-url` attribute the page's query string overrides them. Importing this module defines no
+// tag: see define.js.
+import { loadHeadwise } from '../headwise.js';
+import { Session } from './session.js';
+import { readOptions, OPTION_NAMES, PANELS } from './options.js';
+import { EXPLORER_CSS } from './styles.js';
+import { DARK, LIGHT } from './figure.js';
+import { el } from './dom.js';
+import { InputPanel } from './panels/input-panel.js';
+import { WhyHeadsPanel } from './panels/why-heads-panel.js';
+import { StepsPanel } from './panels/steps-panel.js';
+import { HeadsPanel } from './panels/heads-panel.js';
+import { LoopFusedPanel } from './panels/loop-fused-panel.js';
+import { WordOrderPanel } from './panels/word-order-panel.js';
+
+const PANEL_CLASSES = { input: InputPanel, why: WhyHeadsPanel, steps: StepsPanel, heads: HeadsPanel, loop: LoopFusedPanel, order: WordOrderPanel };
+// In slide mode on a wide screen these panels put their text beside their figures.
+const TWO_COLUMN_PANELS = new Set(['input', 'steps', 'loop']);
+const NAV_LABELS = { input: 'Input', why: 'One head is not enough', steps: 'Five steps', heads: 'Heads', loop: 'Loop vs fused', order: 'Word order' };
+
+let sharedModule = null;
+
+export class HeadwiseExplorer extends HTMLElement {
+  static observedAttributes = [...OPTION_NAMES, 'from-url'];
+
+  /** How the module is loaded; a bundle with the wasm inlined replaces it. Shared by all elements. */
+  static loadModule = () => loadHeadwise();
+
+  #root;
+  #built = false;
+  #options = null;
+  #notes = [];
+  #hw = null;
+  #session = null;
+  #panels = {};
+  #frame = 0;
+  #dark = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
+  #lastWidth = 0;
+  #firstFigure = true;
+  #width = 0;
+  #busyTimer = 0;
+  #generation = 0;
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: 'open' });
+  }
+
+  /** The current options (a copy). */
+  get options() { return { ...this.#options }; }
+
+  connectedCallback() {
+    if (!this.#built) this.#build();
+    this.#start();
+  }
+
+  disconnectedCallback() {
+    cancelAnimationFrame(this.#frame);
+    clearTimeout(this.#busyTimer);
+    this.#generation += 1; // stops a progressive first render
+    this.#session?.dispose();
+    this.#session = null;
+  }
+
+  attributeChangedCallback() {
+    if (!this.#built) return;
+    this.#readOptions();
+    this.#schedule();
+  }
+
+  /** Changes some options; recomputes on the next frame, or at once with { immediate: true }. */
+  setOptions(partial, { immediate = false } = {}) {
+    const known = new Set(['panel', 'preset', 'dModel', 'heads', 'causal', 'seed', 'sentence', 'slide', 'maxTokens']);
+    for (const key of Object.keys(partial)) if (!known.has(key)) throw new TypeError(`unknown explorer option "${key}"`);
+    Object.assign(this.#options, partial);
+    if (partial.dModel !== undefined || partial.heads !== undefined) {
+      if (partial.preset === undefined) this.#options.preset = 'custom';
+    }
+    if (immediate) this.#render(); else this.#schedule();
+  }
+
+  /** The steps panel's stepper, for slide decks. */
+  nextStep() { this.#panels.steps?.go(this.#panels.steps.step + 1); }
+  previousStep() { this.#panels.steps?.go(this.#panels.steps.step - 1); }
+
+  #readOptions() {
+    const fromUrl = this.hasAttribute('from-url') ? new URLSearchParams(globalThis.location?.search ?? '') : null;
+    const { options, notes } = readOptions((name) => fromUrl?.get(name) ?? this.getAttribute(name));
+    this.#options = options;
+    this.#notes = notes;
+  }
+
+  #build() {
+    this.#built = true;
+    this.#readOptions();
+    const host = {
+      palette: () => (this.#dark?.matches ? DARK : LIGHT),
+      onOptions: (partial) => this.setOptions(partial),
+      hw: () => this.#hw,
+      connected: () => this.isConnected,
+      width: (panel) => (this.#twoColumns() && TWO_COLUMN_PANELS.has(panel) ? Math.floor(this.#width * 0.52) : this.#width),
+      figureDrawn: () => {
+        if (!this.#firstFigure) return;
+        this.#firstFigure = false;
+        // Marked after the next frame, i.e. once the heatmap has been painted, not just drawn.
+        requestAnimationFrame(() => setTimeout(() => {
+          performance.mark('headwise-first-heatmap');
+          this.dataset.firstHeatmap = 'true';
+        }, 0));
+      },
+    };
+    this.nav = el('nav', { 'aria-label': 'Panels' });
+    this.notesLine = el('p', { class: 'notes', role: 'note' });
+    this.loading = el('p', { class: 'loading', role: 'status', text: 'Loading the WebAssembly module...' });
+    this.main = el('div', { class: 'panels' });
+    for (const id of PANELS) {
+      this.#panels[id] = new PANEL_CLASSES[id](host);
+      if (TWO_COLUMN_PANELS.has(id)) this.#panels[id].section.classList.add('two-column');
+      this.main.append(this.#panels[id].section);
+      this.nav.append(el('button', { type: 'button', text: NAV_LABELS[id], onclick: () => {
+        const section = this.#panels[id].section;
+        section.scrollIntoView({ behavior: 'smooth', block: 'start' });
+        section.querySelector('h2').tabIndex = -1;
+        section.querySelector('h2').focus({ preventScroll: true });
+      } }));
+    }
+    this.wrapper = el('div', { class: 'explorer' }, this.nav, this.notesLine, this.loading, this.main);
+    this.#root.append(el('style', { text: EXPLORER_CSS }), this.wrapper);
+    this.#dark?.addEventListener?.('change', () => this.#redraw(true));
+    new ResizeObserver(() => this.#redraw(false)).observe(this.main);
+  }
+
+  async #start() {
+    try {
+      sharedModule ??= HeadwiseExplorer.loadModule();
+      this.#hw = await sharedModule;
+      if (!performance.getEntriesByName('headwise-module-ready').length) performance.mark('headwise-module-ready');
+    } catch (error) {
+      sharedModule = null;
+      this.loading.textContent = `The WebAssembly module could not be loaded: ${error.message}`;
+      this.loading.className = 'status';
+      this.loading.dataset.kind = 'error';
+      return;
+    }
+    if (!this.isConnected) return;
+    this.#session ??= new (Session)(this.#hw);
+    this.loading.hidden = true;
+    this.#render({ progressive: true });
+  }
+
+  #schedule() {
+    if (!this.#session) return;
+    cancelAnimationFrame(this.#frame);
+    clearTimeout(this.#busyTimer);
+    // A big layer (GPT-2 sizes) takes tens of milliseconds to create in one call that cannot be
+    // split: say so first, let the message paint, then compute.
+    const { dModel } = this.#options;
+    if (Number.isInteger(dModel) && dModel >= 512 && dModel <= 4096) {
+      this.loading.hidden = false;
+      this.loading.textContent = `Computing a layer of width ${dModel}...`;
+      this.#frame = requestAnimationFrame(() => { this.#busyTimer = setTimeout(() => this.#render(), 0); });
+      return;
+    }
+    this.#frame = requestAnimationFrame(() => this.#render());
+  }
+
+  #twoColumns() {
+    return this.#options.slide && globalThis.matchMedia?.('(min-aspect-ratio: 4/3) and (min-width: 900px)').matches;
+  }
+
+  #visiblePanels() {
+    return this.#options.panel ? [this.#options.panel] : PANELS;
+  }
+
+  #render({ progressive = false } = {}) {
+    if (!this.#session) return;
+    const o = this.#options;
+    this.wrapper.classList.toggle('slide', o.slide);
+    this.nav.hidden = Boolean(o.panel);
+    this.notesLine.textContent = this.#notes.join(' ');
+    this.notesLine.hidden = this.#notes.length === 0;
+    const visible = this.#visiblePanels();
+    for (const id of PANELS) this.#panels[id].section.hidden = !visible.includes(id);
+    this.#width = this.main.clientWidth; // one layout per render, before the panels change the DOM
+    let computed;
+    const t0 = performance.now();
+    try {
+      computed = this.#session.compute(o);
+    } catch (error) {
+      computed = { status: 'invalid', message: error.message };
+    }
+    const t1 = performance.now();
+    const generation = ++this.#generation;
+    const updateOne = (id) => {
+      try {
+        this.#panels[id].update(o, computed);
+      } catch (error) {
+        this.#panels[id].status(`This panel could not be computed: ${error.message}`, 'error');
+      }
+    };
+    const finish = () => {
+      this.#lastWidth = this.#width;
+      this.dataset.ready = 'true';
+      const t2 = performance.now();
+      // computeMs: the layer's forward pass and the page's inputs; panelsMs: the panels' own calls
+      // and drawing (for a progressive first render, until the last panel).
+      this.dispatchEvent(new CustomEvent('headwise-render', { detail: { status: computed.status, computeMs: t1 - t0, panelsMs: t2 - t1 } }));
+    };
+    this.loading.hidden = true;
+    if (!progressive) {
+      visible.forEach(updateOne);
+      finish();
+      return;
+    }
+    // The first render draws one panel per frame, so the first heatmap is on screen sooner.
+    updateOne(visible[0]);
+    let k = 1;
+    const next = () => {
+      if (generation !== this.#generation) return; // a newer render has taken over
+      if (k < visible.length) {
+        updateOne(visible[k]);
+        k += 1;
+        requestAnimationFrame(() => setTimeout(next, 0));
+      } else finish();
+    };
+    requestAnimationFrame(() => setTimeout(next, 0));
+  }
+
+
+  #redraw(force) {
+    if (!this.#session || !this.dataset.ready) return;
+    const width = this.main.clientWidth;
+    if (!force && Math.abs(width - this.#lastWidth) < 8) return;
+    this.#lastWidth = width;
+    this.#width = width;
+    for (const id of this.#visiblePanels()) this.#panels[id].draw?.();
+  }
+}

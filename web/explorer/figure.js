@@ -1,0 +1,159 @@
+// A figure is a list of drawing primitives in a logical coordinate system. The same list is
+// drawn on the on-screen canvas and written as SVG for export, so the two always agree.
+// Colours are CSS colours or the theme names 'fg', 'muted', 'bg', 'grid', 'accent', 'accent2'.
+
+export const LIGHT = Object.freeze({ fg: '#1b1b1f', muted: '#5c5c66', bg: '#ffffff', grid: '#d0d0d8', accent: '#0b63c4', accent2: '#c24e00' });
+export const DARK = Object.freeze({ fg: '#ececf1', muted: '#a4a4b0', bg: '#16161a', grid: '#3a3a44', accent: '#6cb4ff', accent2: '#ff9d57' });
+
+const FONT = 'system-ui, -apple-system, "Segoe UI", sans-serif';
+
+const escapeXml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }[c]));
+
+export class Figure {
+  constructor(width, height, title = '') {
+    this.width = Math.ceil(width);
+    this.height = Math.ceil(height);
+    this.title = title;
+    this.items = [];
+  }
+
+  rect(x, y, w, h, fill, stroke = null, strokeWidth = 1) { this.items.push({ kind: 'rect', x, y, w, h, fill, stroke, strokeWidth }); return this; }
+  line(x1, y1, x2, y2, stroke = 'fg', width = 1, dash = null) { this.items.push({ kind: 'line', x1, y1, x2, y2, stroke, width, dash }); return this; }
+  polyline(points, stroke = 'fg', width = 1.5) { this.items.push({ kind: 'polyline', points, stroke, width }); return this; }
+  /** A rows x cols block of cells, colours given as '#rrggbb' strings (row-major). */
+  grid(x, y, cellW, cellH, rows, cols, colours) { this.items.push({ kind: 'grid', x, y, cellW, cellH, rows, cols, colours }); return this; }
+  circle(x, y, r, fill) { this.items.push({ kind: 'circle', x, y, r, fill }); return this; }
+  /** anchor: 'start' | 'middle' | 'end'; rotate: degrees around (x, y). */
+  text(x, y, text, { size = 12, anchor = 'start', fill = 'fg', weight = 'normal', rotate = 0 } = {}) {
+    this.items.push({ kind: 'text', x, y, text: String(text), size, anchor, fill, weight, rotate });
+    return this;
+  }
+
+  /** Draws on a canvas at the device pixel ratio; CSS size comes from the figure's own size. */
+  drawTo(canvas, palette = LIGHT, scale = globalThis.devicePixelRatio || 1) {
+    // Resizing a canvas reallocates its pixels: keep the size when it is unchanged.
+    const w = Math.round(this.width * scale);
+    const h = Math.round(this.height * scale);
+    if (canvas.width !== w) canvas.width = w;
+    if (canvas.height !== h) canvas.height = h;
+    canvas.style.aspectRatio = `${this.width} / ${this.height}`;
+    canvas.style.maxWidth = `${this.width}px`;
+    const ctx = canvas.getContext('2d');
+    ctx.setTransform(scale, 0, 0, scale, 0, 0);
+    ctx.clearRect(0, 0, this.width, this.height);
+    const colour = (c) => palette[c] ?? c;
+    for (const it of this.items) {
+      if (it.kind === 'grid') {
+        drawGrid(ctx, it, colour);
+      } else if (it.kind === 'rect') {
+        if (it.fill) { ctx.fillStyle = colour(it.fill); ctx.fillRect(it.x, it.y, it.w, it.h); }
+        if (it.stroke) { ctx.strokeStyle = colour(it.stroke); ctx.lineWidth = it.strokeWidth; ctx.strokeRect(it.x, it.y, it.w, it.h); }
+      } else if (it.kind === 'line' || it.kind === 'polyline') {
+        const pts = it.kind === 'line' ? [[it.x1, it.y1], [it.x2, it.y2]] : it.points;
+        if (pts.length < 2) continue;
+        ctx.strokeStyle = colour(it.stroke);
+        ctx.lineWidth = it.width;
+        ctx.setLineDash(it.dash ?? []);
+        ctx.beginPath();
+        pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+        ctx.stroke();
+        ctx.setLineDash([]);
+      } else if (it.kind === 'circle') {
+        ctx.fillStyle = colour(it.fill);
+        ctx.beginPath();
+        ctx.arc(it.x, it.y, it.r, 0, 2 * Math.PI);
+        ctx.fill();
+      } else if (it.kind === 'text') {
+        ctx.fillStyle = colour(it.fill);
+        const font = `${it.weight} ${it.size}px ${FONT}`;
+        if (ctx.font !== font) ctx.font = font;
+        ctx.textAlign = it.anchor === 'middle' ? 'center' : it.anchor === 'end' ? 'right' : 'left';
+        ctx.textBaseline = 'middle';
+        if (it.rotate) {
+          ctx.save();
+          ctx.translate(it.x, it.y);
+          ctx.rotate((it.rotate * Math.PI) / 180);
+          ctx.fillText(it.text, 0, 0);
+          ctx.restore();
+        } else ctx.fillText(it.text, it.x, it.y);
+      }
+    }
+  }
+
+  /** A standalone SVG document; user text is escaped, never interpreted. */
+  toSVG(palette = LIGHT) {
+    const colour = (c) => escapeXml(palette[c] ?? c);
+    const n = (v) => Math.round(v * 100) / 100;
+    const body = this.items.map((it) => {
+      if (it.kind === 'grid') {
+        const cells = [];
+        for (let i = 0; i < it.rows; i += 1) {
+          for (let j = 0; j < it.cols; j += 1) cells.push(`<rect x="${n(it.x + j * it.cellW)}" y="${n(it.y + i * it.cellH)}" width="${n(it.cellW)}" height="${n(it.cellH)}" fill="${colour(it.colours[i * it.cols + j])}"/>`);
+        }
+        return cells.join('\n');
+      }
+      if (it.kind === 'rect') {
+        return `<rect x="${n(it.x)}" y="${n(it.y)}" width="${n(it.w)}" height="${n(it.h)}" fill="${it.fill ? colour(it.fill) : 'none'}"${it.stroke ? ` stroke="${colour(it.stroke)}" stroke-width="${it.strokeWidth}"` : ''}/>`;
+      }
+      if (it.kind === 'line') {
+        return `<line x1="${n(it.x1)}" y1="${n(it.y1)}" x2="${n(it.x2)}" y2="${n(it.y2)}" stroke="${colour(it.stroke)}" stroke-width="${it.width}"${it.dash ? ` stroke-dasharray="${it.dash.join(' ')}"` : ''}/>`;
+      }
+      if (it.kind === 'polyline') {
+        return `<polyline points="${it.points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ')}" fill="none" stroke="${colour(it.stroke)}" stroke-width="${it.width}"/>`;
+      }
+      if (it.kind === 'circle') return `<circle cx="${n(it.x)}" cy="${n(it.y)}" r="${it.r}" fill="${colour(it.fill)}"/>`;
+      const rotate = it.rotate ? ` transform="rotate(${it.rotate} ${n(it.x)} ${n(it.y)})"` : '';
+      return `<text x="${n(it.x)}" y="${n(it.y)}" font-size="${it.size}" font-weight="${it.weight}" text-anchor="${it.anchor}" dominant-baseline="central" fill="${colour(it.fill)}"${rotate}>${escapeXml(it.text)}</text>`;
+    });
+    return [
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${this.width}" height="${this.height}" viewBox="0 0 ${this.width} ${this.height}" font-family="${escapeXml(FONT)}">`,
+      this.title ? `<title>${escapeXml(this.title)}</title>` : '',
+      `<rect width="100%" height="100%" fill="${colour('bg')}"/>`,
+      ...body,
+      '</svg>',
+    ].join('\n');
+  }
+}
+
+// One pixel per cell on a small canvas, scaled up without smoothing: thousands of cells cost one
+// drawImage instead of thousands of fillRects.
+let scratch = null;
+let scratchContext = null;
+function drawGrid(ctx, it, colour) {
+  const image = new ImageData(it.cols, it.rows);
+  const cache = new Map();
+  for (let k = 0; k < it.rows * it.cols; k += 1) {
+    const c = colour(it.colours[k]);
+    let rgb = cache.get(c);
+    if (!rgb) { rgb = [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)); cache.set(c, rgb); }
+    image.data[4 * k] = rgb[0]; image.data[4 * k + 1] = rgb[1]; image.data[4 * k + 2] = rgb[2]; image.data[4 * k + 3] = 255;
+  }
+  scratch ??= document.createElement('canvas');
+  if (scratch.width !== it.cols) scratch.width = it.cols;
+  if (scratch.height !== it.rows) scratch.height = it.rows;
+  scratchContext ??= scratch.getContext('2d');
+  scratchContext.putImageData(image, 0, 0);
+  const small = scratch;
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(small, 0, 0, it.cols, it.rows, it.x, it.y, it.cols * it.cellW, it.rows * it.cellH);
+  ctx.imageSmoothingEnabled = true;
+}
+
+/** Stacks figures vertically into one (for a panel's PNG/SVG export). */
+export function stackFigures(figures, title, gap = 16) {
+  const width = Math.max(1, ...figures.map((f) => f.width));
+  const height = figures.reduce((h, f) => h + f.height + gap, 0);
+  const out = new Figure(width, height, title);
+  let y = 0;
+  for (const f of figures) {
+    for (const it of f.items) {
+      const moved = { ...it };
+      if ('y' in moved) moved.y += y;
+      if ('y1' in moved) { moved.y1 += y; moved.y2 += y; }
+      if (moved.points) moved.points = moved.points.map(([px, py]) => [px, py + y]);
+      out.items.push(moved);
+    }
+    y += f.height + gap;
+  }
+  return out;
+}

@@ -1,0 +1,106 @@
+// What every panel shares: a section with a heading, a status line, figures drawn on canvases,
+// a table equivalent of each figure for screen readers, and PNG / SVG / JSON export.
+import { el } from './dom.js';
+import { Figure, stackFigures } from './figure.js';
+import { exportJSON, exportPNG, exportSVG } from './export.js';
+
+/**
+ * Draws items ({ figure, label, onCanvas }) on the canvases of `area`, reusing the canvases already
+ * there (a new canvas allocates its pixels again, the slowest part of a redraw).
+ */
+export function drawOnCanvases(area, items, palette) {
+  // Canvases not needed now are hidden, not removed: when the head count goes back up they are
+  // reused with their pixels already allocated.
+  const canvases = [...area.querySelectorAll(':scope > canvas')];
+  canvases.forEach((canvas, k) => { canvas.hidden = k >= items.length; });
+  items.forEach((item, k) => {
+    let canvas = canvases[k];
+    if (!canvas) {
+      canvas = el('canvas', { role: 'img' });
+      area.append(canvas);
+    }
+    canvas.setAttribute('aria-label', item.label ?? item.figure.title);
+    item.figure.drawTo(canvas, palette);
+    if (item.onCanvas && !canvas.dataset.listening) { canvas.dataset.listening = 'true'; item.onCanvas(canvas); }
+  });
+}
+
+export class PanelFrame {
+  /** host: { palette(), onOptions(partial) }. */
+  constructor(id, title, intro, host) {
+    this.id = id;
+    this.host = host;
+    this.figures = [];
+    this.tableMakers = [];
+    this.statusLine = el('p', { class: 'status', role: 'status' });
+    this.body = el('div', { class: 'panel-body' });
+    this.figureArea = el('div', { class: 'figures' });
+    this.tables = el('div', { class: 'tables' });
+    const exportButton = (kind, label, run) => el('button', { type: 'button', class: 'export', text: label, 'aria-label': `Save the ${title} panel as ${kind}`, onclick: run });
+    this.section = el('section', { class: 'panel', id: `panel-${id}`, 'data-panel': id, 'aria-labelledby': `heading-${id}` },
+      el('h2', { id: `heading-${id}`, text: title }),
+      el('p', { class: 'intro', text: intro }),
+      this.statusLine,
+      this.body,
+      this.figureArea,
+      this.details = el('details', { class: 'numbers', ontoggle: () => this.#buildTables() }, el('summary', { text: 'The numbers as tables' }), this.tables),
+      el('div', { class: 'exports', role: 'group', 'aria-label': `Export ${title}` },
+        exportButton('PNG', 'PNG', () => exportPNG(this.exportFigure(), `headwise-${id}`)),
+        exportButton('SVG', 'SVG', () => exportSVG(this.exportFigure(), `headwise-${id}`)),
+        exportButton('JSON', 'JSON', () => exportJSON(this.exportData(), `headwise-${id}`))));
+  }
+
+  /** The width figures may use, measured once per render by the element (no layout per panel). */
+  get drawWidth() {
+    return Math.max(260, Math.min(1100, this.host.width(this.id) || 640));
+  }
+
+  status(text, kind = '') {
+    this.statusLine.textContent = text;
+    this.statusLine.dataset.kind = kind;
+  }
+
+  /**
+   * Replaces the figures: each { figure, label, table } gets a canvas (role img). `table` is a
+   * function making the figure's table; tables are built when the reader opens them (building
+   * thousands of cells on every change would cost more than the computation itself).
+   */
+  showFigures(items, { row = false } = {}) {
+    this.figures = items.map((i) => i.figure);
+    this.figureArea.classList.toggle('row', row);
+    this.tableMakers = items.map((i) => i.table).filter(Boolean);
+    drawOnCanvases(this.figureArea, items, this.host.palette());
+    this.#buildTables();
+    if (items.length) this.host.figureDrawn();
+  }
+
+  /** Adds table makers after showFigures (for figures drawn outside figureArea). */
+  addTables(...makers) {
+    this.tableMakers.push(...makers);
+    this.#buildTables();
+  }
+
+  clearFigures() {
+    this.figures = [];
+    this.tableMakers = [];
+    this.figureArea.replaceChildren();
+    this.tables.replaceChildren();
+  }
+
+  #buildTables() {
+    if (!this.details.open) { this.tables.replaceChildren(); return; }
+    this.tables.replaceChildren(...(this.tableMakers ?? []).map((make) => make()));
+  }
+
+  exportFigure() {
+    if (!this.figures.length) {
+      const f = new Figure(480, 40, this.id);
+      f.text(8, 20, this.statusLine.textContent || 'nothing to show');
+      return f;
+    }
+    return stackFigures(this.figures, `headwise: ${this.id}`);
+  }
+
+  /** Panels override: the numbers behind the figures. */
+  exportData() { return { panel: this.id, status: this.statusLine.textContent }; }
+}

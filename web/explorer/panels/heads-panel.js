@@ -1,0 +1,98 @@
+// Panel 4: one attention heatmap per head; hovering or focusing a token highlights its row in
+// every head. Then the concatenation back to d_model and the mixing by W_out.
+import { drawOnCanvases, PanelFrame } from '../panel-frame.js';
+import { el } from '../dom.js';
+import { heatmapFigure, heatmapTable } from '../heatmap.js';
+
+const MAX_HEADS_DRAWN = 16;
+
+export class HeadsPanel extends PanelFrame {
+  constructor(host) {
+    super('heads', '4. Heads', 'One T x T attention map per head (rows: the token that looks; columns: the tokens it looks at). Hover or focus a token to follow its row in every head.', host);
+    this.highlight = -1;
+    this.tokenBar = el('div', { class: 'token-bar', role: 'group', 'aria-label': 'Highlight a token row in every head' });
+    this.mixing = el('p', { class: 'mixing' });
+    this.body.append(this.tokenBar);
+    this.mixArea = el('div', { class: 'figures mix' });
+    this.figureArea.after(this.mixing, this.mixArea);
+  }
+
+  setHighlight(row) {
+    if (row === this.highlight) return;
+    this.highlight = row;
+    for (const [i, b] of [...this.tokenBar.children].entries()) b.setAttribute('aria-pressed', String(i === row));
+    this.draw();
+  }
+
+  update(o, c) {
+    this.options = o;
+    this.computed = c;
+    if (!c || c.status !== 'ok') {
+      this.tokenBar.replaceChildren();
+      this.mixing.textContent = '';
+      this.mixArea.replaceChildren();
+      this.clearFigures();
+      this.status(c?.status === 'shapes-only' ? `Shapes only: ${c.message}. Each head would be a ${c.config.tokens} x ${c.config.tokens} map; there would be ${c.config.heads} of them.` : `Waiting for a valid configuration${c?.message ? `: ${c.message}` : '.'}`, c?.status === 'shapes-only' ? 'warn' : 'error');
+      return;
+    }
+    if (this.highlight >= c.tokens.length) this.highlight = -1;
+    this.tokenBar.replaceChildren(...c.tokens.map((token, i) => el('button', {
+      type: 'button', class: 'token', text: token, 'aria-pressed': String(i === this.highlight),
+      onmouseenter: () => this.setHighlight(i), onfocus: () => this.setHighlight(i),
+      onclick: () => this.setHighlight(this.highlight === i ? -1 : i),
+    })));
+    const { heads: H } = c.config;
+    this.status(`${H} head${H === 1 ? '' : 's'}${H > MAX_HEADS_DRAWN ? ` (the first ${MAX_HEADS_DRAWN} are drawn; all are in the JSON export)` : ''}, each ${c.tokens.length} x ${c.tokens.length}${c.config.causal ? ', causal: no token looks ahead' : ', no mask'}.`);
+    this.draw();
+  }
+
+  draw() {
+    const c = this.computed;
+    if (!c || c.status !== 'ok') return;
+    const { tokens: T, heads: H, dModel: D, causal } = c.config;
+    const hd = D / H;
+    const shown = Math.min(H, MAX_HEADS_DRAWN);
+    const each = this.drawWidth >= 700 ? Math.max(220, Math.floor(this.drawWidth / Math.min(shown, this.drawWidth >= 1000 ? 3 : 2)) - 16) : this.drawWidth;
+    const items = [];
+    for (let h = 0; h < shown; h += 1) {
+      const common = { values: c.result.attention, offset: h * T * T, rows: T, cols: T, rowLabels: c.tokens, colLabels: c.tokens, scale: 'probability', masked: causal ? (i, j) => j > i : null, title: `head ${h + 1}` };
+      items.push({
+        figure: heatmapFigure({ ...common, maxWidth: each, highlightRow: this.highlight }),
+        table: () => heatmapTable({ ...common, title: `Head ${h + 1} attention` }),
+        label: `Head ${h + 1} attention heatmap, ${T} by ${T}; the table below has the numbers`,
+        onCanvas: (canvas) => this.#hover(canvas, h),
+      });
+    }
+    this.showFigures(items, { row: true });
+    const bands = Array.from({ length: H }, (_, h) => ({ from: h * hd, to: (h + 1) * hd, label: `head ${h + 1}` }));
+    const concat = { values: c.result.concat, rows: T, cols: D, rowLabels: c.tokens, columnBands: bands, title: `concat: the ${H} heads' contexts side by side (T = ${T}, ${H} x ${hd} = ${D})` };
+    const wOut = { values: c.weights.wOut, rows: D, cols: D, title: `W_out (${D} x ${D}): every output feature mixes every head` };
+    const out = { values: c.result.output, rows: T, cols: D, rowLabels: c.tokens, title: `output = concat @ W_out (T = ${T}, d_model = ${D})` };
+    this.mixFigures = [concat, wOut, out].map((m) => heatmapFigure({ ...m, maxWidth: Math.min(this.drawWidth, 560), highlightRow: m.rows === T ? this.highlight : null }));
+    this.mixing.textContent = `Merge puts each head's ${hd} context features side by side: ${H} x ${hd} = ${D} columns, back to width d_model. W_out then mixes them, so each output feature can combine what different heads found.`;
+    drawOnCanvases(this.mixArea, this.mixFigures.map((figure) => ({ figure })), this.host.palette());
+    this.addTables(() => heatmapTable(concat), () => heatmapTable(out));
+    this.figures.push(...this.mixFigures);
+  }
+
+  #hover(canvas, h) {
+    canvas.addEventListener('mousemove', (event) => {
+      const figure = this.figures[h];
+      const T = this.computed?.tokens?.length ?? 0;
+      if (!figure || !T) return;
+      const rect = canvas.getBoundingClientRect();
+      const y = ((event.clientY - rect.top) / rect.height) * figure.height;
+      const grid = figure.items.find((it) => it.kind === 'grid');
+      if (!grid) return;
+      const top = grid.y;
+      const bottom = grid.y + grid.rows * grid.cellH;
+      if (y >= top && y < bottom) this.setHighlight(Math.floor(((y - top) / (bottom - top)) * T));
+    });
+  }
+
+  exportData() {
+    const c = this.computed;
+    if (!c || c.status !== 'ok') return { panel: 'heads', status: this.statusLine.textContent };
+    return { panel: 'heads', tokens: c.tokens, config: c.config, attentionShape: [1, c.config.heads, c.tokens.length, c.tokens.length], attention: c.result.attention, concat: c.result.concat, wOut: c.weights.wOut, output: c.result.output };
+  }
+}

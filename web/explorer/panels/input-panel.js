@@ -1,0 +1,91 @@
+// Panel 1: the sentence, its tokens and their vectors; width, heads, mask, seed, presets; the
+// dimension rule, live, and an explanation in words when it fails.
+import { PanelFrame } from '../panel-frame.js';
+import { el, shapeText } from '../dom.js';
+import { heatmapFigure, heatmapTable } from '../heatmap.js';
+import { PRESETS, presetOf } from '../presets.js';
+
+function divisorsOf(n, limit = 12) {
+  const small = [];
+  for (let d = 1; d * d <= n && small.length < 1000; d += 1) if (n % d === 0) small.push(d, n / d);
+  return [...new Set(small)].sort((a, b) => a - b).slice(0, limit);
+}
+
+export class InputPanel extends PanelFrame {
+  constructor(host) {
+    super('input', '1. Input', 'A sentence becomes tokens; each distinct token gets one vector (the same wherever it stands). Choose the width, the number of heads, the causal mask and the seed of the weights.', host);
+    const field = (label, input) => el('label', { class: 'field' }, el('span', { text: label }), input);
+    this.sentence = el('textarea', { rows: 2, spellcheck: false, 'aria-describedby': 'sentence-help' });
+    this.preset = el('select', {}, ...Object.entries(PRESETS).map(([k, p]) => el('option', { value: k, text: p.label })), el('option', { value: 'custom', text: 'Custom' }));
+    this.width = el('input', { type: 'number', min: 1, step: 1, inputMode: 'numeric' });
+    this.heads = el('input', { type: 'number', min: 1, step: 1, inputMode: 'numeric' });
+    this.seed = el('input', { type: 'number', min: 0, step: 1, inputMode: 'numeric' });
+    this.causal = el('input', { type: 'checkbox' });
+    this.rule = el('p', { class: 'rule', 'aria-live': 'polite' });
+    this.tokenList = el('ol', { class: 'tokens', 'aria-label': 'Tokens' });
+    const send = (partial) => host.onOptions(partial);
+    const int = (input) => (input.value.trim() === '' ? NaN : Number(input.value));
+    this.sentence.addEventListener('input', () => send({ sentence: this.sentence.value }));
+    this.preset.addEventListener('change', () => {
+      const p = PRESETS[this.preset.value];
+      if (p) send({ preset: this.preset.value, dModel: p.dModel, heads: p.heads });
+    });
+    this.width.addEventListener('input', () => send({ dModel: int(this.width) }));
+    this.heads.addEventListener('input', () => send({ heads: int(this.heads) }));
+    this.seed.addEventListener('input', () => { const v = int(this.seed); if (Number.isInteger(v) && v >= 0 && v <= 0xffffffff) send({ seed: v }); });
+    this.causal.addEventListener('change', () => send({ causal: this.causal.checked }));
+    this.body.append(
+      field('Sentence', this.sentence),
+      el('p', { id: 'sentence-help', class: 'help', text: 'Words and punctuation marks become tokens; shown as text, never as markup.' }),
+      el('div', { class: 'controls' },
+        field('Preset', this.preset), field('Width d_model', this.width), field('Heads', this.heads),
+        field('Seed', this.seed), el('label', { class: 'field check' }, this.causal, el('span', { text: 'Causal mask' }))),
+      this.rule,
+      this.tokenList);
+  }
+
+  update(o, c) {
+    this.options = o;
+    this.computed = c;
+    const setIfIdle = (input, value) => { if (this.section.getRootNode().activeElement !== input) input.value = value; };
+    setIfIdle(this.sentence, o.sentence);
+    setIfIdle(this.width, Number.isFinite(o.dModel) ? String(o.dModel) : '');
+    setIfIdle(this.heads, Number.isFinite(o.heads) ? String(o.heads) : '');
+    setIfIdle(this.seed, String(o.seed));
+    this.preset.value = presetOf(o.dModel, o.heads);
+    this.causal.checked = o.causal;
+    this.tokenList.replaceChildren(...(c.tokens ?? []).map((t) => el('li', { text: t })));
+    this.rule.dataset.valid = String(c.status === 'ok' || c.status === 'shapes-only');
+    if (c.status === 'sentence') {
+      this.rule.textContent = '';
+      this.status(c.message, 'error');
+    } else if (!Number.isInteger(o.dModel) || !Number.isInteger(o.heads) || o.dModel < 1 || o.heads < 1) {
+      this.rule.textContent = 'Width and heads must be whole numbers of at least 1.';
+      this.status('Waiting for a width and a number of heads.', 'error');
+    } else if (c.status === 'invalid') {
+      const ok = divisorsOf(o.dModel);
+      this.rule.textContent = `Width ${o.dModel} cannot be split into ${o.heads} heads: each head gets width / heads features, so the number of heads must divide the width exactly (heads x head_dim = width). ${ok.length ? `Heads that divide ${o.dModel}: ${ok.join(', ')}${ok.length === 12 ? ', ...' : ''}.` : ''} (The module says: ${c.message}.)`;
+      this.status('This combination is not valid; the other panels wait for a valid one.', 'error');
+    } else {
+      const hd = o.dModel / o.heads;
+      this.rule.textContent = `width ${o.dModel} = ${o.heads} heads x head_dim ${hd}`;
+      this.status(c.status === 'shapes-only'
+        ? `Shapes only: ${c.message}. The shapes are computed without allocating anything; the computing panels show them instead of numbers.`
+        : `${c.tokens.length} tokens; input x has shape ${shapeText([1, c.tokens.length, o.dModel])}.`, c.status === 'shapes-only' ? 'warn' : '');
+    }
+    this.draw();
+  }
+
+  draw() {
+    const c = this.computed;
+    if (!c || c.status !== 'ok') { this.clearFigures(); return; }
+    const { tokens, x, config } = c;
+    const common = { values: x, rows: tokens.length, cols: config.dModel, rowLabels: tokens, title: `Token vectors x (T = ${tokens.length}, d_model = ${config.dModel})` };
+    this.showFigures([{ figure: heatmapFigure({ ...common, maxWidth: Math.min(this.drawWidth, 560) }), table: () => heatmapTable(common) }]);
+  }
+
+  exportData() {
+    const c = this.computed ?? {};
+    return { panel: 'input', options: this.options, status: c.status, message: c.message ?? null, tokens: c.tokens ?? [], config: c.config ?? null, x: c.x ?? null, shape: c.config ? [1, c.tokens.length, c.config.dModel] : null };
+  }
+}

@@ -1,0 +1,84 @@
+// Panel 2: why one head is not enough. Designed weights (labelled so) make the last "it" want both
+// "ball" and "catch": one head must split its softmax row, two heads take one each.
+import { PanelFrame } from '../panel-frame.js';
+import { el } from '../dom.js';
+import { heatmapFigure, heatmapTable } from '../heatmap.js';
+import { barsFigure } from '../charts.js';
+import { stackFigures } from '../figure.js';
+import { designTeachingWeights } from '../teaching-weights.js';
+import { embedTokens } from '../token-embeddings.js';
+import { tokenize } from '../tokenizer.js';
+import { DEFAULT_SENTENCE } from '../presets.js';
+
+const WIDTH = 6;
+const TARGETS = { one: [['ball', 'catch']], two: [['ball'], ['catch']] };
+
+export class WhyHeadsPanel extends PanelFrame {
+  constructor(host) {
+    super('why', '2. Why one head is not enough', `For the sentence "${DEFAULT_SENTENCE}", width ${WIDTH}: the last "it" needs "ball" (what it refers to) and "catch" (what happens to it). The query and key weights here are DESIGNED for teaching, not trained: values and W_out are the seeded ones.`, host);
+    this.summary = el('p', { class: 'summary' });
+    this.body.append(this.summary);
+  }
+
+  update(o) {
+    if (this.seed === o.seed && this.runs) return; // nothing here depends on the other options
+    this.seed = o.seed;
+    const hw = this.host.hw();
+    const { tokens } = tokenize(DEFAULT_SENTENCE);
+    const x = embedTokens(hw, tokens, WIDTH);
+    const T = tokens.length;
+    this.tokens = tokens;
+    this.runs = {};
+    for (const [name, targets] of Object.entries(TARGETS)) {
+      const designed = designTeachingWeights(hw, tokens, 'it', WIDTH, targets);
+      if (!designed) { this.status('The teaching weights could not be designed for these token vectors.', 'error'); this.runs = null; return; }
+      const layer = hw.createAttention({ batch: 1, tokens: T, dModel: WIDTH, heads: targets.length, causal: true, seed: o.seed });
+      try {
+        layer.setWeights({ wq: designed.wq, wk: designed.wk });
+        const r = layer.forward(x, { intermediates: true });
+        const rowsOfLast = targets.map((_, h) => r.attention.slice((h * T + T - 1) * T, (h * T + T) * T));
+        this.runs[name] = { heads: targets.length, attention: r.attention, lastRow: rowsOfLast, wq: designed.wq, wk: designed.wk };
+      } finally { layer.dispose(); }
+    }
+    const at = (row, token) => row[this.tokens.indexOf(token)];
+    const one = this.runs.one.lastRow[0];
+    const [h1, h2] = this.runs.two.lastRow;
+    this.summary.textContent = `One head: the row of the last "it" gives ball ${at(one, 'ball').toFixed(2)} and catch ${at(one, 'catch').toFixed(2)}, so each gets only half. Two heads: head 1 gives ball ${at(h1, 'ball').toFixed(2)}, head 2 gives catch ${at(h2, 'catch').toFixed(2)}: each head looks at one thing fully.`;
+    this.status('Computed by the module with the designed weights.');
+    this.draw();
+  }
+
+  draw() {
+    if (!this.runs) return;
+    const T = this.tokens.length;
+    const half = this.drawWidth >= 760 ? Math.floor(this.drawWidth / 2) - 12 : this.drawWidth;
+    const tokens = this.tokens;
+    const map = (attention, h, title) => {
+      const common = { values: attention, offset: h * T * T, rows: T, cols: T, rowLabels: tokens, colLabels: tokens, scale: 'probability', masked: (i, j) => j > i, title };
+      return { figure: heatmapFigure({ ...common, maxWidth: half, highlightRow: T - 1 }), table: () => heatmapTable(common) };
+    };
+    const one = this.runs.one;
+    const two = this.runs.two;
+    const oneBars = barsFigure({ rows: [{ name: 'one head', values: Array.from(one.lastRow[0]) }], labels: tokens, title: 'One head: row of the last "it"', maxWidth: half });
+    const twoBars = barsFigure({ rows: two.lastRow.map((r, h) => ({ name: `head ${h + 1}`, values: Array.from(r) })), labels: tokens, title: 'Two heads: row of the last "it"', maxWidth: half, height: 110 });
+    const oneMap = map(one.attention, 0, 'One head: attention (T x T)');
+    const twoMaps = [0, 1].map((h) => map(two.attention, h, `Two heads: head ${h + 1} attention`));
+    const left = stackFigures([oneBars, oneMap.figure], 'One head');
+    left.title = 'One head: the last "it" splits its attention between ball and catch';
+    const right = stackFigures([twoBars, ...twoMaps.map((m) => m.figure)], 'Two heads');
+    right.title = 'Two heads: head 1 attends to ball, head 2 to catch';
+    this.showFigures([
+      { figure: left, table: oneMap.table },
+      { figure: right, table: () => el('div', {}, twoMaps[0].table(), twoMaps[1].table()) },
+    ], { row: true });
+  }
+
+  exportData() {
+    if (!this.runs) return { panel: 'why', status: this.statusLine.textContent };
+    return {
+      panel: 'why', sentence: DEFAULT_SENTENCE, tokens: this.tokens, width: WIDTH, seed: this.seed, designed: 'Wq and Wk are designed for teaching, not trained',
+      oneHead: { lastItRow: this.runs.one.lastRow[0], attention: this.runs.one.attention, wq: this.runs.one.wq, wk: this.runs.one.wk },
+      twoHeads: { lastItRows: this.runs.two.lastRow, attention: this.runs.two.attention, wq: this.runs.two.wq, wk: this.runs.two.wk },
+    };
+  }
+}

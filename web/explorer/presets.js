@@ -1,0 +1,14 @@
+// The configurations the lecture talks about.
+export const PRESETS = Object.freeze({
+  toy: Object.freeze({ label: "The lecture's toy: 6 = 2 x 3", dModel: 6, heads: 2 }),
+  gpt2: Object.freeze({ label: 'GPT-2 small: 768 = 12 x 64', dModel: 768, heads: 12 }),
+  gpt3: Object.freeze({ label: 'GPT-3: 12288 = 96 x 128', dModel: 12288, heads: 96 }),
+});
+
+export const DEFAULT_SENTENCE = 'The dog chased the ball, but it could not catch it';
+
+/** The preset a width and head count belong to, or 'custom'. */
+export function presetOf(dModel, heads) {
+  const found = Object.entries(PRESETS).find(([, p]) => p.dModel === dModel && p.heads === heads);
+  return found ? found[0] : 'custom';
+}
