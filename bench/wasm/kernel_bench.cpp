@@ -2,6 +2,7 @@
 // timing sees the kernel and nothing else. Built only by bench/build-kernels.sh.
 #include <cstddef>
 
+#include "attention_head.hpp"
 #include "gemm_f32.hpp"
 
 extern "C" {
@@ -19,4 +20,17 @@ void bench_gemm(int path, int m, int n, int k, const float* a, const float* b, f
     headwise::gemm_f32(M, N, K, MatrixView{a, K}, MatrixView{b, N}, nullptr, c, N);
 }
 
+// heads x one head's attention (T x hd each, q/k/v contiguous per head), tiled path; scratch is
+// the caller's, head_scratch_floats(T, hd) floats (bench_head_scratch_floats tells how many).
+int bench_head_scratch_floats(int tokens, int head_dim) {
+  return int(headwise::head_scratch_floats(std::size_t(tokens), std::size_t(head_dim)));
+}
+
+void bench_attend(int heads, int tokens, int head_dim, int causal, const float* q, const float* k,
+                  const float* v, float* scratch, float* context) {
+  const auto T = std::size_t(tokens), hd = std::size_t(head_dim);
+  for (std::size_t h = 0; h < std::size_t(heads); ++h)
+    headwise::attend_head_tiled_f32(T, hd, causal != 0, q + h * T * hd, k + h * T * hd,
+                                    v + h * T * hd, {scratch}, context + h * T * hd, hd);
+}
 }

@@ -1,4 +1,4 @@
-// The tiled online-softmax attention (4 query rows x 64 keys per tile, keys in panels of 2 SIMD
+// The tiled online-softmax attention (blocks of 32 and 4 query rows x 64 keys per tile, keys in panels of 2 SIMD
 // vectors) against a double reference of one head, at sizes around every tile and panel size,
 // causal on and off; plus the softmax numerics of issue 6.
 #include <gtest/gtest.h>

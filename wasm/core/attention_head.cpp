@@ -15,36 +15,47 @@ constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 
 // Tiles of the online-softmax kernel: kBr query rows at a time against kBc keys at a time; scores
 // and P @ V both run as kBr x kNr register tiles (8 accumulators, which V8 keeps in registers).
+// kQb query rows (several kBr blocks) share each key tile while it is in cache.
 constexpr std::size_t kBr = 4;
 constexpr std::size_t kNr = 2 * kWidth;
 constexpr std::size_t kBc = 64;
-static_assert(kBc % kNr == 0, "a key tile is whole key panels");
+constexpr std::size_t kQb = 32;
+static_assert(kBc % kNr == 0 && kQb % kBr == 0, "tiles are whole panels and whole blocks");
 
-// The tiled kernel's work area, after the packed keys. Score rows are ldp = min(kBc, tokens
-// rounded up to whole panels) apart, so short sequences need little scratch.
+// The tiled kernel's work area, after the packed keys. Short sequences get short rows and blocks
+// (ldp = min(kBc, tokens in whole panels), rows = min(kQb, tokens in whole kBr blocks)).
 struct TileWork {
   std::size_t ldp;
-  float* q;        // kBr x hd, the query block (zero rows past the end)
+  float* q;        // rows x hd, the query rows of this block (zero rows past the end)
   float* p;        // kBr x ldp, scores of one tile, then their exp
-  float* o;        // kBr x hd, unnormalised context
-  float* max;      // kBr running maxima
-  float* sum;      // kBr running sums
-  float* rescale;  // kBr factors exp(old max - new max) for the current tile
+  float* o;        // rows x hd, unnormalised context
+  float* max;      // rows running maxima
+  float* sum;      // rows running sums
+  float* rescale;  // rows factors exp(old max - new max) for the current tile
 };
 
 // Sizes in any arithmetic type: double lets config.cpp bound absurd sizes without overflow.
 template <typename Number>
+Number whole(Number n, std::size_t to) {
+  return Number((std::size_t(n) + to - 1) / to * to);
+}
+template <typename Number>
 Number keys_floats(Number tokens, Number hd) {
-  const Number panels = Number(std::size_t(tokens) / kNr + (std::size_t(tokens) % kNr != 0));
-  return panels * Number(kNr) * hd;
+  return whole(tokens, kNr) * hd;
 }
 template <typename Number>
 Number tile_row_floats(Number tokens) {
-  return std::min(Number(kBc), keys_floats(tokens, Number(1)));
+  return std::min(Number(kBc), whole(tokens, kNr));
+}
+template <typename Number>
+Number block_rows(Number tokens) {
+  return std::min(Number(kQb), whole(tokens, kBr));
 }
 template <typename Number>
 Number work_floats(Number tokens, Number hd) {
-  return std::max(tokens, Number(2 * kBr) * hd + Number(kBr) * tile_row_floats(tokens) + Number(3 * kBr));
+  const Number rows = block_rows(tokens);
+  return std::max(tokens, Number(2) * rows * hd + Number(kBr) * tile_row_floats(tokens) +
+                              Number(3) * rows);
 }
 
 float max_of(const float* x, std::size_t n) {
@@ -159,25 +170,27 @@ void accumulate_context(std::size_t n, std::size_t hd, const float* p, std::size
   for (; c < hd; ++c) context_scalar_column(n, hd, p, ldp, v + c, rescale, o + c);
 }
 
-// One key tile for one query block: scores, online-softmax update, context update.
+// One key tile for kBr query rows: scores, online-softmax update, context update. q, o, max,
+// sum and rescale point at the block's rows.
 void attend_tile(std::size_t hd, std::size_t j0, std::size_t n, const std::size_t* visible,
-                 const float* keys, const float* v, float scale_by, TileWork w) {
+                 const float* keys, const float* v, float scale_by, std::size_t ldp, float* p_tile,
+                 const float* q, float* o, float* max, float* sum, float* rescale) {
   for (std::size_t jj = 0; jj < n; jj += kNr)
-    scores_4x2v(hd, w.q, keys + (j0 + jj) * hd, scale_by, w.p + jj, w.ldp);
+    scores_4x2v(hd, q, keys + (j0 + jj) * hd, scale_by, p_tile + jj, ldp);
   for (std::size_t r = 0; r < kBr; ++r) {
-    float* p = w.p + r * w.ldp;
+    float* p = p_tile + r * ldp;
     const std::size_t valid = visible[r] > j0 ? std::min(n, visible[r] - j0) : 0;
     std::fill(p + valid, p + n, 0.0f);  // masked keys (above the diagonal) weigh nothing
     if (valid == 0) {
-      w.rescale[r] = 1.0f;
+      rescale[r] = 1.0f;
       continue;
     }
-    const float new_max = std::max(w.max[r], max_of(p, valid));
-    w.rescale[r] = std::exp(w.max[r] - new_max);  // 0 on the first tile (old max -infinity)
-    w.sum[r] = w.sum[r] * w.rescale[r] + exp_shifted(p, valid, new_max);
-    w.max[r] = new_max;
+    const float new_max = std::max(max[r], max_of(p, valid));
+    rescale[r] = std::exp(max[r] - new_max);  // 0 on the first tile (old max -infinity)
+    sum[r] = sum[r] * rescale[r] + exp_shifted(p, valid, new_max);
+    max[r] = new_max;
   }
-  accumulate_context(n, hd, w.p, w.ldp, v + j0 * hd, w.rescale, w.o);
+  accumulate_context(n, hd, p_tile, ldp, v + j0 * hd, rescale, o);
 }
 
 }  // namespace
@@ -205,29 +218,37 @@ void attend_head_tiled_f32(std::size_t tokens, std::size_t hd, bool causal, cons
                            std::size_t context_stride) {
   const float scale_by = 1.0f / std::sqrt(static_cast<float>(hd));
   float* keys = scratch.data;
+  const std::size_t block = block_rows(tokens);
   TileWork w;
   w.ldp = tile_row_floats(tokens);
   w.q = keys + keys_floats(tokens, hd);
-  w.p = w.q + kBr * hd;
+  w.p = w.q + block * hd;
   w.o = w.p + kBr * w.ldp;
-  w.max = w.o + kBr * hd;
-  w.sum = w.max + kBr;
-  w.rescale = w.sum + kBr;
+  w.max = w.o + block * hd;
+  w.sum = w.max + block;
+  w.rescale = w.sum + block;
   pack_keys(tokens, hd, k, keys);
-  for (std::size_t i0 = 0; i0 < tokens; i0 += kBr) {
-    const std::size_t rows = std::min(kBr, tokens - i0);
+  for (std::size_t i0 = 0; i0 < tokens; i0 += block) {
+    const std::size_t rows = std::min(block, tokens - i0), padded = whole(rows, kBr);
     std::copy(q + i0 * hd, q + (i0 + rows) * hd, w.q);
-    std::fill(w.q + rows * hd, w.q + kBr * hd, 0.0f);
-    std::fill(w.o, w.o + kBr * hd, 0.0f);
-    std::fill(w.max, w.max + kBr, kMinusInf);
-    std::fill(w.sum, w.sum + kBr, 0.0f);
-    // Keys each row sees; the causal block stops at its last row's diagonal, so every tile
-    // above the diagonal is skipped, not masked.
+    std::fill(w.q + rows * hd, w.q + padded * hd, 0.0f);
+    std::fill(w.o, w.o + padded * hd, 0.0f);
+    std::fill(w.max, w.max + padded, kMinusInf);
+    std::fill(w.sum, w.sum + padded, 0.0f);
+    // Causal: each kBr block stops at its last row's diagonal, so every tile above the diagonal
+    // is skipped, not masked; only the tile on the diagonal masks (a suffix of each row).
     const std::size_t end = causal ? i0 + rows : tokens;
-    std::size_t visible[kBr];
-    for (std::size_t r = 0; r < kBr; ++r) visible[r] = causal ? std::min(i0 + r + 1, end) : end;
-    for (std::size_t j0 = 0; j0 < end; j0 += kBc)
-      attend_tile(hd, j0, std::min(kBc, end - j0), visible, keys, v, scale_by, w);
+    for (std::size_t j0 = 0; j0 < end; j0 += kBc) {
+      for (std::size_t s = 0; s < padded; s += kBr) {
+        const std::size_t sub_end = causal ? std::min(i0 + s + kBr, end) : end;
+        if (j0 >= sub_end) continue;  // this tile is above all of these rows' diagonals
+        std::size_t visible[kBr];
+        for (std::size_t r = 0; r < kBr; ++r)
+          visible[r] = causal ? std::min(i0 + s + r + 1, sub_end) : end;
+        attend_tile(hd, j0, std::min(kBc, sub_end - j0), visible, keys, v, scale_by, w.ldp, w.p,
+                    w.q + s * hd, w.o + s * hd, w.max + s, w.sum + s, w.rescale + s);
+      }
+    }
     for (std::size_t r = 0; r < rows; ++r) {
       float* ctx = context + (i0 + r) * context_stride;
       const float inv = w.sum[r] > 0.0f ? 1.0f / w.sum[r] : 0.0f;
