@@ -13,3 +13,6 @@ export function flopsOf({ batch: B, tokens: T, dModel: D, heads: H, headDim: hd 
   const C = H * hd;
   return 2 * B * T * D * C * 3 + 2 * 2 * B * H * hd * (T * (T + 1)) / 2 + 2 * B * T * C * D;
 }
+
+// The case as a headwise configuration.
+export const layerConfig = ({ batch, tokens, dModel, heads, headDim, causal }) => ({ batch, tokens, dModel, heads, headDim, causal });

@@ -20,6 +20,7 @@ constexpr std::size_t kBr = 4;
 constexpr std::size_t kNr = 2 * kWidth;
 constexpr std::size_t kBc = 64;
 constexpr std::size_t kQb = 32;
+constexpr std::size_t kBrPadded = (kBr + kWidth - 1) / kWidth * kWidth;  // kBr in whole vectors
 static_assert(kBc % kNr == 0 && kQb % kBr == 0, "tiles are whole panels and whole blocks");
 
 // The tiled kernel's work area, after the packed keys. Short sequences get short rows and blocks
@@ -72,7 +73,8 @@ float max_of(const float* x, std::size_t n) {
   return best;
 }
 
-// x[i] = exp(x[i] - shift) for i < n; returns their sum.
+// x[i] = exp(x[i] - shift) for i < n; returns their sum. The tail runs as one padded vector
+// (padding -infinity, whose exp is 0): short rows cost one vector exp, not several scalar ones.
 float exp_shifted(float* x, std::size_t n, float shift) {
   const Batch sb(shift);
   Batch sums(0.0f);
@@ -82,9 +84,15 @@ float exp_shifted(float* x, std::size_t n, float shift) {
     e.store_unaligned(x + i);
     sums += e;
   }
-  float sum = xsimd::hadd(sums);
-  for (; i < n; ++i) sum += x[i] = std::exp(x[i] - shift);
-  return sum;
+  if (i < n) {
+    alignas(64) float tail[kWidth];
+    for (std::size_t t = 0; t < kWidth; ++t) tail[t] = i + t < n ? x[i + t] : kMinusInf;
+    const Batch e = xsimd::exp(Batch::load_aligned(tail) - sb);
+    e.store_aligned(tail);
+    sums += e;
+    for (std::size_t t = 0; i + t < n; ++t) x[i + t] = tail[t];
+  }
+  return xsimd::hadd(sums);
 }
 
 // y[0..n) += a * x[0..n)
@@ -177,18 +185,27 @@ void attend_tile(std::size_t hd, std::size_t j0, std::size_t n, const std::size_
                  const float* q, float* o, float* max, float* sum, float* rescale) {
   for (std::size_t jj = 0; jj < n; jj += kNr)
     scores_4x2v(hd, q, keys + (j0 + jj) * hd, scale_by, p_tile + jj, ldp);
+  // New running maxima first, so that the kBr rescale factors are one vector exp.
+  alignas(64) float old_max[kBrPadded], new_max[kBrPadded], factor[kBrPadded];
+  std::size_t valid[kBr];
+  for (std::size_t r = 0; r < kBrPadded; ++r) old_max[r] = new_max[r] = 0.0f;
   for (std::size_t r = 0; r < kBr; ++r) {
     float* p = p_tile + r * ldp;
-    const std::size_t valid = visible[r] > j0 ? std::min(n, visible[r] - j0) : 0;
-    std::fill(p + valid, p + n, 0.0f);  // masked keys (above the diagonal) weigh nothing
-    if (valid == 0) {
-      rescale[r] = 1.0f;
-      continue;
-    }
-    const float new_max = std::max(max[r], max_of(p, valid));
-    rescale[r] = std::exp(max[r] - new_max);  // 0 on the first tile (old max -infinity)
-    sum[r] = sum[r] * rescale[r] + exp_shifted(p, valid, new_max);
-    max[r] = new_max;
+    valid[r] = visible[r] > j0 ? std::min(n, visible[r] - j0) : 0;
+    std::fill(p + valid[r], p + n, 0.0f);  // masked keys (above the diagonal) weigh nothing
+    // exp(-inf - -inf) is NaN: rows that see nothing yet keep max -inf and factor 1.
+    old_max[r] = max[r];
+    new_max[r] = valid[r] ? std::max(max[r], max_of(p, valid[r])) : max[r];
+    if (new_max[r] == kMinusInf) old_max[r] = new_max[r] = 0.0f;
+  }
+  // 0 on a row's first tile (old max -infinity), 1 where the max did not move.
+  for (std::size_t r = 0; r < kBrPadded; r += kWidth)
+    xsimd::exp(Batch::load_aligned(old_max + r) - Batch::load_aligned(new_max + r)).store_aligned(factor + r);
+  for (std::size_t r = 0; r < kBr; ++r) {
+    rescale[r] = factor[r];
+    if (valid[r] == 0) continue;
+    sum[r] = sum[r] * factor[r] + exp_shifted(p_tile + r * ldp, valid[r], new_max[r]);
+    max[r] = new_max[r];
   }
   accumulate_context(n, hd, p_tile, ldp, v + j0 * hd, rescale, o);
 }
