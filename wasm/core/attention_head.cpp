@@ -5,6 +5,8 @@
 #include <limits>
 #include <xsimd/xsimd.hpp>
 
+#include "exp_f32.hpp"
+
 namespace headwise {
 
 namespace {
@@ -80,14 +82,14 @@ float exp_shifted(float* x, std::size_t n, float shift) {
   Batch sums(0.0f);
   std::size_t i = 0;
   for (; i + kWidth <= n; i += kWidth) {
-    const Batch e = xsimd::exp(Batch::load_unaligned(x + i) - sb);
+    const Batch e = exp_f32(Batch::load_unaligned(x + i) - sb);
     e.store_unaligned(x + i);
     sums += e;
   }
   if (i < n) {
     alignas(64) float tail[kWidth];
     for (std::size_t t = 0; t < kWidth; ++t) tail[t] = i + t < n ? x[i + t] : kMinusInf;
-    const Batch e = xsimd::exp(Batch::load_aligned(tail) - sb);
+    const Batch e = exp_f32(Batch::load_aligned(tail) - sb);
     e.store_aligned(tail);
     sums += e;
     for (std::size_t t = 0; i + t < n; ++t) x[i + t] = tail[t];
@@ -200,7 +202,7 @@ void attend_tile(std::size_t hd, std::size_t j0, std::size_t n, const std::size_
   }
   // 0 on a row's first tile (old max -infinity), 1 where the max did not move.
   for (std::size_t r = 0; r < kBrPadded; r += kWidth)
-    xsimd::exp(Batch::load_aligned(old_max + r) - Batch::load_aligned(new_max + r)).store_aligned(factor + r);
+    exp_f32(Batch::load_aligned(old_max + r) - Batch::load_aligned(new_max + r)).store_aligned(factor + r);
   for (std::size_t r = 0; r < kBr; ++r) {
     rescale[r] = factor[r];
     if (valid[r] == 0) continue;
