@@ -35,7 +35,7 @@ const PEERS = [
   { name: 'tfjs-wasm', label: 'TensorFlow.js 4.22 wasm (1 thread)', node: true },
   { name: 'plain-js', label: 'plain JS (Float32Array)', node: true,
     skip: (c) => (c.tokens >= 4096 ? 'skipped: about a minute or more per call' : null) },
-  { name: 'pytorch', label: 'PyTorch (Debian, 1 thread, jemalloc)', torch: true,
+  { name: 'pytorch', label: 'PyTorch 1.13 (Debian, OpenBLAS, 1 thread)', torch: true,
     skip: (c) => {
       if (torchMissing) return `skipped: ${torchMissing}`;
       const need = 3 * 4 * c.batch * c.heads * c.tokens * c.tokens;  // (B,H,T,T) x ~3 live

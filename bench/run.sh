@@ -14,13 +14,16 @@ cmake -S . -B build/bench-native -DCMAKE_BUILD_TYPE=Release -DHEADWISE_NATIVE_AR
   -DHEADWISE_BENCH=ON -DHEADWISE_TESTS=OFF >/dev/null
 cmake --build build/bench-native -j"$(nproc)" --target headwise_bench
 
-# PyTorch is optional: Debian's python3-torch, and jemalloc to compare it fairly (see bench/README).
-if ! /usr/bin/python3 -c 'import torch' 2>/dev/null || [[ ! -e /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 ]]; then
-  echo "== installing python3-torch and libjemalloc2 (optional)"
-  if ! { apt-get install -y --no-install-recommends python3-torch libjemalloc2 >/dev/null 2>&1 ||
+# PyTorch is optional: Debian's python3-torch, OpenBLAS behind it (Debian's torch calls whatever
+# libblas.so.3 is installed; the reference BLAS alone is ~10x slower), and jemalloc to compare it
+# fairly (large eager tensors re-fault their pages every forward otherwise).
+torch_packages=(python3-torch libopenblas0-pthread libjemalloc2)
+if ! /usr/bin/python3 -c 'import torch' 2>/dev/null || ! dpkg -s "${torch_packages[@]}" >/dev/null 2>&1; then
+  echo "== installing ${torch_packages[*]} (optional, for the PyTorch rows)"
+  if ! { apt-get install -y --no-install-recommends "${torch_packages[@]}" >/dev/null 2>&1 ||
          { apt-get update >/dev/null 2>&1 &&
-           apt-get install -y --no-install-recommends python3-torch libjemalloc2 >/dev/null 2>&1; }; }; then
-    echo "PyTorch will be skipped: apt-get install python3-torch libjemalloc2 failed"
+           apt-get install -y --no-install-recommends "${torch_packages[@]}" >/dev/null 2>&1; }; }; then
+    echo "PyTorch may be skipped: apt-get install ${torch_packages[*]} failed"
   fi
 fi
 

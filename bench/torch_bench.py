@@ -1,6 +1,6 @@
 """PyTorch (Debian's python3-torch) on the same case, fused as GPT computes it, timed by the rules
 of bench/timing.mjs. Usage: /usr/bin/python3 torch_bench.py B T D H hd <in> <out>
-Run with OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 (and libjemalloc preloaded): bench/run.sh does."""
+Run with OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 (and libjemalloc preloaded): bench/main.mjs does."""
 import json
 import math
 import resource
