@@ -54,10 +54,10 @@ function runPeer(peer, c) {
     env = { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1', MKL_NUM_THREADS: '1',
       ...(existsSync(jemalloc) ? { LD_PRELOAD: jemalloc } : {}) };
   }
-  const r = spawnSync(cmd, args, { env, encoding: 'utf8', timeout: 900_000, maxBuffer: 1 << 24 });
+  const r = spawnSync(cmd, args, { env, encoding: 'utf8', timeout: 600_000, maxBuffer: 1 << 24 });
   const last = (r.stdout || '').trim().split('\n').at(-1);
   if (r.status !== 0 || !last?.startsWith('{')) {
-    const why = r.error?.code === 'ETIMEDOUT' ? 'timed out after 15 min'
+    const why = r.error?.code === 'ETIMEDOUT' ? 'timed out after 10 min'
       : (r.stderr || '').trim().split('\n').filter((l) => /error|Error|abort|memory|bad_alloc|Killed/.test(l)).at(-1)
         ?? (r.signal ? `killed by ${r.signal}` : `exit ${r.status}`);
     return { error: `failed: ${why.trim().slice(0, 110)}` };
