@@ -35,7 +35,7 @@ const PEERS = [
   { name: 'tfjs-wasm', label: 'TensorFlow.js 4.22 wasm (1 thread)', node: true },
   { name: 'plain-js', label: 'plain JS (Float32Array)', node: true,
     skip: (c) => (c.tokens >= 4096 ? 'skipped: about a minute or more per call' : null) },
-  { name: 'pytorch', label: 'PyTorch 1.13 (Debian, OpenBLAS, 1 thread)', torch: true,
+  { name: 'pytorch', label: 'PyTorch 1.13 (Debian, OpenBLAS, jemalloc, 1 thread)', torch: true,
     skip: (c) => {
       if (torchMissing) return `skipped: ${torchMissing}`;
       const need = 3 * 4 * c.batch * c.heads * c.tokens * c.tokens;  // (B,H,T,T) x ~3 live
@@ -52,7 +52,9 @@ function runPeer(peer, c) {
   else {
     [cmd, args] = [torchPython, [`${here}torch_bench.py`, ...dims, `${dir}/${c.name}.in`, out]];
     env = { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1', MKL_NUM_THREADS: '1',
-      ...(existsSync(jemalloc) ? { LD_PRELOAD: jemalloc } : {}) };
+      // jemalloc that keeps freed pages: otherwise every forward re-faults its (B,H,T,T) tensors'
+      // pages (12-21 us per 4 KiB page on this VM), which measured 4-15x slower at T = 512.
+      ...(existsSync(jemalloc) ? { LD_PRELOAD: jemalloc, MALLOC_CONF: 'dirty_decay_ms:-1,muzzy_decay_ms:-1' } : {}) };
   }
   const r = spawnSync(cmd, args, { env, encoding: 'utf8', timeout: 600_000, maxBuffer: 1 << 24 });
   const last = (r.stdout || '').trim().split('\n').at(-1);

@@ -1,7 +1,7 @@
 // Runs one peer on one case in a process of its own (so its peak memory is its own), checks
 // nothing, times the forward, writes its output next to the case data and prints one JSON line.
 // Usage: node bench/peer.mjs <peer> <case name> <data dir>
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { CASES } from './cases.mjs';
 import { readCaseData } from './data.mjs';
 import { timeCalls, timeCallsAsync } from './timing.mjs';
@@ -22,5 +22,7 @@ const peer = await PEERS[peerName](c, data);
 const timing = peer.isAsync ? await timeCallsAsync(() => peer.run()) : timeCalls(() => peer.run());
 const out = peer.output();
 writeFileSync(`${dir}/${caseName}.${peerName}.out`, Buffer.from(out.buffer, out.byteOffset, out.byteLength));
-console.log(JSON.stringify({ ...timing, peakRssBytes: process.resourceUsage().maxRSS * 1024,
+// VmHWM, not getrusage's maxrss: Linux carries the parent's peak into maxrss across fork + exec.
+const peakRssBytes = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) * 1024;
+console.log(JSON.stringify({ ...timing, peakRssBytes,
   ...(peer.extra ? peer.extra() : {}) }));

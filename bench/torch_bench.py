@@ -3,12 +3,20 @@ of bench/timing.mjs. Usage: /usr/bin/python3 torch_bench.py B T D H hd <in> <out
 Run with OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 (and libjemalloc preloaded): bench/main.mjs does."""
 import json
 import math
-import resource
 import sys
 import time
 
 import numpy as np
 import torch
+
+
+def peak_rss_bytes():
+    """VmHWM, not getrusage's maxrss: Linux carries the parent's peak into maxrss across exec."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return 0
 
 
 def main():
@@ -60,7 +68,7 @@ def main():
     out.contiguous().numpy().astype(np.float32).tofile(sys.argv[7])
     print(json.dumps({"medianMs": per_call[len(per_call) // 2], "minMs": per_call[0],
                       "maxMs": per_call[-1], "samples": len(per_call), "callsPerSample": batch,
-                      "peakRssBytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+                      "peakRssBytes": peak_rss_bytes(),
                       "torch": torch.__version__}))
 
 
