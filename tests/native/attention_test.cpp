@@ -47,6 +47,8 @@ const Case kCases[] = {
     {"head_dim17", make(2, 13, 34, 2, 0, true, false)},
     {"head_dim17_explicit_narrow", make(2, 19, 9, 3, 17, false, true)},
     {"batch4_odd_sizes", make(4, 33, 21, 7, 0, true, true)},
+    {"T130_several_key_tiles", make(2, 130, 40, 4, 0, true, true)},
+    {"T67_no_mask_packed_gemm", make(1, 67, 96, 3, 0, false, false)},
 };
 
 class AttentionTest : public ::testing::TestWithParam<Case> {};

@@ -1,8 +1,11 @@
 #include "attention_head.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <xsimd/xsimd.hpp>
+
+#include "exp_f32.hpp"
 
 namespace headwise {
 
@@ -10,9 +13,56 @@ namespace {
 
 using Batch = xsimd::batch<float>;
 constexpr std::size_t kWidth = Batch::size;
+constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
+
+// Tiles of the online-softmax kernel: kBr query rows at a time against kBc keys at a time; scores
+// and P @ V both run as kBr x kNr register tiles (8 accumulators, which V8 keeps in registers).
+// kQb query rows (several kBr blocks) share each key tile while it is in cache.
+constexpr std::size_t kBr = 4;
+constexpr std::size_t kNr = 2 * kWidth;
+constexpr std::size_t kBc = 64;
+constexpr std::size_t kQb = 32;
+constexpr std::size_t kBrPadded = (kBr + kWidth - 1) / kWidth * kWidth;  // kBr in whole vectors
+static_assert(kBc % kNr == 0 && kQb % kBr == 0, "tiles are whole panels and whole blocks");
+
+// The tiled kernel's work area, after the packed keys. Short sequences get short rows and blocks
+// (ldp = min(kBc, tokens in whole panels), rows = min(kQb, tokens in whole kBr blocks)).
+struct TileWork {
+  std::size_t ldp;
+  float* q;        // rows x hd, the query rows of this block (zero rows past the end)
+  float* p;        // kBr x ldp, scores of one tile, then their exp
+  float* o;        // rows x hd, unnormalised context
+  float* max;      // rows running maxima
+  float* sum;      // rows running sums
+  float* rescale;  // rows factors exp(old max - new max) for the current tile
+};
+
+// Sizes in any arithmetic type: double lets config.cpp bound absurd sizes without overflow.
+template <typename Number>
+Number whole(Number n, std::size_t to) {
+  return Number((std::size_t(n) + to - 1) / to * to);
+}
+template <typename Number>
+Number keys_floats(Number tokens, Number hd) {
+  return whole(tokens, kNr) * hd;
+}
+template <typename Number>
+Number tile_row_floats(Number tokens) {
+  return std::min(Number(kBc), whole(tokens, kNr));
+}
+template <typename Number>
+Number block_rows(Number tokens) {
+  return std::min(Number(kQb), whole(tokens, kBr));
+}
+template <typename Number>
+Number work_floats(Number tokens, Number hd) {
+  const Number rows = block_rows(tokens);
+  return std::max(tokens, Number(2) * rows * hd + Number(kBr) * tile_row_floats(tokens) +
+                              Number(3) * rows);
+}
 
 float max_of(const float* x, std::size_t n) {
-  float best = -std::numeric_limits<float>::infinity();
+  float best = kMinusInf;
   std::size_t i = 0;
   if (n >= kWidth) {
     Batch m = Batch::load_unaligned(x);
@@ -23,6 +73,28 @@ float max_of(const float* x, std::size_t n) {
   }
   for (; i < n; ++i) best = x[i] > best ? x[i] : best;
   return best;
+}
+
+// x[i] = exp(x[i] - shift) for i < n; returns their sum. The tail runs as one padded vector
+// (padding -infinity, whose exp is 0): short rows cost one vector exp, not several scalar ones.
+float exp_shifted(float* x, std::size_t n, float shift) {
+  const Batch sb(shift);
+  Batch sums(0.0f);
+  std::size_t i = 0;
+  for (; i + kWidth <= n; i += kWidth) {
+    const Batch e = exp_f32(Batch::load_unaligned(x + i) - sb);
+    e.store_unaligned(x + i);
+    sums += e;
+  }
+  if (i < n) {
+    alignas(64) float tail[kWidth];
+    for (std::size_t t = 0; t < kWidth; ++t) tail[t] = i + t < n ? x[i + t] : kMinusInf;
+    const Batch e = exp_f32(Batch::load_aligned(tail) - sb);
+    e.store_aligned(tail);
+    sums += e;
+    for (std::size_t t = 0; i + t < n; ++t) x[i + t] = tail[t];
+  }
+  return xsimd::hadd(sums);
 }
 
 // y[0..n) += a * x[0..n)
@@ -41,55 +113,207 @@ void scale(std::size_t n, float a, float* y) {
   for (; i < n; ++i) y[i] *= a;
 }
 
+// Keys in panels of kNr: panel j holds keys [j*kNr, (j+1)*kNr) as hd rows of kNr, zero padded.
+void pack_keys(std::size_t tokens, std::size_t hd, const float* k, float* out) {
+  for (std::size_t j0 = 0; j0 < tokens; j0 += kNr, out += hd * kNr) {
+    const std::size_t w = std::min(kNr, tokens - j0);
+    for (std::size_t c = 0; c < kNr; ++c)
+      for (std::size_t d = 0; d < hd; ++d) out[d * kNr + c] = c < w ? k[(j0 + c) * hd + d] : 0.0f;
+  }
+}
+
+// p[r][0..kNr) = scale * q[r] . keys of one panel, for the kBr rows of the query block.
+void scores_4x2v(std::size_t hd, const float* q, const float* panel, float scale_by, float* p,
+                 std::size_t ldp) {
+  Batch c00(0.0f), c01(0.0f), c10(0.0f), c11(0.0f), c20(0.0f), c21(0.0f), c30(0.0f), c31(0.0f);
+  for (std::size_t d = 0; d < hd; ++d, panel += kNr) {
+    const Batch b0 = Batch::load_unaligned(panel), b1 = Batch::load_unaligned(panel + kWidth);
+    const Batch a0(q[d]), a1(q[hd + d]), a2(q[2 * hd + d]), a3(q[3 * hd + d]);
+    c00 = xsimd::fma(a0, b0, c00), c01 = xsimd::fma(a0, b1, c01);
+    c10 = xsimd::fma(a1, b0, c10), c11 = xsimd::fma(a1, b1, c11);
+    c20 = xsimd::fma(a2, b0, c20), c21 = xsimd::fma(a2, b1, c21);
+    c30 = xsimd::fma(a3, b0, c30), c31 = xsimd::fma(a3, b1, c31);
+  }
+  const Batch s(scale_by);
+  (c00 * s).store_unaligned(p), (c01 * s).store_unaligned(p + kWidth);
+  (c10 * s).store_unaligned(p + ldp), (c11 * s).store_unaligned(p + ldp + kWidth);
+  (c20 * s).store_unaligned(p + 2 * ldp), (c21 * s).store_unaligned(p + 2 * ldp + kWidth);
+  (c30 * s).store_unaligned(p + 3 * ldp), (c31 * s).store_unaligned(p + 3 * ldp + kWidth);
+}
+
+// o[r][0..kVectors*kWidth) = rescale[r] * o[r] + sum_j p[r][j] * v[j], over n keys, one column
+// block of the context (o and v point at its first column; rows hd apart).
+template <std::size_t kVectors>
+void context_4xv(std::size_t n, std::size_t hd, const float* p, std::size_t ldp, const float* v,
+                 const float* rescale, float* o) {
+  Batch acc[kBr][kVectors];
+  for (std::size_t r = 0; r < kBr; ++r)
+    for (std::size_t c = 0; c < kVectors; ++c)
+      acc[r][c] = Batch::load_unaligned(o + r * hd + c * kWidth) * Batch(rescale[r]);
+  for (std::size_t j = 0; j < n; ++j, v += hd) {
+    Batch b[kVectors];
+    for (std::size_t c = 0; c < kVectors; ++c) b[c] = Batch::load_unaligned(v + c * kWidth);
+    for (std::size_t r = 0; r < kBr; ++r) {
+      const Batch a(p[r * ldp + j]);
+      for (std::size_t c = 0; c < kVectors; ++c) acc[r][c] = xsimd::fma(a, b[c], acc[r][c]);
+    }
+  }
+  for (std::size_t r = 0; r < kBr; ++r)
+    for (std::size_t c = 0; c < kVectors; ++c) acc[r][c].store_unaligned(o + r * hd + c * kWidth);
+}
+
+void context_scalar_column(std::size_t n, std::size_t hd, const float* p, std::size_t ldp,
+                           const float* v, const float* rescale, float* o) {
+  for (std::size_t r = 0; r < kBr; ++r) {
+    float acc = o[r * hd] * rescale[r];
+    for (std::size_t j = 0; j < n; ++j) acc += p[r * ldp + j] * v[j * hd];
+    o[r * hd] = acc;
+  }
+}
+
+// o = diag(rescale) o + P (kBr x n) @ V (n x hd).
+void accumulate_context(std::size_t n, std::size_t hd, const float* p, std::size_t ldp,
+                        const float* v, const float* rescale, float* o) {
+  std::size_t c = 0;
+  for (; c + kNr <= hd; c += kNr) context_4xv<2>(n, hd, p, ldp, v + c, rescale, o + c);
+  for (; c + kWidth <= hd; c += kWidth) context_4xv<1>(n, hd, p, ldp, v + c, rescale, o + c);
+  for (; c < hd; ++c) context_scalar_column(n, hd, p, ldp, v + c, rescale, o + c);
+}
+
+// One key tile for kBr query rows: scores, online-softmax update, context update. q, o, max,
+// sum and rescale point at the block's rows.
+void attend_tile(std::size_t hd, std::size_t j0, std::size_t n, const std::size_t* visible,
+                 const float* keys, const float* v, float scale_by, std::size_t ldp, float* p_tile,
+                 const float* q, float* o, float* max, float* sum, float* rescale) {
+  for (std::size_t jj = 0; jj < n; jj += kNr)
+    scores_4x2v(hd, q, keys + (j0 + jj) * hd, scale_by, p_tile + jj, ldp);
+  // New running maxima first, so that the kBr rescale factors are one vector exp.
+  alignas(64) float old_max[kBrPadded], new_max[kBrPadded], factor[kBrPadded];
+  std::size_t valid[kBr];
+  for (std::size_t r = 0; r < kBrPadded; ++r) old_max[r] = new_max[r] = 0.0f;
+  for (std::size_t r = 0; r < kBr; ++r) {
+    float* p = p_tile + r * ldp;
+    valid[r] = visible[r] > j0 ? std::min(n, visible[r] - j0) : 0;
+    std::fill(p + valid[r], p + n, 0.0f);  // masked keys (above the diagonal) weigh nothing
+    // exp(-inf - -inf) is NaN: rows that see nothing yet keep max -inf and factor 1.
+    old_max[r] = max[r];
+    new_max[r] = valid[r] ? std::max(max[r], max_of(p, valid[r])) : max[r];
+    if (new_max[r] == kMinusInf) old_max[r] = new_max[r] = 0.0f;
+  }
+  // 0 on a row's first tile (old max -infinity), 1 where the max did not move.
+  for (std::size_t r = 0; r < kBrPadded; r += kWidth)
+    exp_f32(Batch::load_aligned(old_max + r) - Batch::load_aligned(new_max + r)).store_aligned(factor + r);
+  for (std::size_t r = 0; r < kBr; ++r) {
+    rescale[r] = factor[r];
+    if (valid[r] == 0) continue;
+    sum[r] = sum[r] * factor[r] + exp_shifted(p_tile + r * ldp, valid[r], new_max[r]);
+    max[r] = new_max[r];
+  }
+  accumulate_context(n, hd, p_tile, ldp, v + j0 * hd, rescale, o);
+}
+
 }  // namespace
+
+std::size_t head_scratch_floats(std::size_t tokens, std::size_t head_dim) {
+  return keys_floats(tokens, head_dim) + work_floats(tokens, head_dim);
+}
+
+double head_scratch_floats_f64(double tokens, double head_dim) {
+  return keys_floats(tokens, head_dim) + work_floats(tokens, head_dim);
+}
 
 void softmax_row_f32(float* row, std::size_t n) {
   if (n == 0) return;
   const float m = max_of(row, n);
-  const Batch mb(m);
-  Batch sums(0.0f);
-  std::size_t i = 0;
-  for (; i + kWidth <= n; i += kWidth) {
-    const Batch e = xsimd::exp(Batch::load_unaligned(row + i) - mb);
-    e.store_unaligned(row + i);
-    sums += e;
+  if (m == kMinusInf) {  // fully masked: no weight anywhere (exp(-inf - -inf) would be NaN)
+    std::fill(row, row + n, 0.0f);
+    return;
   }
-  float sum = xsimd::hadd(sums);
-  for (; i < n; ++i) {
-    row[i] = std::exp(row[i] - m);
-    sum += row[i];
-  }
-  scale(n, 1.0f / sum, row);
+  scale(n, 1.0f / exp_shifted(row, n, m), row);
 }
 
-void attend_head_f32(std::size_t tokens, std::size_t head_dim, bool causal, const float* q,
-                     const float* k, const float* v, HeadScratch scratch, HeadOutputs out) {
+void attend_head_tiled_f32(std::size_t tokens, std::size_t hd, bool causal, const float* q,
+                           const float* k, const float* v, HeadScratch scratch, float* context,
+                           std::size_t context_stride) {
+  const float scale_by = 1.0f / std::sqrt(static_cast<float>(hd));
+  float* keys = scratch.data;
+  const std::size_t block = block_rows(tokens);
+  TileWork w;
+  w.ldp = tile_row_floats(tokens);
+  w.q = keys + keys_floats(tokens, hd);
+  w.p = w.q + block * hd;
+  w.o = w.p + kBr * w.ldp;
+  w.max = w.o + block * hd;
+  w.sum = w.max + block;
+  w.rescale = w.sum + block;
+  pack_keys(tokens, hd, k, keys);
+  for (std::size_t i0 = 0; i0 < tokens; i0 += block) {
+    const std::size_t rows = std::min(block, tokens - i0), padded = whole(rows, kBr);
+    std::copy(q + i0 * hd, q + (i0 + rows) * hd, w.q);
+    std::fill(w.q + rows * hd, w.q + padded * hd, 0.0f);
+    std::fill(w.o, w.o + padded * hd, 0.0f);
+    std::fill(w.max, w.max + padded, kMinusInf);
+    std::fill(w.sum, w.sum + padded, 0.0f);
+    // Causal: each kBr block stops at its last row's diagonal, so every tile above the diagonal
+    // is skipped, not masked; only the tile on the diagonal masks (a suffix of each row).
+    const std::size_t end = causal ? i0 + rows : tokens;
+    for (std::size_t j0 = 0; j0 < end; j0 += kBc) {
+      for (std::size_t s = 0; s < padded; s += kBr) {
+        const std::size_t sub_end = causal ? std::min(i0 + s + kBr, end) : end;
+        if (j0 >= sub_end) continue;  // this tile is above all of these rows' diagonals
+        std::size_t visible[kBr];
+        for (std::size_t r = 0; r < kBr; ++r)
+          visible[r] = causal ? std::min(i0 + s + r + 1, sub_end) : end;
+        attend_tile(hd, j0, std::min(kBc, sub_end - j0), visible, keys, v, scale_by, w.ldp, w.p,
+                    w.q + s * hd, w.o + s * hd, w.max + s, w.sum + s, w.rescale + s);
+      }
+    }
+    for (std::size_t r = 0; r < rows; ++r) {
+      float* ctx = context + (i0 + r) * context_stride;
+      const float inv = w.sum[r] > 0.0f ? 1.0f / w.sum[r] : 0.0f;
+      for (std::size_t d = 0; d < hd; ++d) ctx[d] = w.o[r * hd + d] * inv;
+    }
+  }
+}
+
+void attend_head_rows_f32(std::size_t tokens, std::size_t head_dim, bool causal, const float* q,
+                          const float* k, const float* v, HeadScratch scratch, HeadOutputs out) {
   const float inv_sqrt = 1.0f / std::sqrt(static_cast<float>(head_dim));
+  float* k_transposed = scratch.data;
+  float* row = k_transposed + keys_floats(tokens, head_dim);
   // K^T lets each score row be built from contiguous axpys instead of horizontal dot products.
   for (std::size_t j = 0; j < tokens; ++j)
-    for (std::size_t d = 0; d < head_dim; ++d) scratch.k_transposed[d * tokens + j] = k[j * head_dim + d];
+    for (std::size_t d = 0; d < head_dim; ++d) k_transposed[d * tokens + j] = k[j * head_dim + d];
 
-  float* row = scratch.score_row;
   for (std::size_t i = 0; i < tokens; ++i) {
     const std::size_t visible = causal ? i + 1 : tokens;
-    for (std::size_t j = 0; j < visible; ++j) row[j] = 0.0f;
+    std::fill(row, row + visible, 0.0f);
     for (std::size_t d = 0; d < head_dim; ++d)
-      axpy(visible, q[i * head_dim + d] * inv_sqrt, scratch.k_transposed + d * tokens, row);
+      axpy(visible, q[i * head_dim + d] * inv_sqrt, k_transposed + d * tokens, row);
     if (out.scores) {
       float* s = out.scores + i * tokens;
-      for (std::size_t j = 0; j < visible; ++j) s[j] = row[j];
-      for (std::size_t j = visible; j < tokens; ++j) s[j] = -std::numeric_limits<float>::infinity();
+      std::copy(row, row + visible, s);
+      std::fill(s + visible, s + tokens, kMinusInf);
     }
     softmax_row_f32(row, visible);
     if (out.attention) {
       float* p = out.attention + i * tokens;
-      for (std::size_t j = 0; j < visible; ++j) p[j] = row[j];
-      for (std::size_t j = visible; j < tokens; ++j) p[j] = 0.0f;
+      std::copy(row, row + visible, p);
+      std::fill(p + visible, p + tokens, 0.0f);
     }
     float* ctx = out.context + i * out.context_stride;
-    for (std::size_t d = 0; d < head_dim; ++d) ctx[d] = 0.0f;
+    std::fill(ctx, ctx + head_dim, 0.0f);
     for (std::size_t j = 0; j < visible; ++j) axpy(head_dim, row[j], v + j * head_dim, ctx);
   }
+}
+
+void attend_head_f32(std::size_t tokens, std::size_t head_dim, bool causal, const float* q,
+                     const float* k, const float* v, HeadScratch scratch, HeadOutputs out) {
+  if (out.scores || out.attention)
+    attend_head_rows_f32(tokens, head_dim, causal, q, k, v, scratch, out);
+  else
+    attend_head_tiled_f32(tokens, head_dim, causal, q, k, v, scratch, out.context,
+                          out.context_stride);
 }
 
 }  // namespace headwise

@@ -6,12 +6,16 @@
 namespace headwise {
 
 // Numerically stable softmax of row[0..n) in place (subtracts the row maximum before exp).
+// A row with no finite entry (all -infinity, i.e. fully masked) becomes all zeros.
 void softmax_row_f32(float* row, std::size_t n);
 
+// Working memory of attend_head_f32, linear in tokens; reused by every head.
 struct HeadScratch {
-  float* k_transposed;  // head_dim * tokens floats
-  float* score_row;     // tokens floats
+  float* data;  // head_scratch_floats(tokens, head_dim) floats
 };
+std::size_t head_scratch_floats(std::size_t tokens, std::size_t head_dim);
+// The same count in doubles, for budgets checked before sizes are known to fit a size_t.
+double head_scratch_floats_f64(double tokens, double head_dim);
 
 struct HeadOutputs {
   float* context;              // tokens x head_dim, rows context_stride apart
@@ -20,8 +24,18 @@ struct HeadOutputs {
   float* attention;  // optional tokens x tokens, softmax of scores, masked entries 0
 };
 
-// q, k, v: tokens x head_dim, contiguous. Memory beyond the outputs is linear in tokens.
+// q, k, v: tokens x head_dim, contiguous. Without scores/attention this is a tiled kernel with
+// online softmax (running max and sum per query row, rescaled tile by tile) that skips key tiles
+// above the causal diagonal and never holds more than one tile of scores. With either of them it
+// computes each full score row, writes it out, and applies softmax to it.
 void attend_head_f32(std::size_t tokens, std::size_t head_dim, bool causal, const float* q,
                      const float* k, const float* v, HeadScratch scratch, HeadOutputs out);
+
+// The two paths, exposed so tests and benchmarks can pin one (attend_head_f32 picks by `out`).
+void attend_head_tiled_f32(std::size_t tokens, std::size_t head_dim, bool causal, const float* q,
+                           const float* k, const float* v, HeadScratch scratch, float* context,
+                           std::size_t context_stride);
+void attend_head_rows_f32(std::size_t tokens, std::size_t head_dim, bool causal, const float* q,
+                          const float* k, const float* v, HeadScratch scratch, HeadOutputs out);
 
 }  // namespace headwise

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "attention_head.hpp"
+
 namespace headwise {
 
 namespace {
@@ -27,7 +29,7 @@ double needed_bytes(const Config& c, bool with_intermediates) {
   double floats = 4.0 * d * concat + 3.0 * concat + d;  // weights and biases
   floats += 2.0 * rows * d;                             // input, output
   floats += 8.0 * rows * concat;  // q, k, v, their per-head copies, per-head context, concat
-  floats += (hd + 1.0) * double(c.tokens);  // per-head scratch: K transposed and one score row
+  floats += head_scratch_floats_f64(double(c.tokens), hd);  // attention scratch, linear in T
   if (with_intermediates) floats += 2.0 * double(c.batch) * double(c.heads) * c.tokens * c.tokens;
   return floats * sizeof(float);
 }
@@ -95,7 +97,7 @@ Dims dims_of(const Config& c) {
 std::size_t Dims::weight_floats() const { return 4 * d_model * concat + 3 * concat + d_model; }
 
 std::size_t Dims::activation_floats() const {
-  return 2 * rows() * d_model + 8 * rows() * concat + (head_dim + 1) * tokens;
+  return 2 * rows() * d_model + 8 * rows() * concat + head_scratch_floats(tokens, head_dim);
 }
 
 std::size_t Dims::intermediate_floats() const { return 2 * batch * heads * tokens * tokens; }

@@ -1,5 +1,6 @@
 #include "gemm_f32.hpp"
 
+#include <algorithm>
 #include <xsimd/xsimd.hpp>
 
 namespace headwise {
@@ -9,8 +10,122 @@ namespace {
 using Batch = xsimd::batch<float>;
 constexpr std::size_t kWidth = Batch::size;
 
-// One register tile: kRows rows of C by kVectors SIMD vectors of columns, accumulated over all k.
-// 4 x 2 vectors keeps 8 accumulators live, which V8 holds in registers without spilling.
+// Register tile: kMr rows of C by kNr columns (two SIMD vectors). 4 x 2 vectors keeps 8
+// accumulators live; V8 spills at 12 or more and halves its speed (see shared TOOLCHAIN notes).
+constexpr std::size_t kMr = 4;
+constexpr std::size_t kNr = 2 * kWidth;
+// Cache blocks: a kKc x kNc slab of B packed in panels (L2), a kMc x kKc block of A packed in
+// row panels (L1/L2), each B panel (kKc x kNr) reused by all kMc / kMr row panels of the block.
+constexpr std::size_t kKc = 256;
+constexpr std::size_t kNc = 512;
+constexpr std::size_t kMc = 64;
+// Below this many multiply-adds packing costs more than it saves (toy shapes, single heads).
+constexpr std::size_t kPackedMinWork = 32 * 32 * 32;
+
+// Packing scratch. The core is single-threaded (see TOOLCHAIN: no wasm threads), so one static
+// pair of panels serves every call and packing never allocates.
+alignas(64) float packed_a[kMc * kKc];
+alignas(64) float packed_b[kKc * kNc];
+
+// packed (kc x kNr per panel, panels kNr apart in columns) <- B[0..kc, 0..n), zero padded.
+void pack_b(std::size_t kc, std::size_t n, const float* b, std::size_t ldb, float* out) {
+  for (std::size_t j = 0; j < n; j += kNr, out += kc * kNr) {
+    const std::size_t w = std::min(kNr, n - j);
+    if (w == kNr) {
+      for (std::size_t p = 0; p < kc; ++p)
+        for (std::size_t v = 0; v < kNr; v += kWidth)
+          Batch::load_unaligned(b + p * ldb + j + v).store_aligned(out + p * kNr + v);
+    } else {
+      for (std::size_t p = 0; p < kc; ++p) {
+        std::size_t c = 0;
+        for (; c < w; ++c) out[p * kNr + c] = b[p * ldb + j + c];
+        for (; c < kNr; ++c) out[p * kNr + c] = 0.0f;
+      }
+    }
+  }
+}
+
+// packed (kc x kMr per panel, interleaved by k) <- A[0..m, 0..kc), zero padded.
+void pack_a(std::size_t m, std::size_t kc, const float* a, std::size_t lda, float* out) {
+  for (std::size_t i = 0; i < m; i += kMr, out += kc * kMr) {
+    const std::size_t h = std::min(kMr, m - i);
+    for (std::size_t r = 0; r < h; ++r)
+      for (std::size_t p = 0; p < kc; ++p) out[p * kMr + r] = a[(i + r) * lda + p];
+    for (std::size_t r = h; r < kMr; ++r)
+      for (std::size_t p = 0; p < kc; ++p) out[p * kMr + r] = 0.0f;
+  }
+}
+
+// C tile (kMr x kNr) = init + packed A panel @ packed B panel over kc. init is C itself when
+// accumulating, else the bias (or zero). The caller's tile may be partial: rows x cols.
+void micro_4x2v(std::size_t kc, const float* ap, const float* bp, bool accumulate,
+                const float* bias, float* c, std::size_t ldc, std::size_t rows, std::size_t cols) {
+  Batch c00, c01, c10, c11, c20, c21, c30, c31;
+  const bool full = rows == kMr && cols == kNr;
+  if (accumulate && full) {
+    c00 = Batch::load_unaligned(c), c01 = Batch::load_unaligned(c + kWidth);
+    c10 = Batch::load_unaligned(c + ldc), c11 = Batch::load_unaligned(c + ldc + kWidth);
+    c20 = Batch::load_unaligned(c + 2 * ldc), c21 = Batch::load_unaligned(c + 2 * ldc + kWidth);
+    c30 = Batch::load_unaligned(c + 3 * ldc), c31 = Batch::load_unaligned(c + 3 * ldc + kWidth);
+  } else {
+    c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = Batch(0.0f);
+  }
+  for (std::size_t p = 0; p < kc; ++p, ap += kMr, bp += kNr) {
+    const Batch b0 = Batch::load_aligned(bp), b1 = Batch::load_aligned(bp + kWidth);
+    const Batch a0(ap[0]), a1(ap[1]), a2(ap[2]), a3(ap[3]);
+    c00 = xsimd::fma(a0, b0, c00), c01 = xsimd::fma(a0, b1, c01);
+    c10 = xsimd::fma(a1, b0, c10), c11 = xsimd::fma(a1, b1, c11);
+    c20 = xsimd::fma(a2, b0, c20), c21 = xsimd::fma(a2, b1, c21);
+    c30 = xsimd::fma(a3, b0, c30), c31 = xsimd::fma(a3, b1, c31);
+  }
+  if (full) {
+    if (!accumulate && bias) {
+      const Batch bias0 = Batch::load_unaligned(bias), bias1 = Batch::load_unaligned(bias + kWidth);
+      c00 += bias0, c10 += bias0, c20 += bias0, c30 += bias0;
+      c01 += bias1, c11 += bias1, c21 += bias1, c31 += bias1;
+    }
+    c00.store_unaligned(c), c01.store_unaligned(c + kWidth);
+    c10.store_unaligned(c + ldc), c11.store_unaligned(c + ldc + kWidth);
+    c20.store_unaligned(c + 2 * ldc), c21.store_unaligned(c + 2 * ldc + kWidth);
+    c30.store_unaligned(c + 3 * ldc), c31.store_unaligned(c + 3 * ldc + kWidth);
+    return;
+  }
+  alignas(64) float tile[kMr * kNr];
+  c00.store_aligned(tile), c01.store_aligned(tile + kWidth);
+  c10.store_aligned(tile + kNr), c11.store_aligned(tile + kNr + kWidth);
+  c20.store_aligned(tile + 2 * kNr), c21.store_aligned(tile + 2 * kNr + kWidth);
+  c30.store_aligned(tile + 3 * kNr), c31.store_aligned(tile + 3 * kNr + kWidth);
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t j = 0; j < cols; ++j)
+      c[r * ldc + j] = tile[r * kNr + j] + (accumulate ? c[r * ldc + j] : bias ? bias[j] : 0.0f);
+}
+
+void gemm_packed(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
+                 const float* bias, float* c, std::size_t ldc) {
+  for (std::size_t jc = 0; jc < n; jc += kNc) {
+    const std::size_t nc = std::min(kNc, n - jc);
+    for (std::size_t pc = 0; pc < k; pc += kKc) {
+      const std::size_t kc = std::min(kKc, k - pc);
+      const bool accumulate = pc > 0;
+      pack_b(kc, nc, b.data + pc * b.stride + jc, b.stride, packed_b);
+      for (std::size_t ic = 0; ic < m; ic += kMc) {
+        const std::size_t mc = std::min(kMc, m - ic);
+        pack_a(mc, kc, a.data + ic * a.stride + pc, a.stride, packed_a);
+        for (std::size_t jr = 0; jr < nc; jr += kNr) {
+          const std::size_t cols = std::min(kNr, nc - jr);
+          const float* bp = packed_b + jr * kc;
+          const float* bias_j = bias ? bias + jc + jr : nullptr;
+          for (std::size_t ir = 0; ir < mc; ir += kMr) {
+            micro_4x2v(kc, packed_a + ir * kc, bp, accumulate, bias_j,
+                       c + (ic + ir) * ldc + jc + jr, ldc, std::min(kMr, mc - ir), cols);
+          }
+        }
+      }
+    }
+  }
+}
+
+// Unpacked path for small products: rows of A and B read in place, whole k per tile.
 template <std::size_t kRows, std::size_t kVectors>
 void tile(std::size_t k, const float* a, std::size_t lda, const float* b, std::size_t ldb,
           const float* bias, float* c, std::size_t ldc) {
@@ -55,15 +170,33 @@ void row_block(std::size_t n, std::size_t k, const float* a, std::size_t lda, co
   if (j < n) scalar_columns(kRows, j, n, k, a, lda, b, ldb, bias, c, ldc);
 }
 
-}  // namespace
-
-void gemm_f32(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
-              const float* bias, float* c, std::size_t ldc) {
+void gemm_direct(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
+                 const float* bias, float* c, std::size_t ldc) {
   std::size_t i = 0;
   for (; i + 4 <= m; i += 4)
     row_block<4>(n, k, a.data + i * a.stride, a.stride, b.data, b.stride, bias, c + i * ldc, ldc);
   for (; i < m; ++i)
     row_block<1>(n, k, a.data + i * a.stride, a.stride, b.data, b.stride, bias, c + i * ldc, ldc);
+}
+
+}  // namespace
+
+void gemm_f32(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
+              const float* bias, float* c, std::size_t ldc) {
+  if (m * n * k < kPackedMinWork || n < kNr)
+    gemm_direct(m, n, k, a, b, bias, c, ldc);
+  else
+    gemm_packed(m, n, k, a, b, bias, c, ldc);
+}
+
+void gemm_f32_packed(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
+                     const float* bias, float* c, std::size_t ldc) {
+  gemm_packed(m, n, k, a, b, bias, c, ldc);
+}
+
+void gemm_f32_direct(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
+                     const float* bias, float* c, std::size_t ldc) {
+  gemm_direct(m, n, k, a, b, bias, c, ldc);
 }
 
 }  // namespace headwise

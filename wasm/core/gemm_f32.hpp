@@ -11,7 +11,15 @@ struct MatrixView {
 };
 
 // C (m x n, row stride ldc) = A (m x k) @ B (k x n) + bias (n, may be null). C is overwritten.
+// Large products go through packed panels and cache blocks, small ones read A and B in place.
+// Not reentrant: the packed panels are static scratch (the core is single-threaded).
 void gemm_f32(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
               const float* bias, float* c, std::size_t ldc);
+
+// The two paths gemm_f32 chooses between, exposed so tests and benchmarks can pin one.
+void gemm_f32_packed(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
+                     const float* bias, float* c, std::size_t ldc);
+void gemm_f32_direct(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
+                     const float* bias, float* c, std::size_t ldc);
 
 }  // namespace headwise

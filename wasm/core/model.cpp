@@ -42,8 +42,8 @@ Status Model::create(const Config& config, const Limits& limits, std::uint64_t s
   for (int i = 0; i < kTensorCount; ++i) {
     if (!m->buffers_[i].allocate(sizes[i])) return out_of_memory("a tensor", sizes[i]);
   }
-  if (!m->k_transposed_.allocate(d.head_dim * d.tokens) || !m->score_row_.allocate(d.tokens))
-    return out_of_memory("attention scratch", (d.head_dim + 1) * d.tokens);
+  const std::size_t scratch = head_scratch_floats(d.tokens, d.head_dim);
+  if (!m->head_scratch_.allocate(scratch)) return out_of_memory("attention scratch", scratch);
 
   const float in_bound = fan_in_bound(d.d_model), out_bound = fan_in_bound(d.concat);
   const struct {
@@ -85,7 +85,7 @@ Status Model::run(Step step) {
   const Dims& d = dims_;
   const ProjectionWeights w{tensor(TensorId::kWq), tensor(TensorId::kWk), tensor(TensorId::kWv),
                             bias(TensorId::kBq),   bias(TensorId::kBk),   bias(TensorId::kBv)};
-  const HeadScratch scratch{k_transposed_.data(), score_row_.data()};
+  const HeadScratch scratch{head_scratch_.data()};
   float* scores = tensor(TensorId::kScores);
   float* attention = tensor(TensorId::kAttention);
   switch (step) {

@@ -44,8 +44,7 @@ class Model {
   Limits limits_;
   Dims dims_{};
   std::array<FloatBuffer, kTensorCount> buffers_;
-  FloatBuffer k_transposed_;
-  FloatBuffer score_row_;
+  FloatBuffer head_scratch_;  // attend_head_f32's working memory, linear in tokens
 };
 
 }  // namespace headwise

@@ -1,0 +1,144 @@
+// The tiled online-softmax attention (blocks of 32 and 4 query rows x 64 keys per tile, keys in panels of 2 SIMD
+// vectors) against a double reference of one head, at sizes around every tile and panel size,
+// causal on and off; plus the softmax numerics of issue 6.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "attention_head.hpp"
+#include "reference.hpp"
+#include "rng.hpp"
+
+namespace headwise {
+namespace {
+
+using testing::all_close;
+
+std::vector<float> random_vector(std::size_t n, std::uint64_t seed, float bound = 1.0f) {
+  std::vector<float> v(n);
+  fill_uniform(v.data(), n, seed, 11, bound);
+  return v;
+}
+
+// softmax(q k^T / sqrt(hd) + mask) v for one head, in double.
+std::vector<double> reference_head(std::size_t T, std::size_t hd, bool causal, const float* q,
+                                   const float* k, const float* v) {
+  std::vector<double> out(T * hd, 0.0), w(T);
+  for (std::size_t i = 0; i < T; ++i) {
+    const std::size_t visible = causal ? i + 1 : T;
+    double max = -1e300, sum = 0;
+    for (std::size_t j = 0; j < visible; ++j) {
+      double s = 0;
+      for (std::size_t d = 0; d < hd; ++d) s += double(q[i * hd + d]) * k[j * hd + d];
+      w[j] = s / std::sqrt(double(hd));
+      max = std::max(max, w[j]);
+    }
+    for (std::size_t j = 0; j < visible; ++j) sum += w[j] = std::exp(w[j] - max);
+    for (std::size_t j = 0; j < visible; ++j)
+      for (std::size_t d = 0; d < hd; ++d) out[i * hd + d] += w[j] / sum * v[j * hd + d];
+  }
+  return out;
+}
+
+void expect_tiled_matches(std::size_t T, std::size_t hd, bool causal, float bound = 1.0f) {
+  auto q = random_vector(T * hd, T * 3 + hd, bound), k = random_vector(T * hd, T * 5 + hd, bound);
+  auto v = random_vector(T * hd, T * 7 + hd);
+  std::vector<float> scratch(head_scratch_floats(T, hd), std::nanf("")), ctx(T * hd, -7.0f);
+  attend_head_tiled_f32(T, hd, causal, q.data(), k.data(), v.data(), {scratch.data()}, ctx.data(), hd);
+  ASSERT_TRUE(all_close(ctx.data(), reference_head(T, hd, causal, q.data(), k.data(), v.data())))
+      << "T=" << T << " hd=" << hd << " causal=" << causal;
+}
+
+TEST(TiledAttention, MatchesDoubleReferenceAroundTileSizes) {
+  for (bool causal : {true, false})
+    for (std::size_t T : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 127, 128, 129, 200})
+      for (std::size_t hd : {1, 3, 4, 5, 8, 9, 16, 17, 33, 64}) expect_tiled_matches(T, hd, causal);
+}
+
+TEST(TiledAttention, LongSequenceWithSharpScoresRescalesCorrectly) {
+  // Large scores make the running max jump from tile to tile: every rescale is exercised.
+  expect_tiled_matches(300, 64, true, 4.0f);
+  expect_tiled_matches(300, 64, false, 4.0f);
+}
+
+TEST(TiledAttention, AgreesWithTheRowPathThatKeepsScores) {
+  const std::size_t T = 150, hd = 24;
+  auto q = random_vector(T * hd, 1), k = random_vector(T * hd, 2), v = random_vector(T * hd, 3);
+  std::vector<float> scratch(head_scratch_floats(T, hd)), tiled(T * hd), rows(T * hd);
+  std::vector<float> scores(T * T), attention(T * T);
+  attend_head_tiled_f32(T, hd, true, q.data(), k.data(), v.data(), {scratch.data()}, tiled.data(), hd);
+  attend_head_f32(T, hd, true, q.data(), k.data(), v.data(), {scratch.data()},
+                  {rows.data(), hd, scores.data(), attention.data()});
+  const std::vector<double> rows_d(rows.begin(), rows.end());
+  EXPECT_TRUE(all_close(tiled.data(), rows_d, 1e-6, 1e-5));
+  EXPECT_EQ(scores[1], -std::numeric_limits<float>::infinity());  // above the diagonal
+  EXPECT_EQ(attention[1], 0.0f);
+}
+
+TEST(TiledAttention, RepeatedRunsAreBitwiseIdentical) {
+  const std::size_t T = 130, hd = 20;
+  auto q = random_vector(T * hd, 4), k = random_vector(T * hd, 5), v = random_vector(T * hd, 6);
+  std::vector<float> scratch(head_scratch_floats(T, hd)), first(T * hd), second(T * hd);
+  attend_head_tiled_f32(T, hd, true, q.data(), k.data(), v.data(), {scratch.data()}, first.data(), hd);
+  attend_head_tiled_f32(T, hd, true, q.data(), k.data(), v.data(), {scratch.data()}, second.data(), hd);
+  EXPECT_EQ(first, second);
+}
+
+TEST(TiledAttention, ScratchIsLinearInTokens) {
+  const std::size_t hd = 64;
+  const double per_token = double(head_scratch_floats(8192, hd)) / 8192.0;
+  EXPECT_LE(per_token, double(hd + 1) * 1.01);  // packed keys plus a score row at most
+  EXPECT_LE(head_scratch_floats(8192, hd), 2 * head_scratch_floats(4096, hd));
+}
+
+TEST(Softmax, FullyMaskedRowGivesZerosNotNaN) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (std::size_t n : {1, 3, 4, 5, 8, 9}) {
+    std::vector<float> row(n, -inf);
+    softmax_row_f32(row.data(), n);
+    for (float p : row) EXPECT_EQ(p, 0.0f) << "n=" << n;
+  }
+}
+
+TEST(Softmax, HugeLogitsOfBothSignsStayFiniteAndSumToOne) {
+  for (std::size_t n : {2, 4, 7, 16, 33, 100, 1000}) {
+    auto row = random_vector(n, n, 1e4f);  // logits in [-1e4, 1e4]
+    row[n / 2] = 1e4f, row[0] = -1e4f;
+    std::vector<double> expected(n);
+    double total = 0;
+    for (std::size_t i = 0; i < n; ++i) total += expected[i] = std::exp(double(row[i]) - 1e4);
+    for (auto& e : expected) e /= total;
+    softmax_row_f32(row.data(), n);
+    EXPECT_TRUE(all_close(row.data(), expected, 1e-6, 1e-5)) << "n=" << n;
+    double sum = 0;
+    for (float p : row) {
+      ASSERT_TRUE(std::isfinite(p)) << "n=" << n;
+      sum += p;
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-6) << "n=" << n;
+  }
+}
+
+TEST(Softmax, EqualHugeLogitsShareTheWeightEvenly) {
+  std::vector<float> row(8, 1e4f);
+  softmax_row_f32(row.data(), row.size());
+  double sum = 0;
+  for (float p : row) {
+    EXPECT_FLOAT_EQ(p, 0.125f);
+    sum += p;
+  }
+  EXPECT_NEAR(sum, 1.0, 1e-6);
+}
+
+TEST(Softmax, RepeatedRunsAreBitwiseIdentical) {
+  const auto input = random_vector(257, 9, 30.0f);
+  auto first = input, second = input;
+  softmax_row_f32(first.data(), first.size());
+  softmax_row_f32(second.data(), second.size());
+  EXPECT_EQ(first, second);
+}
+
+}  // namespace
+}  // namespace headwise
