@@ -68,15 +68,18 @@ export function normalizeConfig(config = {}) {
   return c;
 }
 
-/** A Float32Array (or array of numbers) of exactly `length` finite values. */
-export function floatArrayArgument(name, value, length, shapeText) {
+const sizeOf = (shape) => shape.reduce((a, b) => a * b, 1);
+
+/** A Float32Array (or array of numbers) with exactly as many finite values as `shape` holds. */
+export function floatArrayArgument(name, value, shape) {
+  const length = shape.length === 1 ? shape[0] : sizeOf(shape);
   let array = value;
   if (Array.isArray(value)) array = Float32Array.from(value, Number);
   else if (!(value instanceof Float32Array)) {
     throw new TypeError(`${name} must be a Float32Array (or an array of numbers), got ${describe(value)}`);
   }
   if (array.length !== length) {
-    throw new RangeError(`${name} must have ${length} values (${shapeText}), got ${array.length}`);
+    throw new RangeError(`${name} must have ${length} values ((${shape.join(', ')})), got ${array.length}`);
   }
   for (let i = 0; i < array.length; i += 1) {
     if (!Number.isFinite(array[i])) {

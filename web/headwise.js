@@ -18,13 +18,12 @@ const STEP = Object.freeze({
 });
 const INPUT_STREAM = 9;
 
-const shapeText = (shape) => `(${shape.join(', ')})`;
-
 /** One multi-head attention layer with its weights, living in the module until dispose(). */
 export class MultiHeadAttention {
   #core;
   #handle;
   #registry;
+  #keeping = false;
 
   /** @internal use Headwise.createAttention */
   constructor(core, handle, config, registry) {
@@ -134,8 +133,7 @@ export class MultiHeadAttention {
       if (!shapes[name]) {
         throw new TypeError(`unknown weight "${name}" (this layer has ${Object.keys(shapes).join(', ')})`);
       }
-      const shape = shapes[name];
-      return [name, floatArrayArgument(name, value, shape.reduce((a, b) => a * b, 1), shapeText(shape))];
+      return [name, floatArrayArgument(name, value, shapes[name])];
     });
     for (const [name, array] of checked) this.#view(T[name]).set(array);
   }
@@ -163,17 +161,18 @@ export class MultiHeadAttention {
   #read(id) { return this.#view(id).slice(); }
 
   #write(id, name, value, shape) {
-    const length = shape.reduce((a, b) => a * b, 1);
-    this.#view(id).set(floatArrayArgument(name, value, length, shapeText(shape)));
+    this.#view(id).set(floatArrayArgument(name, value, shape));
   }
 
   #keep(intermediates) {
     if (typeof intermediates !== 'boolean') {
       throw new TypeError(`intermediates must be true or false, got ${String(intermediates)}`);
     }
+    if (intermediates === this.#keeping) return;  // one call into the module saved per forward
     if (!this.#core.call('keepIntermediates', this.#live(), intermediates)) {
       throw new HeadwiseError(this.#core.call('lastError'));
     }
+    this.#keeping = intermediates;
   }
 
   #run(step) {
