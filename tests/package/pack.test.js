@@ -1,28 +1,20 @@
 // The npm package as users get it: pack, install the tarball into an empty project, import it.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { packAndInstall, TARBALL_LIMIT_BYTES } from './install-tarball.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+let installed;
 let work;
 let tarball;
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'headwise-pack-'));
-  const [info] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }));
-  tarball = join(work, info.filename);
-  console.log(`npm pack: ${info.filename}, ${(statSync(tarball).size / 1024).toFixed(1)} KB packed, `
-    + `${(info.unpackedSize / 1024).toFixed(1)} KB unpacked, ${info.entryCount} files`);
-  const app = join(work, 'app');
-  execFileSync('mkdir', ['-p', app]);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], { cwd: app, stdio: 'pipe' });
+  installed = packAndInstall();
+  ({ work, tarball } = installed);
 }, 120_000);
 
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => installed?.remove());
 
 test('the tarball holds the API, its types and the built module, and nothing else', () => {
   const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
@@ -37,7 +29,7 @@ test('the tarball holds the API, its types and the built module, and nothing els
   // The classic-script bundle's entry needs the build's virtual wasm module: not for npm users.
   expect(listing).not.toContain('package/web/explorer/standalone.js');
   expect(listing.filter((f) => f.includes('/build/explorer/'))).toEqual([]);
-  expect(statSync(tarball).size).toBeLessThanOrEqual(300 * 1024);
+  expect(statSync(tarball).size).toBeLessThanOrEqual(TARBALL_LIMIT_BYTES);
 });
 
 test('an installed copy computes the lecture example in Node', () => {
