@@ -19,15 +19,16 @@
   try { widgetBase = widget ? new URL(widget) : null; } catch { widgetBase = null; }
   if (widgetBase && !/^https?:$/.test(widgetBase.protocol)) widgetBase = null;
   frames.forEach((frame) => {
-    const url = widgetBase ? new URL(frame.getAttribute('src').replace(/^\.\.\/web\//, ''), widgetBase) : new URL(frame.src);
+    const url = new URL(frame.dataset.embed, widgetBase ?? new URL('../web/', location.href));
     // The embed then takes messages only from this deck (a deck opened from disk has no origin).
-    if (location.origin !== 'null') url.searchParams.set('origins', location.origin);
+    if (/^https?:$/.test(location.protocol)) url.searchParams.set('origins', location.origin);
     frame.src = url.href;
   });
 
+  // Pages opened from disk have opaque origins that cannot be named: only then the target is "*".
   const frameOrigin = (frame) => {
-    const origin = new URL(frame.src).origin;
-    return origin === 'null' ? '*' : origin; // file:// frames have no origin to name
+    const url = new URL(frame.src);
+    return /^https?:$/.test(url.protocol) ? url.origin : '*';
   };
 
   function send(frame, method, params) {

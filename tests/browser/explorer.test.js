@@ -291,31 +291,3 @@ describe('explorer hardening and export', () => {
     } finally { await context.close(); }
   });
 });
-
-describe('the example slide deck', () => {
-  test('from disk, every slide\'s embedded panel renders; arrow keys move', async () => {
-    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
-    const page = await context.newPage();
-    const problems = [];
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-    page.on('request', (r) => { if (!/^(file|data|blob):/.test(r.url())) problems.push(`outside request: ${r.url()}`); });
-    try {
-      await page.goto(new URL('../../examples/slides.html', import.meta.url).href);
-      const slides = await page.locator('.slide').count();
-      const embeds = [];
-      for (let i = 1; i < slides; i += 1) {
-        await page.keyboard.press('ArrowRight');
-        assert.equal(await page.locator('.counter').innerText(), `${i + 1} / ${slides}`);
-        const frame = page.frameLocator('.slide.current iframe');
-        await frame.locator('headwise-explorer[data-ready]').waitFor({ timeout: 20_000 });
-        const panel = new URL(await page.locator('.slide.current iframe').getAttribute('src'), 'file:///').searchParams.get('panel');
-        const shown = await frame.locator(`[data-panel="${panel}"]`).isVisible();
-        embeds.push(`${panel}:${shown}`);
-        if (i === 3) await page.screenshot({ path: `${ARTIFACTS}deck-slide-4-1920x1080.png` });
-      }
-      assert.deepEqual(embeds, ['why:true', 'steps:true', 'heads:true', 'loop:true', 'order:true', 'steps:true']);
-      assert.deepEqual(problems, []);
-    } finally { await context.close(); }
-  });
-});

@@ -20,19 +20,22 @@ const METHODS = new Map([
 ]);
 export const METHOD_NAMES = Object.freeze([...METHODS.keys()]);
 
+const idOf = (data) => ((typeof data.id === 'string' && data.id.length <= 64) || Number.isFinite(data.id) ? data.id : null);
+
 function parseRequest(data) {
   let text;
   if (typeof data === 'string') {
+    // Too long to parse: refused unread, so the reply cannot name the request's id.
     if (data.length > MAX_MESSAGE_CHARS) return { error: `message too large: ${data.length} characters, at most ${MAX_MESSAGE_CHARS}`, id: null };
     if (!data.includes('"headwise"')) return null;
     try { data = JSON.parse(data); } catch { return null; }
   } else {
     if (data === null || typeof data !== 'object' || !Object.hasOwn(data, 'headwise')) return null;
     try { text = JSON.stringify(data); } catch { return { error: 'message is not plain JSON data', id: null }; }
-    if (text.length > MAX_MESSAGE_CHARS) return { error: `message too large: ${text.length} characters of JSON, at most ${MAX_MESSAGE_CHARS}`, id: null };
+    if (text.length > MAX_MESSAGE_CHARS) return { error: `message too large: ${text.length} characters of JSON, at most ${MAX_MESSAGE_CHARS}`, id: idOf(data) };
   }
   if (data === null || typeof data !== 'object' || !Object.hasOwn(data, 'headwise')) return null;
-  const id = (typeof data.id === 'string' && data.id.length <= 64) || Number.isFinite(data.id) ? data.id : null;
+  const id = idOf(data);
   if (data.headwise !== PROTOCOL) return { error: `unsupported protocol version ${JSON.stringify(data.headwise)}; this page speaks ${PROTOCOL}`, id };
   if (typeof data.method !== 'string' || !METHODS.has(data.method)) {
     return { error: `unknown method ${JSON.stringify(String(data.method).slice(0, 40))}; use one of ${METHOD_NAMES.join(', ')}`, id };
