@@ -1,11 +1,12 @@
 // The example slide deck (examples/) in Chromium: from disk, and cross-origin under the strict
-// CSP (the deck from one local origin, the widget's embed.html and bundle from another), every
+// CSP (the deck from one local origin, the widget's embed.html and bundle from another, which
+// adds default-src 'self' as well), every
 // embed renders and the deck's "next" walks the steps panel through the five steps by postMessage.
 // Bad messages get an error reply or are ignored, and the embed keeps working.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchChromium } from './chromium.js';
-import { EXAMPLES_DIR, serveDir, STRICT_CSP, WEB_DIR } from './static-server.js';
+import { EXAMPLES_DIR, LOCKED_DOWN_CSP, serveDir, STRICT_CSP, WEB_DIR } from './static-server.js';
 import { ARTIFACTS } from './page-checks.js';
 import { pathToFileURL } from 'node:url';
 
@@ -20,7 +21,8 @@ let widgetServer;
 before(async () => {
   browser = await launchChromium();
   deckServer = await serveDir(EXAMPLES_DIR, { headers: CSP });
-  widgetServer = await serveDir(WEB_DIR, { headers: CSP, host: 'localhost' });
+  // The widget's origin also sets default-src (stricter still: CSP directives only narrow).
+  widgetServer = await serveDir(WEB_DIR, { headers: { 'Content-Security-Policy': LOCKED_DOWN_CSP }, host: 'localhost' });
 });
 
 after(async () => {
