@@ -9,6 +9,7 @@ import { launchChromium } from './chromium.js';
 import { EXAMPLES_DIR, LOCKED_DOWN_CSP, serveDir, STRICT_CSP, WEB_DIR } from './static-server.js';
 import { ARTIFACTS } from './page-checks.js';
 import { pathToFileURL } from 'node:url';
+import { readFile } from 'node:fs/promises';
 
 const STEPS = ['project', 'split', 'attend', 'merge', 'out-project'];
 const PANELS = ['why', 'steps', 'heads', 'loop', 'order', 'steps'];
@@ -79,6 +80,12 @@ async function walkDeck(page, artifact) {
   }
   return { seen, walkedSteps };
 }
+
+test('the widget bundle builds no code from strings', async () => {
+  const bundle = await readFile(`${WEB_DIR}build/explorer/explorer.js`, 'utf8');
+  assert.ok(bundle.length > 100_000, 'the bundle with the wasm inside');
+  assert.doesNotMatch(bundle, /\bnew Function\b|\beval\s*\(/);
+});
 
 describe('the example slide deck', () => {
   test('from disk: every embed renders; next walks the five steps, then moves on', async () => {
