@@ -142,8 +142,12 @@ test('in Chromium under the strict CSP: numbers, one shared module, lazy start, 
       for (const bad of [{ width: 7 }, { heads: -1 }, { colour: 'red' }, { preset: 'gpt9' }, { seed: {} }, null]) {
         try { el.setConfig(bad); errors.push('accepted'); } catch (error) { errors.push(`${error.name}: ${error.message}`); }
       }
-      return { errors, heads: el.getState().heads };
+      // Before it is ever connected, an element already takes steps and configuration.
+      const fresh = document.createElement('headwise-explorer');
+      const early = [fresh.nextStep().stepName, fresh.setConfig({ preset: 'gpt2' }).heads, fresh.getState().ready];
+      return { errors, heads: el.getState().heads, early };
     });
+    assert.deepEqual(refused.early, ['split', 12, false]);
     assert.equal(refused.heads, 3);
     assert.match(refused.errors[0], /RangeError: width 7 is not divisible by 3 heads/);
     assert.match(refused.errors[1], /RangeError: heads="-1" was ignored/);

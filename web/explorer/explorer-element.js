@@ -142,8 +142,13 @@ export class HeadwiseExplorer extends ElementBase {
   }
 
   /** The steps panel's stepper (project, split, attend, merge, out-project), for slide decks. */
-  nextStep() { return this.goToStep(this.#panels.steps.step + 1); }
-  previousStep() { return this.goToStep(this.#panels.steps.step - 1); }
+  nextStep() { return this.#stepBy(1); }
+  previousStep() { return this.#stepBy(-1); }
+
+  #stepBy(delta) {
+    if (!this.#built) this.#build();
+    return this.goToStep(this.#panels.steps.step + delta);
+  }
 
   /** Goes to step 0..4 (clamped); redraws now if in view, else when the element comes back. */
   goToStep(step) {
@@ -152,8 +157,9 @@ export class HeadwiseExplorer extends ElementBase {
     const panel = this.#panels.steps;
     const clamped = Math.max(0, Math.min(STEPS.length - 1, step));
     if (clamped !== panel.step) {
-      if (this.#visible && this.#session && this.dataset.ready) panel.go(clamped);
-      else { panel.step = clamped; this.#pending = true; }
+      panel.step = clamped;
+      if (!this.#visible || !this.#session) this.#pending = true; // drawn when it is back
+      else if (panel.computed) panel.go(clamped); // (before its first update, that update draws it)
     }
     return this.getState();
   }
