@@ -162,7 +162,7 @@ describe('the example slide deck', () => {
       assert.deepEqual({ step: replies.state?.result?.step, heads: replies.state?.result?.heads, ready: replies.state?.result?.ready }, { step: 3, heads: 3, ready: true });
       // Still working, with the accepted changes drawn.
       await frame.locator('[data-panel="steps"] .steps > li.current strong:text-is("merge")').waitFor({ timeout: 5000 });
-      await frame.locator('[data-panel="steps"] code.shape:text-is("(1, 3, 12, 2)")').first().waitFor({ timeout: 5000 });
+      await frame.locator('[data-panel="steps"] .steps > li.current code.shape:text-is("(1, 12, 3, 2)")').first().waitFor({ timeout: 5000 });
       assert.match(await page.locator('.counter').innerText(), /step 4 of 5$/, 'the deck follows the replies');
       assert.deepEqual(problems, []);
     } finally { await context.close(); }

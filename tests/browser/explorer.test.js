@@ -136,7 +136,20 @@ describe('explorer layouts and embedding', () => {
       assert.equal(counts.length, 12 + 3, '12 head maps, then concat, W_out and output');
       assert.ok(counts.every((n) => n >= 4));
       assert.match(await page.locator('[data-panel="heads"] .status').innerText(), /^12 heads, each 12 x 12/);
+      // All 12 head maps fit the 16:9 frame, above the fold.
+      const bottoms = await page.locator('headwise-explorer').evaluate((h) => [...h.shadowRoot.querySelectorAll('[data-panel="heads"] .figures:not(.mix) canvas:not([hidden])')].map((c) => c.getBoundingClientRect().bottom));
+      assert.equal(bottoms.length, 12);
+      assert.ok(Math.max(...bottoms) <= 1080, `lowest head map ends at ${Math.max(...bottoms)} px`);
       await page.screenshot({ path: `${ARTIFACTS}embed-heads-gpt2-1920x1080.png` });
+      assert.deepEqual(problems, []);
+    } finally { await context.close(); }
+  });
+
+  test('index.html?slide=1: no page header, slide mode', async () => {
+    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?slide=1&panel=why`);
+    try {
+      assert.equal(await page.locator('header').isVisible(), false);
+      assert.equal(await page.locator('.explorer.slide').count(), 1);
       assert.deepEqual(problems, []);
     } finally { await context.close(); }
   });
