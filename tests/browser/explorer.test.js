@@ -279,6 +279,26 @@ describe('explorer hardening and export', () => {
     } finally { await context.close(); }
   });
 
+  test('the heads sweep waits while the explorer is out of view and goes on when it is back', async () => {
+    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=loop`);
+    try {
+      const progress = () => page.locator('headwise-explorer').evaluate((h) => h.shadowRoot.querySelector('progress').value);
+      await page.locator('.run-sweep').click();
+      await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelector('progress').value >= 1, null, { timeout: 30_000 });
+      // display: none takes it out of view (IntersectionObserver), like a slide that is not shown.
+      await page.locator('headwise-explorer').evaluate((h) => { h.style.display = 'none'; });
+      await page.waitForFunction(() => document.querySelector('headwise-explorer').dataset.active === 'false');
+      const paused = await progress();
+      await page.waitForTimeout(1500);
+      assert.equal(await progress(), paused, 'no sweep points measured while out of view');
+      await page.locator('headwise-explorer').evaluate((h) => { h.style.display = ''; });
+      await page.waitForFunction((p) => document.querySelector('headwise-explorer').shadowRoot.querySelector('progress').value > p, paused, { timeout: 30_000 });
+      await page.locator('[data-panel="loop"] button:text-is("Stop")').click();
+      await page.waitForFunction(() => /Stopped after/.test(document.querySelector('headwise-explorer').shadowRoot.querySelector('.sweep-status').textContent), null, { timeout: 30_000 });
+      assert.deepEqual(problems, []);
+    } finally { await context.close(); }
+  });
+
   test('ES modules over http: importing the class defines no tag; define.js does', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
