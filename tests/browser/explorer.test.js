@@ -242,10 +242,12 @@ describe('explorer hardening and export', () => {
     } finally { await context.close(); }
   });
 
-  test('every panel exports JSON with its numbers and SVG with its figure', async () => {
+  // Chromium blocks a tab's downloads after about ten in a row ("multiple automatic downloads"),
+  // so the twelve saves are made from two pages of six.
+  const exportChecks = [{ input: 'x', why: 'oneHead', steps: 'trace' }, { heads: 'attention', loop: 'maxDiff', order: 'perWord' }];
+  for (const expected of exportChecks) test(`every panel exports JSON with its numbers and SVG with its figure: ${Object.keys(expected).join(', ')}`, async () => {
     const { page, context, problems } = await openExplorer(browser, `${server.url}index.html`);
     try {
-      const expected = { input: 'x', why: 'oneHead', steps: 'trace', heads: 'attention', loop: 'maxDiff', order: 'perWord' };
       for (const [panel, key] of Object.entries(expected)) {
         const save = async (label) => {
           const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-panel="${panel}"] .exports button:text-is("${label}")`).click()]);
