@@ -1,36 +1,35 @@
 // The npm package as users get it: pack, install the tarball into an empty project, import it.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { packAndInstall, TARBALL_LIMIT_BYTES } from './install-tarball.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+let installed;
 let work;
 let tarball;
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'headwise-pack-'));
-  const [info] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }));
-  tarball = join(work, info.filename);
-  console.log(`npm pack: ${info.filename}, ${(statSync(tarball).size / 1024).toFixed(1)} KB packed, `
-    + `${(info.unpackedSize / 1024).toFixed(1)} KB unpacked, ${info.entryCount} files`);
-  const app = join(work, 'app');
-  execFileSync('mkdir', ['-p', app]);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], { cwd: app, stdio: 'pipe' });
+  installed = packAndInstall();
+  ({ work, tarball } = installed);
 }, 120_000);
 
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => installed?.remove());
 
 test('the tarball holds the API, its types and the built module, and nothing else', () => {
   const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
   expect(listing).toContain('package/web/headwise.js');
   expect(listing).toContain('package/web/headwise.d.ts');
   expect(listing).toContain('package/web/build/headwise-core.wasm');
-  expect(listing.filter((f) => f.includes('/tests/') || f.includes('/wasm/core/'))).toEqual([]);
-  expect(statSync(tarball).size).toBeLessThanOrEqual(300 * 1024);
+  expect(listing).toContain('package/web/explorer/explorer-element.js');
+  expect(listing).toContain('package/web/explorer/explorer-element.d.ts');
+  expect(listing).toContain('package/web/explorer/define.js');
+  expect(listing).toContain('package/web/explorer/panels/heads-panel.js');
+  expect(listing.filter((f) => f.includes('/tests/') || f.includes('/wasm/core/') || f.includes('/examples/'))).toEqual([]);
+  // The classic-script bundle's entry needs the build's virtual wasm module: not for npm users.
+  expect(listing).not.toContain('package/web/explorer/standalone.js');
+  expect(listing.filter((f) => f.includes('/build/explorer/'))).toEqual([]);
+  expect(statSync(tarball).size).toBeLessThanOrEqual(TARBALL_LIMIT_BYTES);
 });
 
 test('an installed copy computes the lecture example in Node', () => {
@@ -47,6 +46,60 @@ test('an installed copy computes the lecture example in Node', () => {
   expect(out.length).toBe(72);
   expect(out.diff).toBeLessThan(1e-5);
   expect(out.trace).toEqual(['2,6,6', '2,6,6', '2,6,2,3', '2,2,6,3', '2,2,6,6', '2,2,6,6', '2,2,6,3', '2,6,2,3', '2,6,6', '2,6,6']);
+});
+
+test('no runtime dependencies; define.js is the only module with side effects', () => {
+  const pkg = JSON.parse(readFileSync(join(work, 'app/node_modules/headwise/package.json'), 'utf8'));
+  expect(pkg.dependencies ?? {}).toEqual({});
+  expect(pkg.sideEffects).toEqual(['./web/explorer/define.js']);
+});
+
+test('the element imports nothing outside its folder but the public compute API', () => {
+  const explorer = join(work, 'app/node_modules/headwise/web/explorer');
+  const files = readdirSync(explorer, { recursive: true }).filter((f) => f.endsWith('.js'));
+  expect(files.length).toBeGreaterThan(20);
+  const outside = [];
+  for (const file of files) {
+    const source = readFileSync(join(explorer, file), 'utf8');
+    for (const [, spec] of source.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
+      const target = new URL(spec, `file://${join(explorer, file)}`).pathname;
+      if (!target.startsWith(`${explorer}/`)) outside.push(`${file} -> ${spec}`);
+    }
+  }
+  expect(outside.every((entry) => entry.endsWith("-> ../headwise.js"))).toBe(true);
+  expect(outside.length).toBeGreaterThan(0);
+});
+
+test('in Node, importing the element class defines no tag and needs no DOM', () => {
+  const script = `
+    const { HeadwiseExplorer } = await import('headwise/explorer');
+    const defined = await import('headwise/explorer/define');
+    console.log(JSON.stringify({
+      isClass: typeof HeadwiseExplorer === 'function',
+      same: defined.HeadwiseExplorer === HeadwiseExplorer,
+      attributes: HeadwiseExplorer.observedAttributes,
+      registry: typeof customElements,
+    }));
+  `;
+  const out = JSON.parse(execFileSync('node', ['--input-type=module', '-e', script], { cwd: join(work, 'app'), encoding: 'utf8' }));
+  expect(out).toEqual({ isClass: true, same: true, registry: 'undefined',
+    attributes: ['panel', 'preset', 'width', 'heads', 'causal', 'seed', 'sentence', 'slide', 'max-tokens', 'from-url'] });
+});
+
+test('the shipped JS builds no code from strings (runs under --disallow-code-generation-from-strings)', () => {
+  const script = `
+    const { loadHeadwise } = await import('headwise');
+    await import('headwise/explorer');
+    const hw = await loadHeadwise();
+    const mha = hw.createAttention({ tokens: 4, dModel: 8, heads: 2 });
+    console.log(mha.forward(hw.randomInput(mha.config, 2)).length);
+  `;
+  const out = execFileSync('node', ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script], { cwd: join(work, 'app'), encoding: 'utf8' });
+  expect(out.trim()).toBe('32');
+  const installed = join(work, 'app/node_modules/headwise/web');
+  for (const file of ['build/headwise-core.js', 'headwise.js', 'core-loader.js', 'explorer/explorer-element.js']) {
+    expect(readFileSync(join(installed, file), 'utf8')).not.toMatch(/\bnew Function\b|\beval\s*\(/);
+  }
 });
 
 test('the raw .wasm is exported for bundlers', () => {

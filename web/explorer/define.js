@@ -1,6 +1,8 @@
-// Registers <headwise-explorer>. Importing explorer-element.js alone defines nothing.
+// Registers <headwise-explorer>. Importing explorer-element.js alone defines nothing. Where there
+// is no custom-element registry (Node, server-side rendering) it registers nothing and does not throw.
 import { HeadwiseExplorer } from './explorer-element.js';
 
-if (!customElements.get('headwise-explorer')) customElements.define('headwise-explorer', HeadwiseExplorer);
+const registry = globalThis.customElements;
+if (registry && !registry.get('headwise-explorer')) registry.define('headwise-explorer', HeadwiseExplorer);
 
 export { HeadwiseExplorer };

@@ -1,16 +1,18 @@
 // <headwise-explorer>: the lecture's six panels in a shadow root. Attributes mirror the URL
 // parameters (panel, preset, width, heads, causal, seed, sentence, slide, max-tokens); with the
 // `from-url` attribute the page's query string overrides them. Importing this module defines no
-// tag: see define.js.
+// tag: see define.js. The module starts when the element nears the viewport and does no work
+// while it is out of view; every element on a page shares one module instance.
 import { loadHeadwise } from '../headwise.js';
 import { Session } from './session.js';
 import { readOptions, OPTION_NAMES, PANELS } from './options.js';
+import { configFromMessage } from './config-input.js';
 import { EXPLORER_CSS } from './styles.js';
 import { DARK, LIGHT } from './figure.js';
 import { el } from './dom.js';
 import { InputPanel } from './panels/input-panel.js';
 import { WhyHeadsPanel } from './panels/why-heads-panel.js';
-import { StepsPanel } from './panels/steps-panel.js';
+import { StepsPanel, STEPS } from './panels/steps-panel.js';
 import { HeadsPanel } from './panels/heads-panel.js';
 import { LoopFusedPanel } from './panels/loop-fused-panel.js';
 import { WordOrderPanel } from './panels/word-order-panel.js';
@@ -21,8 +23,14 @@ const TWO_COLUMN_PANELS = new Set(['input', 'steps', 'loop']);
 const NAV_LABELS = { input: 'Input', why: 'One head is not enough', steps: 'Five steps', heads: 'Heads', loop: 'Loop vs fused', order: 'Word order' };
 
 let sharedModule = null;
+// How far outside the viewport an element starts loading and computing.
+const NEAR_VIEWPORT = '200px';
 
-export class HeadwiseExplorer extends HTMLElement {
+// Node (and other DOM-less hosts) can import the class to read its static parts; it cannot be
+// instantiated there.
+const ElementBase = globalThis.HTMLElement ?? class {};
+
+export class HeadwiseExplorer extends ElementBase {
   static observedAttributes = [...OPTION_NAMES, 'from-url'];
 
   /** How the module is loaded; a bundle with the wasm inlined replaces it. Shared by all elements. */
@@ -42,6 +50,13 @@ export class HeadwiseExplorer extends HTMLElement {
   #width = 0;
   #busyTimer = 0;
   #generation = 0;
+  #visible = false;
+  #visibility = null;
+  #pending = false; // a render or redraw was asked for while out of view
+  #waiters = [];
+  #lastStatus = null;
+  #starting = false;
+  #inFlight = false; // a progressive first render is drawing its panels
 
   constructor() {
     super();
@@ -53,10 +68,16 @@ export class HeadwiseExplorer extends HTMLElement {
 
   connectedCallback() {
     if (!this.#built) this.#build();
-    this.#start();
+    if (typeof IntersectionObserver !== 'function') { this.#setVisible(true); return; }
+    this.#visibility = new IntersectionObserver((entries) => this.#setVisible(entries.at(-1).isIntersecting), { rootMargin: NEAR_VIEWPORT });
+    this.#visibility.observe(this);
   }
 
   disconnectedCallback() {
+    this.#visibility?.disconnect();
+    this.#visibility = null;
+    this.#visible = false;
+    for (const resolve of this.#waiters.splice(0)) resolve(); // long tasks see the disconnect and stop
     cancelAnimationFrame(this.#frame);
     clearTimeout(this.#busyTimer);
     this.#generation += 1; // stops a progressive first render
@@ -70,20 +91,90 @@ export class HeadwiseExplorer extends HTMLElement {
     this.#schedule();
   }
 
+  /** Whether the element is near the viewport (and so computing and drawing). */
+  get active() { return this.#visible; }
+
+  #setVisible(visible) {
+    if (visible === this.#visible) return;
+    this.#visible = visible;
+    this.dataset.active = String(visible);
+    if (!visible) {
+      // Stop work in flight; it is redone when the element comes back.
+      cancelAnimationFrame(this.#frame);
+      clearTimeout(this.#busyTimer);
+      if (this.#inFlight) { this.#inFlight = false; this.#pending = true; }
+      this.#generation += 1;
+      return;
+    }
+    for (const resolve of this.#waiters.splice(0)) resolve();
+    if (!this.#session) { this.#start(); return; }
+    if (this.#pending) { this.#pending = false; this.#schedule(); }
+  }
+
+  /** Resolves when the element is near the viewport (at once if it is). Long tasks await it. */
+  whenActive() {
+    return this.#visible ? Promise.resolve() : new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
   /** Changes some options; recomputes on the next frame, or at once with { immediate: true }. */
   setOptions(partial, { immediate = false } = {}) {
+    if (!this.#built) this.#build();
     const known = new Set(['panel', 'preset', 'dModel', 'heads', 'causal', 'seed', 'sentence', 'slide', 'maxTokens']);
     for (const key of Object.keys(partial)) if (!known.has(key)) throw new TypeError(`unknown explorer option "${key}"`);
     Object.assign(this.#options, partial);
     if (partial.dModel !== undefined || partial.heads !== undefined) {
       if (partial.preset === undefined) this.#options.preset = 'custom';
     }
-    if (immediate) this.#render(); else this.#schedule();
+    if (immediate && this.#visible) this.#render(); else this.#schedule();
   }
 
-  /** The steps panel's stepper, for slide decks. */
-  nextStep() { this.#panels.steps?.go(this.#panels.steps.step + 1); }
-  previousStep() { this.#panels.steps?.go(this.#panels.steps.step - 1); }
+  /**
+   * Validated configuration change, for slide decks and untrusted input: keys are the attribute
+   * names (panel, preset, width, heads, causal, seed, sentence, slide, max-tokens; also dModel and
+   * maxTokens), values strings, numbers or booleans. Throws TypeError / RangeError and changes
+   * nothing if any of them cannot be used, or if width is not divisible by heads.
+   * @returns the state after the change (see getState)
+   */
+  setConfig(config) {
+    if (!this.#built) this.#build();
+    this.setOptions(configFromMessage(config, this.#options));
+    return this.getState();
+  }
+
+  /** The steps panel's stepper (project, split, attend, merge, out-project), for slide decks. */
+  nextStep() { return this.#stepBy(1); }
+  previousStep() { return this.#stepBy(-1); }
+
+  #stepBy(delta) {
+    if (!this.#built) this.#build();
+    return this.goToStep(this.#panels.steps.step + delta);
+  }
+
+  /** Goes to step 0..4 (clamped); redraws now if in view, else when the element comes back. */
+  goToStep(step) {
+    if (!this.#built) this.#build();
+    if (!Number.isInteger(step)) throw new TypeError('step must be a whole number from 0 to 4');
+    const panel = this.#panels.steps;
+    const clamped = Math.max(0, Math.min(STEPS.length - 1, step));
+    if (clamped !== panel.step) {
+      panel.step = clamped;
+      if (!this.#visible || !this.#session) this.#pending = true; // drawn when it is back
+      else if (panel.computed) panel.go(clamped); // (before its first update, that update draws it)
+    }
+    return this.getState();
+  }
+
+  /** A plain, copyable summary: what is shown, the step, whether it is ready and in view. */
+  getState() {
+    if (!this.#built) this.#build();
+    const o = this.#options;
+    const step = this.#panels.steps.step;
+    return {
+      panel: o.panel ?? 'all', preset: o.preset, width: o.dModel, heads: o.heads, causal: o.causal, seed: o.seed,
+      slide: o.slide, maxTokens: o.maxTokens, step, stepName: STEPS[step], steps: [...STEPS],
+      status: this.#lastStatus, ready: this.dataset.ready === 'true', active: this.#visible,
+    };
+  }
 
   #readOptions() {
     const fromUrl = this.hasAttribute('from-url') ? new URLSearchParams(globalThis.location?.search ?? '') : null;
@@ -100,6 +191,8 @@ export class HeadwiseExplorer extends HTMLElement {
       onOptions: (partial) => this.setOptions(partial),
       hw: () => this.#hw,
       connected: () => this.isConnected,
+      whenActive: () => this.whenActive(),
+      viewportHeight: () => globalThis.innerHeight ?? 0,
       width: (panel) => (this.#twoColumns() && TWO_COLUMN_PANELS.has(panel) ? Math.floor(this.#width * 0.52) : this.#width),
       figureDrawn: () => {
         if (!this.#firstFigure) return;
@@ -133,6 +226,8 @@ export class HeadwiseExplorer extends HTMLElement {
   }
 
   async #start() {
+    if (this.#starting) return;
+    this.#starting = true;
     try {
       sharedModule ??= HeadwiseExplorer.loadModule();
       this.#hw = await sharedModule;
@@ -143,6 +238,8 @@ export class HeadwiseExplorer extends HTMLElement {
       this.loading.className = 'status';
       this.loading.dataset.kind = 'error';
       return;
+    } finally {
+      this.#starting = false;
     }
     if (!this.isConnected) return;
     this.#session ??= new (Session)(this.#hw);
@@ -152,6 +249,7 @@ export class HeadwiseExplorer extends HTMLElement {
 
   #schedule() {
     if (!this.#session) return;
+    if (!this.#visible) { this.#pending = true; return; }
     cancelAnimationFrame(this.#frame);
     clearTimeout(this.#busyTimer);
     // A big layer (GPT-2 sizes) takes tens of milliseconds to create in one call that cannot be
@@ -176,6 +274,7 @@ export class HeadwiseExplorer extends HTMLElement {
 
   #render({ progressive = false } = {}) {
     if (!this.#session) return;
+    if (!this.#visible) { this.#pending = true; return; }
     const o = this.#options;
     this.wrapper.classList.toggle('slide', o.slide);
     this.nav.hidden = Boolean(o.panel);
@@ -192,6 +291,7 @@ export class HeadwiseExplorer extends HTMLElement {
       computed = { status: 'invalid', message: error.message };
     }
     const t1 = performance.now();
+    this.#lastStatus = computed.status;
     const generation = ++this.#generation;
     const updateOne = (id) => {
       try {
@@ -215,6 +315,7 @@ export class HeadwiseExplorer extends HTMLElement {
       return;
     }
     // The first render draws one panel per frame, so the first heatmap is on screen sooner.
+    this.#inFlight = true;
     updateOne(visible[0]);
     let k = 1;
     const next = () => {
@@ -223,7 +324,7 @@ export class HeadwiseExplorer extends HTMLElement {
         updateOne(visible[k]);
         k += 1;
         requestAnimationFrame(() => setTimeout(next, 0));
-      } else finish();
+      } else { this.#inFlight = false; finish(); }
     };
     requestAnimationFrame(() => setTimeout(next, 0));
   }
@@ -231,6 +332,7 @@ export class HeadwiseExplorer extends HTMLElement {
 
   #redraw(force) {
     if (!this.#session || !this.dataset.ready) return;
+    if (!this.#visible) { this.#pending = true; return; }
     const width = this.main.clientWidth;
     if (!force && Math.abs(width - this.#lastWidth) < 8) return;
     this.#lastWidth = width;

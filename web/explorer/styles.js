@@ -55,6 +55,9 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
 .explorer.slide { max-width: none; min-height: 100vh; padding: 1.5vw 2.5vw; font-size: clamp(15px, 1.45vw, 30px); }
 .explorer.slide nav, .explorer.slide .exports, .explorer.slide details.numbers, .explorer.slide .page-title { display: none; }
 .explorer.slide .panel { border: 0; padding-top: 0; }
+/* On a slide with live figures the steps list shows the current step's shapes only, so all five
+   steps fit beside the figure (shapes-only slides, e.g. GPT-3, keep every shape). */
+.explorer.slide .steps.compact > li:not(.current) ul { display: none; }
 /* On a 16:9 slide, panels whose text is long put it beside their figures. */
 @media (min-aspect-ratio: 4/3) and (min-width: 900px) {
   .explorer.slide .panel.two-column:not([hidden]) { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1.15fr); column-gap: 2.5vw; align-items: start; }

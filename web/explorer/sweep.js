@@ -1,14 +1,15 @@
 // Times loop against fused for 2..4000 heads of head_dim 3 on the lecture's width 6. Runs in
 // slices (one measurement per task) so the page keeps drawing and answering; workers are not an
 // option because browsers refuse them from file://. V8 swaps in optimised wasm only at a
-// function's next call, so everything is warmed up before it is timed.
+// function's next call, so everything is warmed up before it is timed. Between measurements it
+// waits while the page is out of view (whenActive), so a hidden explorer does no work.
 
 export const SWEEP_HEADS = Object.freeze([2, 4, 8, 16, 32, 64, 128, 256, 512, 1000, 2000, 4000]);
 // Browsers round performance.now() to 0.1 ms here (no cross-origin isolation): each sample
 // repeats the call until it lasts about this long.
 const SAMPLE_MS = 8;
 
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+const nextSlice = () => new Promise((resolve) => setTimeout(resolve, 0));
 const median = (values) => { const s = [...values].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
 function timeCalls(run, reps) {
@@ -20,10 +21,12 @@ function timeCalls(run, reps) {
 /**
  * @param hw the loaded module
  * @param {{ tokens: number, seed?: number, heads?: number[], runs?: number,
- *   onProgress?: (done: number, total: number, point?: object) => void, isCancelled?: () => boolean }} o
+ *   onProgress?: (done: number, total: number, point?: object) => void, isCancelled?: () => boolean,
+ *   whenActive?: () => Promise<void> }} o
  * @returns {Promise<{ points: { heads: number, fusedMs: number, loopMs: number, maxDiff: number }[], cancelled: boolean }>}
  */
-export async function runHeadsSweep(hw, { tokens, seed = 1, heads = SWEEP_HEADS, runs = 5, onProgress = () => {}, isCancelled = () => false }) {
+export async function runHeadsSweep(hw, { tokens, seed = 1, heads = SWEEP_HEADS, runs = 5, onProgress = () => {}, isCancelled = () => false, whenActive = async () => {} }) {
+  const nextTask = async () => { await nextSlice(); await whenActive(); };
   const config = (H) => ({ batch: 1, tokens, dModel: 6, heads: H, headDim: 3, causal: true, seed });
   const x = hw.randomInput(config(2), seed);
   // Warm-up: enough calls at a middle size for every kernel to be tiered up.

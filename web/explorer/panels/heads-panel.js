@@ -52,10 +52,12 @@ export class HeadsPanel extends PanelFrame {
     const { tokens: T, heads: H, dModel: D, causal } = c.config;
     const hd = D / H;
     const shown = Math.min(H, MAX_HEADS_DRAWN);
-    const each = this.drawWidth >= 700 ? Math.max(220, Math.floor(this.drawWidth / Math.min(shown, this.drawWidth >= 1000 ? 3 : 2)) - 16) : this.drawWidth;
+    let each = this.drawWidth >= 700 ? Math.max(220, Math.floor(this.drawWidth / Math.min(shown, this.drawWidth >= 1000 ? 3 : 2)) - 16) : this.drawWidth;
+    const headMap = (h) => ({ values: c.result.attention, offset: h * T * T, rows: T, cols: T, rowLabels: c.tokens, colLabels: c.tokens, scale: 'probability', masked: causal ? (i, j) => j > i : null, title: `head ${h + 1}` });
+    if (this.options?.slide) each = this.#fitToSlide(each, shown, headMap(0));
     const items = [];
     for (let h = 0; h < shown; h += 1) {
-      const common = { values: c.result.attention, offset: h * T * T, rows: T, cols: T, rowLabels: c.tokens, colLabels: c.tokens, scale: 'probability', masked: causal ? (i, j) => j > i : null, title: `head ${h + 1}` };
+      const common = headMap(h);
       items.push({
         figure: heatmapFigure({ ...common, maxWidth: each, highlightRow: this.highlight }),
         table: () => heatmapTable({ ...common, title: `Head ${h + 1} attention` }),
@@ -73,6 +75,23 @@ export class HeadsPanel extends PanelFrame {
     drawOnCanvases(this.mixArea, this.mixFigures.map((figure) => ({ figure })), this.host.palette());
     this.addTables(() => heatmapTable(concat), () => heatmapTable(out));
     this.figures.push(...this.mixFigures);
+  }
+
+  // On a slide every head map must be above the fold: shrink the maps until their rows fit the
+  // height left under the panel's text (one layout read per draw).
+  #fitToSlide(each, shown, sample) {
+    const height = this.host.viewportHeight();
+    if (!height || this.drawWidth < 700) return each;
+    const top = this.figureArea.getBoundingClientRect().top + (globalThis.scrollY ?? 0);
+    const available = height - top - 12;
+    const gap = 12;
+    let size = each;
+    for (; size > 120; size = Math.floor(size * 0.92)) {
+      const perRow = Math.max(1, Math.floor((this.drawWidth + gap) / (size + gap)));
+      const mapHeight = heatmapFigure({ ...sample, maxWidth: size }).height;
+      if (Math.ceil(shown / perRow) * (mapHeight + gap) <= available) break;
+    }
+    return size;
   }
 
   #hover(canvas, h) {

@@ -52,7 +52,7 @@ export class LoopFusedPanel extends PanelFrame {
     this.sweepText.textContent = 'Warming up (the browser optimises the module during the first calls)...';
     try {
       const result = await runHeadsSweep(this.host.hw(), {
-        tokens, seed: this.options?.seed ?? 1, isCancelled: () => this.cancelled || !this.host.connected(),
+        tokens, seed: this.options?.seed ?? 1, isCancelled: () => this.cancelled || !this.host.connected(), whenActive: () => this.host.whenActive(),
         onProgress: (done, total, point) => {
           this.progress.value = done;
           this.sweep.points.push(point);

@@ -51,6 +51,7 @@ export class StepsPanel extends PanelFrame {
     this.list.replaceChildren(...STEPS.map((step, i) => el('li', { class: i === this.step ? 'current' : '', 'aria-current': i === this.step ? 'step' : null },
       el('strong', { text: step }), el('span', { text: ` ${WHAT[step]}` }),
       el('ul', {}, ...c.trace.filter((e) => e.step === step).map((e) => el('li', {}, el('code', { class: 'shape', text: shapeText(e.shape) }), el('span', { text: ` ${e.name}` })))))));
+    this.list.classList.toggle('compact', c.status === 'ok');
     const s = stridesOf(T, H, hd);
     this.strides.replaceChildren(
       el('p', { text: `view (B, T, H, hd) = ${shapeText(s.view.shape)}, strides ${shapeText(s.view.strides)}: no data moves.` }),

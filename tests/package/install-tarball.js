@@ -1,0 +1,25 @@
+// `npm pack` this repository and install the tarball, offline, into a fresh temporary project:
+// the package exactly as npm users get it. Used by the Node and the browser package tests.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const TARBALL_LIMIT_BYTES = 300 * 1024;
+
+/** @returns {{ work: string, app: string, tarball: string, bytes: number, remove(): void }} */
+export function packAndInstall(prefix = 'headwise-pack-') {
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  const [info] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }));
+  const tarball = join(work, info.filename);
+  const bytes = statSync(tarball).size;
+  console.log(`npm pack: ${info.filename}, ${(bytes / 1024).toFixed(1)} KB packed, `
+    + `${(info.unpackedSize / 1024).toFixed(1)} KB unpacked, ${info.entryCount} files`);
+  const app = join(work, 'app');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], { cwd: app, stdio: 'pipe' });
+  return { work, app, tarball, bytes, remove: () => rmSync(work, { recursive: true, force: true }) };
+}

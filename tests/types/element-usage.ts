@@ -1,0 +1,23 @@
+// Compiled (never run) by tests/package/types.test.js: the element's declarations, imported by
+// package name through the exports map.
+import { HeadwiseExplorer, type ExplorerState } from 'headwise/explorer';
+import 'headwise/explorer/define';
+
+const element = document.createElement('headwise-explorer');
+const typed: HeadwiseExplorer = element;
+const state: ExplorerState = typed.setConfig({ preset: 'gpt2', heads: 12, causal: false });
+const step: number = typed.nextStep().step;
+const name: 'project' | 'split' | 'attend' | 'merge' | 'out-project' = typed.goToStep(4).stepName;
+typed.previousStep();
+typed.setOptions({ heads: 4 }, { immediate: true });
+element.addEventListener('headwise-render', (event) => { const ms: number = event.detail.computeMs; void ms; });
+const ready: boolean = typed.getState().ready && state.active;
+class Custom extends HeadwiseExplorer {}
+customElements.define('my-explorer', Custom);
+// @ts-expect-error preset names are checked
+typed.setConfig({ preset: 'gpt4' });
+// @ts-expect-error unknown option
+typed.setConfig({ colour: 'red' });
+// @ts-expect-error goToStep takes a number
+typed.goToStep('merge');
+void step; void name; void ready;

@@ -1,0 +1,94 @@
+// Types of the <headwise-explorer> element class ("headwise/explorer"). Importing it defines no
+// tag; "headwise/explorer/define" registers <headwise-explorer>.
+import type { Headwise } from '../headwise.js';
+
+export type ExplorerPanel = 'input' | 'why' | 'steps' | 'heads' | 'loop' | 'order';
+export type ExplorerPreset = 'toy' | 'gpt2' | 'gpt3';
+export type ExplorerStep = 'project' | 'split' | 'attend' | 'merge' | 'out-project';
+
+/** The element's options (also readable as attributes: panel, preset, width, heads, ...). */
+export interface ExplorerOptions {
+  /** null: all panels. */
+  panel: ExplorerPanel | null;
+  preset: ExplorerPreset | 'custom';
+  dModel: number;
+  heads: number;
+  causal: boolean;
+  seed: number;
+  sentence: string;
+  slide: boolean;
+  maxTokens: number;
+}
+
+/**
+ * What setConfig accepts: the attribute names (and dModel / maxTokens), as strings, numbers or
+ * booleans, validated like URL parameters.
+ */
+export interface ExplorerConfig {
+  panel?: ExplorerPanel | 'all' | '';
+  preset?: ExplorerPreset;
+  width?: number | string;
+  dModel?: number | string;
+  heads?: number | string;
+  causal?: boolean | number | string;
+  seed?: number | string;
+  sentence?: string;
+  slide?: boolean | number | string;
+  'max-tokens'?: number | string;
+  maxTokens?: number | string;
+}
+
+/** A plain copy of the element's state (also the result of every slide-control message). */
+export interface ExplorerState {
+  panel: ExplorerPanel | 'all';
+  preset: ExplorerPreset | 'custom';
+  width: number;
+  heads: number;
+  causal: boolean;
+  seed: number;
+  slide: boolean;
+  maxTokens: number;
+  /** 0..4, an index into steps. */
+  step: number;
+  stepName: ExplorerStep;
+  steps: ExplorerStep[];
+  /** The last computation: null before the first one. */
+  status: 'ok' | 'shapes-only' | 'invalid' | 'sentence' | null;
+  /** The panels have been drawn at least once. */
+  ready: boolean;
+  /** Near the viewport, so computing and drawing (out of view it does no work). */
+  active: boolean;
+}
+
+/** Detail of the `headwise-render` event, fired after each render. */
+export interface ExplorerRenderDetail {
+  status: 'ok' | 'shapes-only' | 'invalid' | 'sentence';
+  computeMs: number;
+  panelsMs: number;
+}
+
+export class HeadwiseExplorer extends HTMLElement {
+  static readonly observedAttributes: string[];
+  /** How the module is loaded (default: loadHeadwise(), shared by every element on the page). */
+  static loadModule: () => Promise<Headwise>;
+  /** A copy of the current options. */
+  readonly options: ExplorerOptions;
+  /** Near the viewport (see ExplorerState.active). */
+  readonly active: boolean;
+  /** Resolves once the element is near the viewport. */
+  whenActive(): Promise<void>;
+  /** Changes options without validation (trusted callers); recomputes on the next frame. */
+  setOptions(partial: Partial<ExplorerOptions>, options?: { immediate?: boolean }): void;
+  /** Validated change; throws TypeError / RangeError and changes nothing if a value is unusable. */
+  setConfig(config: ExplorerConfig): ExplorerState;
+  nextStep(): ExplorerState;
+  previousStep(): ExplorerState;
+  /** 0..4 (clamped). */
+  goToStep(step: number): ExplorerState;
+  getState(): ExplorerState;
+}
+
+declare global {
+  interface HTMLElementTagNameMap { 'headwise-explorer': HeadwiseExplorer }
+  interface HTMLElementEventMap { 'headwise-render': CustomEvent<ExplorerRenderDetail> }
+}
