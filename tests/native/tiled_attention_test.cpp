@@ -57,6 +57,40 @@ TEST(TiledAttention, MatchesDoubleReferenceAroundTileSizes) {
       for (std::size_t hd : {1, 3, 4, 5, 8, 9, 16, 17, 33, 64}) expect_tiled_matches(T, hd, causal);
 }
 
+// The short-sequence kernel (tokens <= 16, head_dim <= 8, no packing) on every size it takes,
+// including sharp scores; scores in the thousands stay finite (a naive exp would overflow).
+TEST(ShortAttention, MatchesDoubleReferenceOnEverySizeItTakes) {
+  for (float bound : {1.0f, 8.0f})
+    for (bool causal : {true, false})
+      for (std::size_t T = 1; T <= 16; ++T)
+        for (std::size_t hd = 1; hd <= 8; ++hd) {
+          auto q = random_vector(T * hd, T * 3 + hd, bound), k = random_vector(T * hd, T * 5 + hd, bound);
+          auto v = random_vector(T * hd, T * 7 + hd);
+          const std::size_t stride = hd + 2;  // rows of a wider matrix, as the loop version writes
+          std::vector<float> ctx(T * stride, -7.0f);
+          attend_head_short_f32(T, hd, causal, q.data(), k.data(), v.data(), ctx.data(), stride);
+          std::vector<float> packed(T * hd);
+          for (std::size_t t = 0; t < T; ++t) {
+            for (std::size_t d = 0; d < hd; ++d) packed[t * hd + d] = ctx[t * stride + d];
+            ASSERT_EQ(ctx[t * stride + hd], -7.0f);  // the neighbours' columns are untouched
+          }
+          ASSERT_TRUE(all_close(packed.data(), reference_head(T, hd, causal, q.data(), k.data(), v.data())))
+              << "T=" << T << " hd=" << hd << " causal=" << causal << " bound=" << bound;
+        }
+}
+
+TEST(ShortAttention, HugeScoresStayFinite) {
+  const std::size_t T = 16, hd = 8;
+  auto q = random_vector(T * hd, 1, 1000.0f), k = random_vector(T * hd, 2, 1000.0f);
+  auto v = random_vector(T * hd, 3);
+  std::vector<float> ctx(T * hd);
+  attend_head_short_f32(T, hd, true, q.data(), k.data(), v.data(), ctx.data(), hd);
+  for (float c : ctx) {
+    ASSERT_TRUE(std::isfinite(c));
+    ASSERT_LE(std::fabs(c), 1.0f);  // a convex combination of values in [-1, 1)
+  }
+}
+
 TEST(TiledAttention, LongSequenceWithSharpScoresRescalesCorrectly) {
   // Large scores make the running max jump from tile to tile: every rescale is exercised.
   expect_tiled_matches(300, 64, true, 4.0f);

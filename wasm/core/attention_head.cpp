@@ -24,6 +24,10 @@ constexpr std::size_t kBc = 64;
 constexpr std::size_t kQb = 32;
 constexpr std::size_t kBrPadded = (kBr + kWidth - 1) / kWidth * kWidth;  // kBr in whole vectors
 static_assert(kBc % kNr == 0 && kQb % kBr == 0, "tiles are whole panels and whole blocks");
+// Below these sizes (the lecture's toy, the many-heads sweep) packing and tiling cost more than
+// the arithmetic: a plain row-by-row kernel on the stack is several times faster.
+constexpr std::size_t kShortTokens = 16;
+constexpr std::size_t kShortHeadDim = 8;
 
 // The tiled kernel's work area, after the packed keys. Short sequences get short rows and blocks
 // (ldp = min(kBc, tokens in whole panels), rows = min(kQb, tokens in whole kBr blocks)).
@@ -307,10 +311,40 @@ void attend_head_rows_f32(std::size_t tokens, std::size_t head_dim, bool causal,
   }
 }
 
+void attend_head_short_f32(std::size_t tokens, std::size_t head_dim, bool causal, const float* q,
+                           const float* k, const float* v, float* context,
+                           std::size_t context_stride) {
+  const float inv_sqrt = 1.0f / std::sqrt(static_cast<float>(head_dim));
+  float row[kShortTokens];
+  for (std::size_t i = 0; i < tokens; ++i) {
+    const std::size_t visible = causal ? i + 1 : tokens;
+    const float* qi = q + i * head_dim;
+    float max = kMinusInf;
+    for (std::size_t j = 0; j < visible; ++j) {
+      const float* kj = k + j * head_dim;
+      float dot = 0.0f;
+      for (std::size_t d = 0; d < head_dim; ++d) dot += qi[d] * kj[d];
+      row[j] = dot * inv_sqrt;
+      max = row[j] > max ? row[j] : max;
+    }
+    float total = 0.0f;
+    for (std::size_t j = 0; j < visible; ++j) total += row[j] = std::exp(row[j] - max);
+    const float inv_sum = 1.0f / total;
+    float* ctx = context + i * context_stride;
+    for (std::size_t d = 0; d < head_dim; ++d) {
+      float sum = 0.0f;
+      for (std::size_t j = 0; j < visible; ++j) sum += row[j] * v[j * head_dim + d];
+      ctx[d] = sum * inv_sum;
+    }
+  }
+}
+
 void attend_head_f32(std::size_t tokens, std::size_t head_dim, bool causal, const float* q,
                      const float* k, const float* v, HeadScratch scratch, HeadOutputs out) {
   if (out.scores || out.attention)
     attend_head_rows_f32(tokens, head_dim, causal, q, k, v, scratch, out);
+  else if (tokens <= kShortTokens && head_dim <= kShortHeadDim)
+    attend_head_short_f32(tokens, head_dim, causal, q, k, v, out.context, out.context_stride);
   else
     attend_head_tiled_f32(tokens, head_dim, causal, q, k, v, scratch, out.context,
                           out.context_stride);

@@ -31,9 +31,14 @@ struct HeadOutputs {
 void attend_head_f32(std::size_t tokens, std::size_t head_dim, bool causal, const float* q,
                      const float* k, const float* v, HeadScratch scratch, HeadOutputs out);
 
-// The two paths, exposed so tests and benchmarks can pin one (attend_head_f32 picks by `out`).
+// The three paths, exposed so tests and benchmarks can pin one (attend_head_f32 picks by `out`
+// and size: rows when scores or attention are asked for, short for tokens <= 16 and
+// head_dim <= 8, tiled otherwise).
 void attend_head_tiled_f32(std::size_t tokens, std::size_t head_dim, bool causal, const float* q,
                            const float* k, const float* v, HeadScratch scratch, float* context,
+                           std::size_t context_stride);
+void attend_head_short_f32(std::size_t tokens, std::size_t head_dim, bool causal, const float* q,
+                           const float* k, const float* v, float* context,
                            std::size_t context_stride);
 void attend_head_rows_f32(std::size_t tokens, std::size_t head_dim, bool causal, const float* q,
                           const float* k, const float* v, HeadScratch scratch, HeadOutputs out);

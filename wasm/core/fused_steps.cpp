@@ -1,6 +1,5 @@
 #include "fused_steps.hpp"
 
-#include <cstring>
 
 #include "gemm_f32.hpp"
 
@@ -14,13 +13,29 @@ void project(const Dims& d, const ProjectionWeights& w, const float* x, float* q
   gemm_f32(d.rows(), d.concat, d.d_model, input, {w.wv, d.concat}, w.bv, v, d.concat);
 }
 
-void split_heads(const Dims& d, const float* in, float* out) {
-  const std::size_t bytes = d.head_dim * sizeof(float);
+namespace {
+
+inline void copy_row(const float* from, float* to, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) to[i] = from[i];
+}
+
+}  // namespace
+
+// A head's row is a few floats (3 in the lecture's sweep of 4000 heads): copied in a loop, not by
+// one memcpy call per head (144,000 calls per split there). no_builtin keeps clang from turning
+// the loops back into those calls.
+#if defined(__clang__)
+#define HEADWISE_INLINE_COPIES __attribute__((no_builtin("memcpy")))
+#else
+#define HEADWISE_INLINE_COPIES
+#endif
+
+HEADWISE_INLINE_COPIES void split_heads(const Dims& d, const float* in, float* out) {
   for (std::size_t b = 0; b < d.batch; ++b)
     for (std::size_t t = 0; t < d.tokens; ++t)
       for (std::size_t h = 0; h < d.heads; ++h)
-        std::memcpy(out + ((b * d.heads + h) * d.tokens + t) * d.head_dim,
-                    in + (b * d.tokens + t) * d.concat + h * d.head_dim, bytes);
+        copy_row(in + (b * d.tokens + t) * d.concat + h * d.head_dim,
+                 out + ((b * d.heads + h) * d.tokens + t) * d.head_dim, d.head_dim);
 }
 
 void attend(const Dims& d, const float* q_heads, const float* k_heads, const float* v_heads,
@@ -36,13 +51,12 @@ void attend(const Dims& d, const float* q_heads, const float* k_heads, const flo
   }
 }
 
-void merge_heads(const Dims& d, const float* in, float* out) {
-  const std::size_t bytes = d.head_dim * sizeof(float);
+HEADWISE_INLINE_COPIES void merge_heads(const Dims& d, const float* in, float* out) {
   for (std::size_t b = 0; b < d.batch; ++b)
     for (std::size_t t = 0; t < d.tokens; ++t)
       for (std::size_t h = 0; h < d.heads; ++h)
-        std::memcpy(out + (b * d.tokens + t) * d.concat + h * d.head_dim,
-                    in + ((b * d.heads + h) * d.tokens + t) * d.head_dim, bytes);
+        copy_row(in + ((b * d.heads + h) * d.tokens + t) * d.head_dim,
+                 out + (b * d.tokens + t) * d.concat + h * d.head_dim, d.head_dim);
 }
 
 void out_project(const Dims& d, const float* w_out, const float* b_out, const float* concat,
