@@ -42,6 +42,7 @@ export class Figure {
     ctx.setTransform(scale, 0, 0, scale, 0, 0);
     ctx.clearRect(0, 0, this.width, this.height);
     const colour = (c) => palette[c] ?? c;
+    let lastFont = null;
     for (const it of this.items) {
       if (it.kind === 'grid') {
         drawGrid(ctx, it, colour);
@@ -65,8 +66,10 @@ export class Figure {
         ctx.fill();
       } else if (it.kind === 'text') {
         ctx.fillStyle = colour(it.fill);
+        // ctx.font reads back normalised ("normal" dropped), so compare with what was last set:
+        // setting a font parses it, and labels come by the hundred.
         const font = `${it.weight} ${it.size}px ${FONT}`;
-        if (ctx.font !== font) ctx.font = font;
+        if (font !== lastFont) { ctx.font = font; lastFont = font; }
         ctx.textAlign = it.anchor === 'middle' ? 'center' : it.anchor === 'end' ? 'right' : 'left';
         ctx.textBaseline = 'middle';
         if (it.rotate) {
