@@ -79,10 +79,12 @@ for (const origin of ['http', 'file']) {
         const width = page.locator('[data-panel="input"] input[type=number]').first();
         await width.fill('7');
         await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelector('.rule').dataset.valid === 'false');
+        await page.waitForSelector('headwise-explorer:not([data-drawing])'); // off-screen panels too
         assert.match(await page.locator('.rule').innerText(), /Width 7 cannot be split into 2 heads.*must divide the width.*1, 7/);
         assert.match(await page.locator('[data-panel="heads"] .status').innerText(), /Waiting for a valid configuration/);
         await width.fill('8');
         await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelector('.rule').textContent === 'width 8 = 2 heads x head_dim 4');
+        await page.waitForSelector('headwise-explorer:not([data-drawing])');
         await assertPanelsDrawn(page, ['heads', 'steps']);
         assert.ok((await panelText(page, 'steps')).includes('(1, 2, 12, 4)'));
         assert.ok(await numberIn(page.locator('.loop-diff')) < 1e-5);

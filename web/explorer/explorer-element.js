@@ -56,7 +56,7 @@ export class HeadwiseExplorer extends ElementBase {
   #waiters = [];
   #lastStatus = null;
   #starting = false;
-  #inFlight = false; // a progressive first render is drawing its panels
+  #inFlight = false; // panels of a render are still being drawn, one per frame
 
   constructor() {
     super();
@@ -301,6 +301,7 @@ export class HeadwiseExplorer extends ElementBase {
       }
     };
     const finish = () => {
+      delete this.dataset.drawing;
       this.#lastWidth = this.#width;
       this.dataset.ready = 'true';
       const t2 = performance.now();
@@ -309,24 +310,32 @@ export class HeadwiseExplorer extends ElementBase {
       this.dispatchEvent(new CustomEvent('headwise-render', { detail: { status: computed.status, computeMs: t1 - t0, panelsMs: t2 - t1 } }));
     };
     this.loading.hidden = true;
-    if (!progressive) {
-      visible.forEach(updateOne);
-      finish();
-      return;
-    }
-    // The first render draws one panel per frame, so the first heatmap is on screen sooner.
+    // The first render draws one panel per frame, so the first heatmap is on screen sooner. Later
+    // renders draw the panels on screen at once (within the frame) and the others one per frame.
+    const now = progressive ? visible.slice(0, 1) : visible.filter((id) => this.#onScreen(id));
+    const later = visible.filter((id) => !now.includes(id));
+    now.forEach(updateOne);
+    if (later.length === 0) { finish(); return; }
     this.#inFlight = true;
-    updateOne(visible[0]);
-    let k = 1;
+    this.dataset.drawing = 'true'; // panels off screen are still to be drawn (one per frame)
+    let k = 0;
     const next = () => {
       if (generation !== this.#generation) return; // a newer render has taken over
-      if (k < visible.length) {
-        updateOne(visible[k]);
+      if (k < later.length) {
+        updateOne(later[k]);
         k += 1;
         requestAnimationFrame(() => setTimeout(next, 0));
       } else { this.#inFlight = false; finish(); }
     };
     requestAnimationFrame(() => setTimeout(next, 0));
+  }
+
+  // Whether a panel's section overlaps the window (layout is already clean at this point).
+  #onScreen(id) {
+    const section = this.#panels[id].section;
+    if (section.hidden) return false;
+    const box = section.getBoundingClientRect();
+    return box.bottom > 0 && box.top < (globalThis.innerHeight || 0) && box.height > 0;
   }
 
 
