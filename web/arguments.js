@@ -72,7 +72,7 @@ const sizeOf = (shape) => shape.reduce((a, b) => a * b, 1);
 
 /** A Float32Array (or array of numbers) with exactly as many finite values as `shape` holds. */
 export function floatArrayArgument(name, value, shape) {
-  const length = shape.length === 1 ? shape[0] : sizeOf(shape);
+  const length = sizeOf(shape);
   let array = value;
   if (Array.isArray(value)) array = Float32Array.from(value, Number);
   else if (!(value instanceof Float32Array)) {

@@ -29,4 +29,15 @@ inline ::testing::AssertionResult all_close(const float* actual, const std::vect
          << expected[worst_at] << ", atol " << atol << ", rtol " << rtol << ")";
 }
 
+// Every probability finite and the row summing to 1 within 1e-6.
+inline ::testing::AssertionResult finite_and_sums_to_one(const std::vector<float>& row) {
+  double sum = 0;
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    if (!std::isfinite(row[i])) return ::testing::AssertionFailure() << "row[" << i << "] is " << row[i];
+    sum += row[i];
+  }
+  if (std::fabs(sum - 1.0) > 1e-6) return ::testing::AssertionFailure() << "the row sums to " << sum;
+  return ::testing::AssertionSuccess();
+}
+
 }  // namespace headwise::testing

@@ -98,4 +98,14 @@ inline RefResult reference_mha(const RefSizes& s, const RefWeights& w, const flo
   return r;
 }
 
+// softmax of one row in double, max subtracted first (so logits of 1e4 are fine).
+inline std::vector<double> reference_softmax(const std::vector<float>& row) {
+  double max = -std::numeric_limits<double>::infinity(), sum = 0;
+  for (float x : row) max = std::max(max, double(x));
+  std::vector<double> out(row.size());
+  for (std::size_t i = 0; i < row.size(); ++i) sum += out[i] = std::exp(double(row[i]) - max);
+  for (auto& p : out) p /= sum;
+  return out;
+}
+
 }  // namespace headwise::testing

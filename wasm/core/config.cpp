@@ -94,12 +94,6 @@ Dims dims_of(const Config& c) {
   return d;
 }
 
-std::size_t Dims::weight_floats() const { return 4 * d_model * concat + 3 * concat + d_model; }
-
-std::size_t Dims::activation_floats() const {
-  return 2 * rows() * d_model + 8 * rows() * concat + head_scratch_floats(tokens, head_dim);
-}
-
 std::size_t Dims::intermediate_floats() const { return 2 * batch * heads * tokens * tokens; }
 
 }  // namespace headwise

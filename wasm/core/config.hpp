@@ -38,8 +38,6 @@ struct Dims {
   bool causal, bias;
 
   std::size_t rows() const { return batch * tokens; }  // B*T, the rows of every projection
-  std::size_t weight_floats() const;
-  std::size_t activation_floats() const;    // everything a forward pass needs
   std::size_t intermediate_floats() const;  // scores and attention, (B, H, T, T) each
 };
 

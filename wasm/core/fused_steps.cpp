@@ -1,6 +1,5 @@
 #include "fused_steps.hpp"
 
-
 #include "gemm_f32.hpp"
 
 namespace headwise {
