@@ -1,4 +1,4 @@
-// Both GEMM paths at sizes equal to, below, above and multiples of the register tile (4 rows x
+// The GEMM paths at sizes equal to, below, above and multiples of the register tile (4 rows x
 // 2 vectors: 8 columns in wasm, 16 with AVX2) and of the cache blocks (k 256, n 512, m 64).
 #include <gtest/gtest.h>
 
@@ -64,10 +64,20 @@ TEST(GemmDirect, MatchesDoubleLoopsAroundTheRegisterTile) {
       for (std::size_t k : {1, 3, 17}) expect_matches_double(gemm_f32_direct, m, n, k, true);
 }
 
+// Fewer columns than the register tile (n < 8 in wasm): dot products along k, B transposed 256
+// rows at a time, 4 rows of A per tile, vector tails of k and row tails of m.
+TEST(GemmDots, MatchesDoubleLoopsForNarrowOutputs) {
+  for (std::size_t m : {1, 3, 4, 5, 12})
+    for (std::size_t n : {1, 2, 3, 6, 7})
+      for (std::size_t k : {1, 5, 32, 33, 255, 256, 257, 1000})
+        expect_matches_double(gemm_f32_dots, m, n, k, (m + k) % 2 == 0);
+}
+
 TEST(Gemm, ChoosesAPathThatMatchesAtProjectionShapes) {
   expect_matches_double(gemm_f32, 70, 96, 64, true);   // packed
   expect_matches_double(gemm_f32, 6, 3, 6, false);     // direct (a toy head)
   expect_matches_double(gemm_f32, 33, 64, 100, false);  // packed, one head's columns
+  expect_matches_double(gemm_f32, 12, 6, 12000, true);  // dots: 4000 heads of 3 onto width 6
 }
 
 TEST(GemmPacked, RepeatedRunsAreBitwiseIdentical) {

@@ -1,6 +1,7 @@
-// The tiled online-softmax attention (blocks of 32 and 4 query rows x 64 keys per tile, keys in panels of 2 SIMD
-// vectors) against a double reference of one head, at sizes around every tile and panel size,
-// causal on and off; plus the softmax numerics of issue 6.
+// The attention kernels against a double reference of one head: the tiled online-softmax kernel
+// (blocks of 32 and 4 query rows x 64 keys per tile, keys in panels of 2 SIMD vectors) at sizes
+// around every tile and panel size, the short kernels (one head, and many heads across SIMD
+// lanes), causal on and off; plus the softmax numerics of issue 6.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "attention_head.hpp"
+#include "attention_lanes.hpp"
 #include "reference.hpp"
 #include "rng.hpp"
 
@@ -76,6 +78,31 @@ TEST(ShortAttention, MatchesDoubleReferenceOnEverySizeItTakes) {
           }
           ASSERT_TRUE(all_close(packed.data(), reference_head(T, hd, causal, q.data(), k.data(), v.data())))
               << "T=" << T << " hd=" << hd << " causal=" << causal << " bound=" << bound;
+        }
+}
+
+// Many short heads side by side, one per SIMD lane (4 in wasm, 8 with AVX2): pair counts below,
+// at and past whole groups of lanes (the rest run one by one), every T and head_dim it takes.
+// Nothing past the last pair's context is written.
+TEST(ShortHeadsAcrossLanes, EveryPairMatchesTheDoubleReference) {
+  for (std::size_t pairs : {1, 3, 4, 5, 8, 9, 17, 33})
+    for (bool causal : {true, false})
+      for (std::size_t T : {1, 2, 5, 6, 16})
+        for (std::size_t hd = 1; hd <= 8; ++hd) {
+          const std::size_t n = T * hd, seed = pairs * 1000 + T * 10 + hd;
+          const float bound = hd % 2 ? 1.0f : 8.0f;
+          auto q = random_vector(pairs * n, seed, bound), k = random_vector(pairs * n, seed + 1, bound);
+          auto v = random_vector(pairs * n, seed + 2);
+          std::vector<float> ctx(pairs * n + 1, -7.0f);
+          attend_short_heads_f32(pairs, T, hd, causal, q.data(), k.data(), v.data(), ctx.data());
+          ASSERT_EQ(ctx[pairs * n], -7.0f);
+          for (std::size_t p = 0; p < pairs; ++p) {
+            const std::size_t at = p * n;
+            ASSERT_TRUE(all_close(ctx.data() + at, reference_head(T, hd, causal, q.data() + at,
+                                                                  k.data() + at, v.data() + at)))
+                << "pair " << p << " of " << pairs << " T=" << T << " hd=" << hd
+                << " causal=" << causal;
+          }
         }
 }
 

@@ -24,10 +24,6 @@ constexpr std::size_t kBc = 64;
 constexpr std::size_t kQb = 32;
 constexpr std::size_t kBrPadded = (kBr + kWidth - 1) / kWidth * kWidth;  // kBr in whole vectors
 static_assert(kBc % kNr == 0 && kQb % kBr == 0, "tiles are whole panels and whole blocks");
-// Below these sizes (the lecture's toy, the many-heads sweep) packing and tiling cost more than
-// the arithmetic: a plain row-by-row kernel on the stack is several times faster.
-constexpr std::size_t kShortTokens = 16;
-constexpr std::size_t kShortHeadDim = 8;
 
 // The tiled kernel's work area, after the packed keys. Short sequences get short rows and blocks
 // (ldp = min(kBc, tokens in whole panels), rows = min(kQb, tokens in whole kBr blocks)).
@@ -343,7 +339,7 @@ void attend_head_f32(std::size_t tokens, std::size_t head_dim, bool causal, cons
                      const float* k, const float* v, HeadScratch scratch, HeadOutputs out) {
   if (out.scores || out.attention)
     attend_head_rows_f32(tokens, head_dim, causal, q, k, v, scratch, out);
-  else if (tokens <= kShortTokens && head_dim <= kShortHeadDim)
+  else if (is_short_head(tokens, head_dim))
     attend_head_short_f32(tokens, head_dim, causal, q, k, v, out.context, out.context_stride);
   else
     attend_head_tiled_f32(tokens, head_dim, causal, q, k, v, scratch, out.context,

@@ -5,6 +5,14 @@
 
 namespace headwise {
 
+// Heads at most this short and narrow (the lecture's toy, the many-heads sweep) run in a plain
+// kernel without tiles: packing and tiling would cost more than the arithmetic.
+constexpr std::size_t kShortTokens = 16;
+constexpr std::size_t kShortHeadDim = 8;
+inline bool is_short_head(std::size_t tokens, std::size_t head_dim) {
+  return tokens <= kShortTokens && head_dim <= kShortHeadDim;
+}
+
 // Numerically stable softmax of row[0..n) in place (subtracts the row maximum before exp).
 // A row with no finite entry (all -infinity, i.e. fully masked) becomes all zeros.
 void softmax_row_f32(float* row, std::size_t n);

@@ -1,5 +1,6 @@
 #include "fused_steps.hpp"
 
+#include "attention_lanes.hpp"
 #include "gemm_f32.hpp"
 
 namespace headwise {
@@ -39,6 +40,11 @@ HEADWISE_INLINE_COPIES void split_heads(const Dims& d, const float* in, float* o
 
 void attend(const Dims& d, const float* q_heads, const float* k_heads, const float* v_heads,
             HeadScratch scratch, float* context_heads, float* scores, float* attention) {
+  if (!scores && !attention && is_short_head(d.tokens, d.head_dim)) {
+    attend_short_heads_f32(d.batch * d.heads, d.tokens, d.head_dim, d.causal, q_heads, k_heads,
+                           v_heads, context_heads);
+    return;
+  }
   const std::size_t head_size = d.tokens * d.head_dim;
   const std::size_t score_size = d.tokens * d.tokens;
   for (std::size_t bh = 0; bh < d.batch * d.heads; ++bh) {

@@ -179,11 +179,55 @@ void gemm_direct(std::size_t m, std::size_t n, std::size_t k, MatrixView a, Matr
     row_block<1>(n, k, a.data + i * a.stride, a.stride, b.data, b.stride, bias, c + i * ldc, ldc);
 }
 
+// Few columns (n < kNr) over a long k, as in the out-projection of thousands of tiny heads onto a
+// narrow width: tiles along n would be mostly padding, so each C entry is a dot product along k
+// instead, on B's columns transposed kKc rows at a time into the packing buffer.
+constexpr std::size_t kDotsMinDepth = 8 * kWidth;
+
+template <std::size_t kRows>
+void dots(std::size_t kc, const float* a, std::size_t lda, const float* column, float* c,
+          std::size_t ldc) {
+  Batch acc[kRows];
+  for (std::size_t r = 0; r < kRows; ++r) acc[r] = Batch(0.0f);
+  std::size_t p = 0;
+  for (; p + kWidth <= kc; p += kWidth) {
+    const Batch bv = Batch::load_aligned(column + p);
+    for (std::size_t r = 0; r < kRows; ++r)
+      acc[r] = xsimd::fma(Batch::load_unaligned(a + r * lda + p), bv, acc[r]);
+  }
+  for (std::size_t r = 0; r < kRows; ++r) {
+    float sum = xsimd::hadd(acc[r]);
+    for (std::size_t q = p; q < kc; ++q) sum += a[r * lda + q] * column[q];
+    c[r * ldc] += sum;
+  }
+}
+
+void gemm_dots(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
+               const float* bias, float* c, std::size_t ldc) {
+  static_assert(kNr * kKc <= kKc * kNc, "n < kNr columns of kKc fit the packing buffer");
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < n; ++j) c[i * ldc + j] = bias ? bias[j] : 0.0f;
+  for (std::size_t pc = 0; pc < k; pc += kKc) {
+    const std::size_t kc = std::min(kKc, k - pc);
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t p = 0; p < kc; ++p) packed_b[j * kKc + p] = b.data[(pc + p) * b.stride + j];
+    std::size_t i = 0;
+    for (; i + 4 <= m; i += 4)
+      for (std::size_t j = 0; j < n; ++j)
+        dots<4>(kc, a.data + i * a.stride + pc, a.stride, packed_b + j * kKc, c + i * ldc + j, ldc);
+    for (; i < m; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        dots<1>(kc, a.data + i * a.stride + pc, a.stride, packed_b + j * kKc, c + i * ldc + j, ldc);
+  }
+}
+
 }  // namespace
 
 void gemm_f32(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
               const float* bias, float* c, std::size_t ldc) {
-  if (m * n * k < kPackedMinWork || n < kNr)
+  if (n < kNr && k >= kDotsMinDepth)
+    gemm_dots(m, n, k, a, b, bias, c, ldc);
+  else if (m * n * k < kPackedMinWork || n < kNr)
     gemm_direct(m, n, k, a, b, bias, c, ldc);
   else
     gemm_packed(m, n, k, a, b, bias, c, ldc);
@@ -197,6 +241,11 @@ void gemm_f32_packed(std::size_t m, std::size_t n, std::size_t k, MatrixView a, 
 void gemm_f32_direct(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
                      const float* bias, float* c, std::size_t ldc) {
   gemm_direct(m, n, k, a, b, bias, c, ldc);
+}
+
+void gemm_f32_dots(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
+                   const float* bias, float* c, std::size_t ldc) {
+  gemm_dots(m, n, k, a, b, bias, c, ldc);
 }
 
 }  // namespace headwise

@@ -16,10 +16,13 @@ struct MatrixView {
 void gemm_f32(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
               const float* bias, float* c, std::size_t ldc);
 
-// The two paths gemm_f32 chooses between, exposed so tests and benchmarks can pin one.
+// The three paths gemm_f32 chooses between, exposed so tests and benchmarks can pin one: packed
+// panels, A and B read in place (small products), dot products along k (n < 2 vectors, long k).
 void gemm_f32_packed(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
                      const float* bias, float* c, std::size_t ldc);
 void gemm_f32_direct(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
                      const float* bias, float* c, std::size_t ldc);
+void gemm_f32_dots(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
+                   const float* bias, float* c, std::size_t ldc);
 
 }  // namespace headwise
