@@ -1,4 +1,5 @@
-// exp_f32 (the SIMD exp of the softmax) against double std::exp over its whole range.
+// exp_f32 (the SIMD exp of the softmax) and exp2_nonpositive_f32 (the attention kernels' 2^x)
+// against double std::exp / std::exp2 over their whole ranges.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,10 +13,11 @@ namespace {
 
 using Batch = xsimd::batch<float>;
 
+template <Batch (*Exp)(Batch) = exp_f32>
 std::vector<float> exp_of(const std::vector<float>& x) {
   std::vector<float> out(x.size());
   for (std::size_t i = 0; i + Batch::size <= x.size(); i += Batch::size)
-    exp_f32(Batch::load_unaligned(x.data() + i)).store_unaligned(out.data() + i);
+    Exp(Batch::load_unaligned(x.data() + i)).store_unaligned(out.data() + i);
   return out;
 }
 
@@ -48,6 +50,30 @@ TEST(ExpF32, LargeArgumentsStayFinite) {
   for (float v : exp_of(x)) {
     EXPECT_TRUE(std::isfinite(v));
     EXPECT_NEAR(v / std::exp(double(88.3f)), 1.0, 2e-7);
+  }
+}
+
+TEST(Exp2NonpositiveF32, RelativeErrorBelowTwoAndAHalfTenMillionthsDownTo2ToTheMinus125) {
+  std::vector<float> x;
+  for (float v = -125.0f; v <= 0.0f; v += 0.000913f) x.push_back(v);
+  for (float v = -1.0f; v <= 0.0f; v += 1.0f / 4096) x.push_back(v);  // every rounding boundary
+  x.resize(x.size() / Batch::size * Batch::size);
+  const auto e = exp_of<exp2_nonpositive_f32>(x);
+  double worst = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double ref = std::exp2(double(x[i]));
+    worst = std::max(worst, std::fabs(e[i] - ref) / ref);
+  }
+  EXPECT_LT(worst, 2.5e-7);
+}
+
+TEST(Exp2NonpositiveF32, BelowTheRangeATinyNormalNumberNotZeroOrDenormal) {
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> x(Batch::size, -inf);
+  x[1 % Batch::size] = -1e4f, x[2 % Batch::size] = -126.0f, x[3 % Batch::size] = -125.0f;
+  for (float v : exp_of<exp2_nonpositive_f32>(x)) {
+    EXPECT_GE(v, std::numeric_limits<float>::min());  // smallest normal float
+    EXPECT_LE(v, std::exp2(-124.0f));
   }
 }
 

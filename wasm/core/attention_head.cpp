@@ -14,13 +14,14 @@ namespace {
 using Batch = xsimd::batch<float>;
 constexpr std::size_t kWidth = Batch::size;
 constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
+constexpr float kLog2e = 1.44269504088896341f;
 
 // Tiles of the online-softmax kernel: kBr query rows at a time against kBc keys at a time; scores
 // and P @ V both run as kBr x kNr register tiles (8 accumulators, which V8 keeps in registers).
 // kQb query rows (several kBr blocks) share each key tile while it is in cache.
 constexpr std::size_t kBr = 4;
 constexpr std::size_t kNr = 2 * kWidth;
-constexpr std::size_t kBc = 64;
+constexpr std::size_t kBc = 128;
 constexpr std::size_t kQb = 32;
 constexpr std::size_t kBrPadded = (kBr + kWidth - 1) / kWidth * kWidth;  // kBr in whole vectors
 static_assert(kBc % kNr == 0 && kQb % kBr == 0, "tiles are whole panels and whole blocks");
@@ -75,21 +76,23 @@ float max_of(const float* x, std::size_t n) {
   return best;
 }
 
-// x[i] = exp(x[i] - shift) for i < n; returns their sum. The tail runs as one padded vector
-// (padding -infinity, whose exp is 0): short rows cost one vector exp, not several scalar ones.
+// x[i] = Exp(x[i] - shift) for i < n; returns their sum. The tail runs as one padded vector
+// (padding -infinity, whose exp is 0, or 2^-125 for exp2_nonpositive_f32: nothing next to the
+// sum's 1): short rows cost one vector exp, not several scalar ones.
+template <Batch (*Exp)(Batch)>
 float exp_shifted(float* x, std::size_t n, float shift) {
   const Batch sb(shift);
   Batch sums(0.0f);
   std::size_t i = 0;
   for (; i + kWidth <= n; i += kWidth) {
-    const Batch e = exp_f32(Batch::load_unaligned(x + i) - sb);
+    const Batch e = Exp(Batch::load_unaligned(x + i) - sb);
     e.store_unaligned(x + i);
     sums += e;
   }
   if (i < n) {
     alignas(64) float tail[kWidth];
     for (std::size_t t = 0; t < kWidth; ++t) tail[t] = i + t < n ? x[i + t] : kMinusInf;
-    const Batch e = exp_f32(Batch::load_aligned(tail) - sb);
+    const Batch e = Exp(Batch::load_aligned(tail) - sb);
     e.store_aligned(tail);
     sums += e;
     for (std::size_t t = 0; i + t < n; ++t) x[i + t] = tail[t];
@@ -194,19 +197,24 @@ void attend_tile(std::size_t hd, std::size_t j0, std::size_t n, const std::size_
   for (std::size_t r = 0; r < kBr; ++r) {
     float* p = p_tile + r * ldp;
     valid[r] = visible[r] > j0 ? std::min(n, visible[r] - j0) : 0;
-    std::fill(p + valid[r], p + n, 0.0f);  // masked keys (above the diagonal) weigh nothing
+    // Masked keys (above the diagonal) weigh nothing. Only the diagonal tile has any: no call
+    // into memset for the others.
+    if (valid[r] < n) std::fill(p + valid[r], p + n, 0.0f);
     // exp(-inf - -inf) is NaN: rows that see nothing yet keep max -inf and factor 1.
     old_max[r] = max[r];
     new_max[r] = valid[r] ? std::max(max[r], max_of(p, valid[r])) : max[r];
     if (new_max[r] == kMinusInf) old_max[r] = new_max[r] = 0.0f;
   }
-  // 0 on a row's first tile (old max -infinity), 1 where the max did not move.
+  // 1 where the max did not move; on a row's first tile (old max -infinity) it is 2^-125, which
+  // scales the zeros of o and sum.
   for (std::size_t r = 0; r < kBrPadded; r += kWidth)
-    exp_f32(Batch::load_aligned(old_max + r) - Batch::load_aligned(new_max + r)).store_aligned(factor + r);
+    exp2_nonpositive_f32(Batch::load_aligned(old_max + r) - Batch::load_aligned(new_max + r))
+        .store_aligned(factor + r);
   for (std::size_t r = 0; r < kBr; ++r) {
     rescale[r] = factor[r];
     if (valid[r] == 0) continue;
-    sum[r] = sum[r] * factor[r] + exp_shifted(p_tile + r * ldp, valid[r], new_max[r]);
+    sum[r] = sum[r] * factor[r] +
+             exp_shifted<exp2_nonpositive_f32>(p_tile + r * ldp, valid[r], new_max[r]);
     max[r] = new_max[r];
   }
   accumulate_context(n, hd, p_tile, ldp, v + j0 * hd, rescale, o);
@@ -229,13 +237,14 @@ void softmax_row_f32(float* row, std::size_t n) {
     std::fill(row, row + n, 0.0f);
     return;
   }
-  scale(n, 1.0f / exp_shifted(row, n, m), row);
+  scale(n, 1.0f / exp_shifted<exp_f32>(row, n, m), row);
 }
 
 void attend_head_tiled_f32(std::size_t tokens, std::size_t hd, bool causal, const float* q,
                            const float* k, const float* v, HeadScratch scratch, float* context,
                            std::size_t context_stride) {
-  const float scale_by = 1.0f / std::sqrt(static_cast<float>(hd));
+  // Scores in base 2 (times log2(e)), for exp2_nonpositive_f32: the same softmax.
+  const float scale_by = kLog2e / std::sqrt(static_cast<float>(hd));
   float* keys = scratch.data;
   const std::size_t block = block_rows(tokens);
   TileWork w;

@@ -30,7 +30,8 @@ void deinterleave(std::size_t n, const float* from, float* to) {
 // kLanes heads, interleaved: the short kernel's arithmetic with every scalar a vector of heads.
 void attend_group(std::size_t tokens, std::size_t hd, bool causal, const float* q, const float* k,
                   const float* v, float* context) {
-  const Batch scale_by(1.0f / std::sqrt(static_cast<float>(hd)));
+  // Scores in base 2 (times log2(e)), for exp2_nonpositive_f32: the same softmax.
+  const Batch scale_by(1.44269504088896341f / std::sqrt(static_cast<float>(hd)));
   Batch p[kShortTokens];
   for (std::size_t i = 0; i < tokens; ++i) {
     const std::size_t visible = causal ? i + 1 : tokens;
@@ -45,7 +46,7 @@ void attend_group(std::size_t tokens, std::size_t hd, bool causal, const float* 
       max = xsimd::max(max, p[j]);
     }
     Batch total(0.0f);
-    for (std::size_t j = 0; j < visible; ++j) total += p[j] = exp_f32(p[j] - max);
+    for (std::size_t j = 0; j < visible; ++j) total += p[j] = exp2_nonpositive_f32(p[j] - max);
     const Batch inv_total = Batch(1.0f) / total;
     for (std::size_t d = 0; d < hd; ++d) {
       Batch sum(0.0f);
