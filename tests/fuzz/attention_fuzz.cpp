@@ -68,7 +68,7 @@ Config read_config(ByteReader& in) {
     c.heads = in.int64(), c.head_dim = in.int64();
   } else {
     c.batch = 1 + in.byte() % 3;
-    c.tokens = 1 + in.byte() % 140;  // crosses the attention kernel's 32-row and 64-key tiles
+    c.tokens = 1 + in.byte() % 140;  // crosses the attention kernel's 32-row and 128-key tiles
     c.heads = 1 + in.byte() % 8;
     const std::int64_t hd = 1 + in.byte() % 20;
     if (in.byte() & 1) {
