@@ -1,6 +1,7 @@
 // One timing protocol for every peer (bench/native_bench.cpp and bench/torch_bench.py follow the
-// same rules): warm up (V8 swaps in optimised code only on a later call) for >= 3 calls and
-// >= 0.5 s (or one call past 4 s), then time samples of `batch` calls each, a sample lasting
+// same rules): warm up (V8 swaps in optimised code only on a later call, compiled in the
+// background: on this loaded 2-core machine that once took over half a second) for >= 3 calls and
+// >= 1 s (or one call past 4 s), then time samples of `batch` calls each, a sample lasting
 // >= 1 ms, until >= 7 samples and 1.5 s (or >= 3 samples past 8 s, or 300 samples).
 class Plan {
   constructor() {
@@ -10,7 +11,7 @@ class Plan {
   }
   warming() {
     const elapsed = performance.now() - this.start;
-    if (!((this.calls >= 3 && elapsed >= 500) || (this.calls >= 1 && elapsed >= 4000))) return true;
+    if (!((this.calls >= 3 && elapsed >= 1000) || (this.calls >= 1 && elapsed >= 4000))) return true;
     this.batch = Math.max(1, Math.ceil(1 / this.fastestMs));
     this.sampleStart = performance.now();
     return false;
