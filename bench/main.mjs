@@ -1,4 +1,5 @@
 // `npm run bench` (through bench/run.sh): every peer on every case of issue 4, in one sitting.
+// BENCH_CASES=toy,gpt2-T128 runs only those cases, BENCH_ROUNDS=1 one round instead of two.
 // Writes each case's input once, runs each (peer, case) in a process of its own, checks the
 // outputs against ours first, then prints the tables (also saved to bench/build/results.md).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -18,6 +19,7 @@ const torchPython = '/usr/bin/python3';
 const jemalloc = '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2';
 const only = process.env.BENCH_CASES ? process.env.BENCH_CASES.split(',') : null;
 const GiB = 1024 ** 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
 function hasTorch() {
   const r = spawnSync(torchPython, ['-c', 'import torch'], { encoding: 'utf8' });
@@ -67,6 +69,28 @@ function runPeer(peer, c) {
   return { ...JSON.parse(last), output: readFloats(out) };
 }
 
+// Every peer on one case, ROUNDS times: in list order, then reversed, and so on. Noise on this
+// shared VM (co-tenants on the same cores) only ever adds time and comes in phases lasting
+// seconds to minutes, so each peer keeps its round with the lowest median, and no peer is always
+// the one run first or last.
+function runRounds(c) {
+  const best = new Map();
+  for (let round = 0; round < ROUNDS; ++round) {
+    for (const peer of round % 2 ? [...PEERS].reverse() : PEERS) {
+      const skipped = peer.skip?.(c);
+      if (skipped) {
+        best.set(peer.name, { error: skipped });
+        continue;
+      }
+      const kept = best.get(peer.name);
+      if (round > 0 && kept?.error) continue;  // failed once (out of memory, timeout): not again
+      const r = runPeer(peer, c);
+      if (!kept || r.error || r.medianMs < kept.medianMs) best.set(peer.name, r);
+    }
+  }
+  return best;
+}
+
 function maxDiff(a, b) {
   if (a.length !== b.length) return Infinity;
   let worst = 0;
@@ -87,6 +111,7 @@ async function main() {
   const lines = [];
   const say = (s = '') => { console.log(s); lines.push(s); };
   say(`headwise bench, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ${cpus()[0].model} (${cpus().length} cores, shared), single thread everywhere`);
+  say(`each peer runs ${ROUNDS} rounds per case (in list order, then reversed) and keeps its round with the lowest median`);
   say('median of samples after warm-up (min-max); GFLOP/s counts the causal half of QK^T and PV; ratio = peer time / headwise fused (wasm) time; peak = process peak RSS (MB), wasm = our module\'s linear memory (MB); max |diff| vs headwise fused wasm output');
 
   for (const c of cases) {
@@ -99,11 +124,10 @@ async function main() {
     say(`## ${c.name}: B=${c.batch} T=${c.tokens} d_model=${c.dModel} H=${c.heads} hd=${c.headDim} (${(flops / 1e9).toFixed(3)} GFLOP)`);
     say('| peer | median (min-max) | GFLOP/s | ratio | peak MB | max abs diff |');
     say('|---|---|---|---|---|---|');
-    let ours = null;
+    const results = runRounds(c);
+    const ours = results.get('ours-fused').error ? null : results.get('ours-fused');
     for (const peer of PEERS) {
-      const skipped = peer.skip?.(c);
-      const r = skipped ? { error: skipped } : runPeer(peer, c);
-      if (peer.name === 'ours-fused' && !r.error) ours = r;
+      const r = results.get(peer.name);
       if (r.error) {
         say(`| ${peer.label} | ${r.error} | | | | |`);
         continue;
@@ -124,9 +148,15 @@ async function main() {
     say('## kernels alone (wasm SIMD128 in Node; ceiling for a register-blocked GEMM here: ~47 GFLOP/s)');
     say('| kernel | shape | median (min-max) | GFLOP/s |');
     say('|---|---|---|---|');
-    for (const r of await benchGemm([[1024, 768, 2304], [1024, 768, 768]]))
+    // Rounds here too, row by row the lowest median.
+    const bestOf = async (run) => {
+      const rounds = [];
+      for (let i = 0; i < ROUNDS; ++i) rounds.push(await run());
+      return rounds[0].map((_, row) => rounds.reduce((b, r) => (r[row].medianMs < b[row].medianMs ? r : b))[row]);
+    };
+    for (const r of await bestOf(() => benchGemm([[1024, 768, 2304], [1024, 768, 768]])))
       say(`| GEMM ${r.path} | ${r.shape} | ${fmtMs(r.medianMs)} (${fmtMs(r.min)}-${fmtMs(r.max)}) | ${r.gflops.toFixed(1)} |`);
-    for (const r of await benchAttend([1024, 4096]))
+    for (const r of await bestOf(() => benchAttend([1024, 4096])))
       say(`| tiled causal attention, 12 heads x hd 64 | T=${r.T} | ${fmtMs(r.medianMs)} (${fmtMs(r.min)}-${fmtMs(r.max)}) | ${r.gflops.toFixed(1)} |`);
   }
   writeFileSync(`${here}build/results.md`, `${lines.join('\n')}\n`);
