@@ -38,7 +38,7 @@ static_assert(kBc % kNr == 0 && kQb % kBr == 0, "tiles are whole panels and whol
 // (ldp = min(kBc, tokens in whole panels), rows = min(kQb, tokens in whole kBr blocks)).
 struct TileWork {
   std::size_t ldp;
-  float* q;        // rows x hd, the query rows of this block (zero rows past the end)
+  float* q;        // rows x hd, the query rows of this block, scaled and packed (pack_queries)
   float* p;        // kBr x ldp, scores of one tile, then their exp
   float* o;        // rows x hd, unnormalised context
   float* max;      // rows running maxima
@@ -124,6 +124,16 @@ void scale(std::size_t n, float a, float* y) {
   for (; i < n; ++i) y[i] *= a;
 }
 
+// Query rows [0, rows) times scale_by, in groups of kBr interleaved by column (group g holds
+// out[(g * hd + d) * kBr + r] = scale_by * q[g * kBr + r][d]), zero rows up to whole groups: the
+// kBr values scores_4x2v needs at each d are adjacent, and the scale is applied once per row.
+void pack_queries(std::size_t rows, std::size_t hd, const float* q, float scale_by, float* out) {
+  for (std::size_t g = 0; g < rows; g += kBr, out += hd * kBr)
+    for (std::size_t r = 0; r < kBr; ++r)
+      for (std::size_t d = 0; d < hd; ++d)
+        out[d * kBr + r] = g + r < rows ? scale_by * q[(g + r) * hd + d] : 0.0f;
+}
+
 // Keys in panels of kNr: panel j holds keys [j*kNr, (j+1)*kNr) as hd rows of kNr, zero padded.
 void pack_keys(std::size_t tokens, std::size_t hd, const float* k, float* out) {
   for (std::size_t j0 = 0; j0 < tokens; j0 += kNr, out += hd * kNr) {
@@ -133,23 +143,22 @@ void pack_keys(std::size_t tokens, std::size_t hd, const float* k, float* out) {
   }
 }
 
-// p[r][0..kNr) = scale * q[r] . keys of one panel, for the kBr rows of the query block.
-void scores_4x2v(std::size_t hd, const float* q, const float* panel, float scale_by, float* p,
-                 std::size_t ldp) {
+// p[r][0..kNr) = q[r] . keys of one panel, for the kBr rows of a query block packed by
+// pack_queries (already scaled).
+void scores_4x2v(std::size_t hd, const float* q, const float* panel, float* p, std::size_t ldp) {
   Batch c00(0.0f), c01(0.0f), c10(0.0f), c11(0.0f), c20(0.0f), c21(0.0f), c30(0.0f), c31(0.0f);
-  for (std::size_t d = 0; d < hd; ++d, panel += kNr) {
+  for (std::size_t d = 0; d < hd; ++d, panel += kNr, q += kBr) {
     const Batch b0 = Batch::load_unaligned(panel), b1 = Batch::load_unaligned(panel + kWidth);
-    const Batch a0(q[d]), a1(q[hd + d]), a2(q[2 * hd + d]), a3(q[3 * hd + d]);
+    const Batch a0(q[0]), a1(q[1]), a2(q[2]), a3(q[3]);
     c00 = xsimd::fma(a0, b0, c00), c01 = xsimd::fma(a0, b1, c01);
     c10 = xsimd::fma(a1, b0, c10), c11 = xsimd::fma(a1, b1, c11);
     c20 = xsimd::fma(a2, b0, c20), c21 = xsimd::fma(a2, b1, c21);
     c30 = xsimd::fma(a3, b0, c30), c31 = xsimd::fma(a3, b1, c31);
   }
-  const Batch s(scale_by);
-  (c00 * s).store_unaligned(p), (c01 * s).store_unaligned(p + kWidth);
-  (c10 * s).store_unaligned(p + ldp), (c11 * s).store_unaligned(p + ldp + kWidth);
-  (c20 * s).store_unaligned(p + 2 * ldp), (c21 * s).store_unaligned(p + 2 * ldp + kWidth);
-  (c30 * s).store_unaligned(p + 3 * ldp), (c31 * s).store_unaligned(p + 3 * ldp + kWidth);
+  c00.store_unaligned(p), c01.store_unaligned(p + kWidth);
+  c10.store_unaligned(p + ldp), c11.store_unaligned(p + ldp + kWidth);
+  c20.store_unaligned(p + 2 * ldp), c21.store_unaligned(p + 2 * ldp + kWidth);
+  c30.store_unaligned(p + 3 * ldp), c31.store_unaligned(p + 3 * ldp + kWidth);
 }
 
 // o[r][0..kVectors*kWidth) = rescale[r] * o[r] + sum_j p[r][j] * v[j], over n keys, one column
@@ -194,10 +203,10 @@ void accumulate_context(std::size_t n, std::size_t hd, const float* p, std::size
 // One key tile for kBr query rows: scores, online-softmax update, context update. q, o, max,
 // sum and rescale point at the block's rows.
 HEADWISE_NO_MEMSET void attend_tile(std::size_t hd, std::size_t j0, std::size_t n, const std::size_t* visible,
-                 const float* keys, const float* v, float scale_by, std::size_t ldp, float* p_tile,
+                 const float* keys, const float* v, std::size_t ldp, float* p_tile,
                  const float* q, float* o, float* max, float* sum, float* rescale) {
   for (std::size_t jj = 0; jj < n; jj += kNr)
-    scores_4x2v(hd, q, keys + (j0 + jj) * hd, scale_by, p_tile + jj, ldp);
+    scores_4x2v(hd, q, keys + (j0 + jj) * hd, p_tile + jj, ldp);
   // New running maxima first, so that the kBr rescale factors are one vector exp.
   alignas(64) float old_max[kBrPadded], new_max[kBrPadded], factor[kBrPadded];
   std::size_t valid[kBr];
@@ -266,8 +275,7 @@ HEADWISE_NO_MEMSET void attend_head_tiled_f32(std::size_t tokens, std::size_t hd
   pack_keys(tokens, hd, k, keys);
   for (std::size_t i0 = 0; i0 < tokens; i0 += block) {
     const std::size_t rows = std::min(block, tokens - i0), padded = whole(rows, kBr);
-    std::copy(q + i0 * hd, q + (i0 + rows) * hd, w.q);
-    std::fill(w.q + rows * hd, w.q + padded * hd, 0.0f);
+    pack_queries(rows, hd, q + i0 * hd, scale_by, w.q);
     std::fill(w.o, w.o + padded * hd, 0.0f);
     std::fill(w.max, w.max + padded, kMinusInf);
     std::fill(w.sum, w.sum + padded, 0.0f);
@@ -281,7 +289,7 @@ HEADWISE_NO_MEMSET void attend_head_tiled_f32(std::size_t tokens, std::size_t hd
         std::size_t visible[kBr];
         for (std::size_t r = 0; r < kBr; ++r)
           visible[r] = causal ? std::min(i0 + s + r + 1, sub_end) : end;
-        attend_tile(hd, j0, std::min(kBc, sub_end - j0), visible, keys, v, scale_by, w.ldp, w.p,
+        attend_tile(hd, j0, std::min(kBc, sub_end - j0), visible, keys, v, w.ldp, w.p,
                     w.q + s * hd, w.o + s * hd, w.max + s, w.sum + s, w.rescale + s);
       }
     }
