@@ -40,8 +40,10 @@ void attend_group(std::size_t tokens, std::size_t hd, bool causal, const float* 
     for (std::size_t j = 0; j < visible; ++j) {
       const float* kj = k + j * hd * kLanes;
       Batch dot = Batch::load_aligned(qi) * Batch::load_aligned(kj);
-      for (std::size_t d = 1; d < hd; ++d)
-        dot = xsimd::fma(Batch::load_aligned(qi + d * kLanes), Batch::load_aligned(kj + d * kLanes), dot);
+      for (std::size_t d = 1; d < hd; ++d) {
+        const Batch qd = Batch::load_aligned(qi + d * kLanes);
+        dot = xsimd::fma(qd, Batch::load_aligned(kj + d * kLanes), dot);
+      }
       p[j] = dot * scale_by;
       max = xsimd::max(max, p[j]);
     }

@@ -1,6 +1,6 @@
 // Attention for many short heads at once: one (batch, head) pair per SIMD lane. In the lecture's
 // sweep (up to 4000 heads of T = 6, hd = 3) a head is too small to fill a vector on its own, and
-// one scalar exp per score is most of its cost; side by side, each exp_f32 serves kWidth heads.
+// one scalar exp per score is most of its cost; side by side, each vector exp serves kWidth heads.
 #pragma once
 
 #include <cstddef>
