@@ -6,15 +6,8 @@
 #include <xsimd/xsimd.hpp>
 
 #include "exp_f32.hpp"
-
-// In wasm, memset and memcpy are functions of their own: called per short row of a tile they cost
-// more than the stores they make. Plain loops in the tiled kernel instead (~2% of the T = 1024
-// attend, within this machine's noise, but never slower).
-#if defined(__clang__)
-#define HEADWISE_NO_MEMSET __attribute__((no_builtin("memset", "memcpy")))
-#else
-#define HEADWISE_NO_MEMSET
-#endif
+#include "plain_loops.hpp"
+#include "tile_4x2v.hpp"
 
 namespace headwise {
 
@@ -28,8 +21,8 @@ constexpr float kLog2e = 1.44269504088896341f;
 // Tiles of the online-softmax kernel: kBr query rows at a time against kBc keys at a time; scores
 // and P @ V both run as kBr x kNr register tiles (8 accumulators, which V8 keeps in registers).
 // kQb query rows (several kBr blocks) share each key tile while it is in cache.
-constexpr std::size_t kBr = 4;
-constexpr std::size_t kNr = 2 * kWidth;
+constexpr std::size_t kBr = kTileRows;
+constexpr std::size_t kNr = kTileVectors * kWidth;
 constexpr std::size_t kBc = 128;
 constexpr std::size_t kQb = 32;
 constexpr std::size_t kBrPadded = (kBr + kWidth - 1) / kWidth * kWidth;  // kBr in whole vectors
@@ -145,21 +138,15 @@ void pack_keys(std::size_t tokens, std::size_t hd, const float* k, float* out) {
 }
 
 // p[r][0..kNr) = q[r] . keys of one panel, for the kBr rows of a query block packed by
-// pack_queries (already scaled).
+// pack_queries (already scaled): the GEMM's register tile, queries as its packed A.
 void scores_4x2v(std::size_t hd, const float* q, const float* panel, float* p, std::size_t ldp) {
-  Batch c00(0.0f), c01(0.0f), c10(0.0f), c11(0.0f), c20(0.0f), c21(0.0f), c30(0.0f), c31(0.0f);
-  for (std::size_t d = 0; d < hd; ++d, panel += kNr, q += kBr) {
-    const Batch b0 = Batch::load_unaligned(panel), b1 = Batch::load_unaligned(panel + kWidth);
-    const Batch a0(q[0]), a1(q[1]), a2(q[2]), a3(q[3]);
-    c00 = xsimd::fma(a0, b0, c00), c01 = xsimd::fma(a0, b1, c01);
-    c10 = xsimd::fma(a1, b0, c10), c11 = xsimd::fma(a1, b1, c11);
-    c20 = xsimd::fma(a2, b0, c20), c21 = xsimd::fma(a2, b1, c21);
-    c30 = xsimd::fma(a3, b0, c30), c31 = xsimd::fma(a3, b1, c31);
+  TileAccumulators acc;
+  for (auto& row : acc) row[0] = row[1] = Batch(0.0f);
+  multiply_add_4x2v(hd, q, panel, acc);
+  for (std::size_t r = 0; r < kBr; ++r) {
+    acc[r][0].store_unaligned(p + r * ldp);
+    acc[r][1].store_unaligned(p + r * ldp + kWidth);
   }
-  c00.store_unaligned(p), c01.store_unaligned(p + kWidth);
-  c10.store_unaligned(p + ldp), c11.store_unaligned(p + ldp + kWidth);
-  c20.store_unaligned(p + 2 * ldp), c21.store_unaligned(p + 2 * ldp + kWidth);
-  c30.store_unaligned(p + 3 * ldp), c31.store_unaligned(p + 3 * ldp + kWidth);
 }
 
 // o[r][0..kVectors*kWidth) = rescale[r] * o[r] + sum_j p[r][j] * v[j], over n keys, one column
@@ -203,7 +190,7 @@ void accumulate_context(std::size_t n, std::size_t hd, const float* p, std::size
 
 // One key tile for kBr query rows: scores, online-softmax update, context update. q, o, max,
 // sum and rescale point at the block's rows.
-HEADWISE_NO_MEMSET void attend_tile(std::size_t hd, std::size_t j0, std::size_t n,
+HEADWISE_PLAIN_LOOPS void attend_tile(std::size_t hd, std::size_t j0, std::size_t n,
                                     const std::size_t* visible, const float* keys, const float* v,
                                     std::size_t ldp, float* p_tile, const float* q, float* o,
                                     float* max, float* sum, float* rescale) {
@@ -257,7 +244,7 @@ void softmax_row_f32(float* row, std::size_t n) {
   scale(n, 1.0f / exp_shifted<exp_f32>(row, n, m), row);
 }
 
-HEADWISE_NO_MEMSET void attend_head_tiled_f32(std::size_t tokens, std::size_t hd, bool causal,
+HEADWISE_PLAIN_LOOPS void attend_head_tiled_f32(std::size_t tokens, std::size_t hd, bool causal,
                                               const float* q, const float* k, const float* v,
                                               HeadScratch scratch, float* context,
                                               std::size_t context_stride) {

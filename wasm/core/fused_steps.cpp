@@ -2,6 +2,7 @@
 
 #include "attention_lanes.hpp"
 #include "gemm_f32.hpp"
+#include "plain_loops.hpp"
 
 namespace headwise {
 
@@ -21,16 +22,9 @@ inline void copy_row(const float* from, float* to, std::size_t n) {
 
 }  // namespace
 
-// A head's row is a few floats (3 in the lecture's sweep of 4000 heads): copied in a loop, not by
-// one memcpy call per head (144,000 calls per split there). no_builtin keeps clang from turning
-// the loops back into those calls.
-#if defined(__clang__)
-#define HEADWISE_INLINE_COPIES __attribute__((no_builtin("memcpy")))
-#else
-#define HEADWISE_INLINE_COPIES
-#endif
-
-HEADWISE_INLINE_COPIES void split_heads(const Dims& d, const float* in, float* out) {
+// split_heads and merge_heads copy rows of head_dim floats (3 in the lecture's sweep of 4000 heads,
+// 144,000 rows per split there): plain loops, not a memcpy call per row.
+HEADWISE_PLAIN_LOOPS void split_heads(const Dims& d, const float* in, float* out) {
   for (std::size_t b = 0; b < d.batch; ++b)
     for (std::size_t t = 0; t < d.tokens; ++t)
       for (std::size_t h = 0; h < d.heads; ++h)
@@ -56,7 +50,7 @@ void attend(const Dims& d, const float* q_heads, const float* k_heads, const flo
   }
 }
 
-HEADWISE_INLINE_COPIES void merge_heads(const Dims& d, const float* in, float* out) {
+HEADWISE_PLAIN_LOOPS void merge_heads(const Dims& d, const float* in, float* out) {
   for (std::size_t b = 0; b < d.batch; ++b)
     for (std::size_t t = 0; t < d.tokens; ++t)
       for (std::size_t h = 0; h < d.heads; ++h)

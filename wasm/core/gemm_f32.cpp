@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <xsimd/xsimd.hpp>
 
+#include "tile_4x2v.hpp"
+
 namespace headwise {
 
 namespace {
@@ -10,10 +12,9 @@ namespace {
 using Batch = xsimd::batch<float>;
 constexpr std::size_t kWidth = Batch::size;
 
-// Register tile: kMr rows of C by kNr columns (two SIMD vectors). 4 x 2 vectors keeps 8
-// accumulators live; V8 spills at 12 or more and halves its speed (see shared TOOLCHAIN notes).
-constexpr std::size_t kMr = 4;
-constexpr std::size_t kNr = 2 * kWidth;
+// Register tile (tile_4x2v.hpp): kMr rows of C by kNr columns, two SIMD vectors.
+constexpr std::size_t kMr = kTileRows;
+constexpr std::size_t kNr = kTileVectors * kWidth;
 // Cache blocks: a kKc x kNc slab of B packed in panels (L2), a kMc x kKc block of A packed in
 // row panels (L1/L2), each B panel (kKc x kNr) reused by all kMc / kMr row panels of the block.
 constexpr std::size_t kKc = 256;
@@ -60,41 +61,23 @@ void pack_a(std::size_t m, std::size_t kc, const float* a, std::size_t lda, floa
 // accumulating, else the bias (or zero). The caller's tile may be partial: rows x cols.
 void micro_4x2v(std::size_t kc, const float* ap, const float* bp, bool accumulate,
                 const float* bias, float* c, std::size_t ldc, std::size_t rows, std::size_t cols) {
-  Batch c00, c01, c10, c11, c20, c21, c30, c31;
+  TileAccumulators acc;
   const bool full = rows == kMr && cols == kNr;
-  if (accumulate && full) {
-    c00 = Batch::load_unaligned(c), c01 = Batch::load_unaligned(c + kWidth);
-    c10 = Batch::load_unaligned(c + ldc), c11 = Batch::load_unaligned(c + ldc + kWidth);
-    c20 = Batch::load_unaligned(c + 2 * ldc), c21 = Batch::load_unaligned(c + 2 * ldc + kWidth);
-    c30 = Batch::load_unaligned(c + 3 * ldc), c31 = Batch::load_unaligned(c + 3 * ldc + kWidth);
-  } else {
-    c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = Batch(0.0f);
-  }
-  for (std::size_t p = 0; p < kc; ++p, ap += kMr, bp += kNr) {
-    const Batch b0 = Batch::load_aligned(bp), b1 = Batch::load_aligned(bp + kWidth);
-    const Batch a0(ap[0]), a1(ap[1]), a2(ap[2]), a3(ap[3]);
-    c00 = xsimd::fma(a0, b0, c00), c01 = xsimd::fma(a0, b1, c01);
-    c10 = xsimd::fma(a1, b0, c10), c11 = xsimd::fma(a1, b1, c11);
-    c20 = xsimd::fma(a2, b0, c20), c21 = xsimd::fma(a2, b1, c21);
-    c30 = xsimd::fma(a3, b0, c30), c31 = xsimd::fma(a3, b1, c31);
-  }
+  for (std::size_t r = 0; r < kMr; ++r)
+    for (std::size_t v = 0; v < kTileVectors; ++v)
+      acc[r][v] = accumulate && full ? Batch::load_unaligned(c + r * ldc + v * kWidth) : Batch(0.0f);
+  multiply_add_4x2v(kc, ap, bp, acc);
   if (full) {
-    if (!accumulate && bias) {
-      const Batch bias0 = Batch::load_unaligned(bias), bias1 = Batch::load_unaligned(bias + kWidth);
-      c00 += bias0, c10 += bias0, c20 += bias0, c30 += bias0;
-      c01 += bias1, c11 += bias1, c21 += bias1, c31 += bias1;
-    }
-    c00.store_unaligned(c), c01.store_unaligned(c + kWidth);
-    c10.store_unaligned(c + ldc), c11.store_unaligned(c + ldc + kWidth);
-    c20.store_unaligned(c + 2 * ldc), c21.store_unaligned(c + 2 * ldc + kWidth);
-    c30.store_unaligned(c + 3 * ldc), c31.store_unaligned(c + 3 * ldc + kWidth);
+    for (std::size_t r = 0; r < kMr; ++r)
+      for (std::size_t v = 0; v < kTileVectors; ++v) {
+        if (!accumulate && bias) acc[r][v] += Batch::load_unaligned(bias + v * kWidth);
+        acc[r][v].store_unaligned(c + r * ldc + v * kWidth);
+      }
     return;
   }
   alignas(64) float tile[kMr * kNr];
-  c00.store_aligned(tile), c01.store_aligned(tile + kWidth);
-  c10.store_aligned(tile + kNr), c11.store_aligned(tile + kNr + kWidth);
-  c20.store_aligned(tile + 2 * kNr), c21.store_aligned(tile + 2 * kNr + kWidth);
-  c30.store_aligned(tile + 3 * kNr), c31.store_aligned(tile + 3 * kNr + kWidth);
+  for (std::size_t r = 0; r < kMr; ++r)
+    for (std::size_t v = 0; v < kTileVectors; ++v) acc[r][v].store_aligned(tile + r * kNr + v * kWidth);
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t j = 0; j < cols; ++j)
       c[r * ldc + j] = tile[r * kNr + j] + (accumulate ? c[r * ldc + j] : bias ? bias[j] : 0.0f);
