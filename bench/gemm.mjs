@@ -1,23 +1,34 @@
-// GEMM GFLOP/s in wasm SIMD128 under Node: the packed and the direct path at the projection shape.
-// Usage: node bench/gemm.mjs [M K N ...]   (bench/build-kernels.sh first)
+// GEMM GFLOP/s in wasm SIMD128 under Node: the packed and the direct path of the forward product
+// C = A B, then the backward's forms through the chosen path (A or B transposed, accumulating).
+// Usage: node bench/gemm.mjs [--forward] [M K N ...]   (bench/build-kernels.sh first)
+// KERNELS=other/kernels.cjs times another build (e.g. an older commit's) with the same harness;
+// --forward times only the forward rows, which every build has.
 import { createRequire } from 'node:module';
+import path from 'node:path';
 
 const require = createRequire(import.meta.url);
-const createKernels = require('./build/kernels.cjs');
+const createKernels = require(process.env.KERNELS ? path.resolve(process.env.KERNELS) : './build/kernels.cjs');
 
-export async function benchGemm(shapes, { reps = 7 } = {}) {
+// bench_gemm's path argument (bench/wasm/kernel_bench.cpp): low bits the path, then flags.
+const FORWARD = [[1, 'packed'], [2, 'direct']];
+const BACKWARD = [[4, 'AtB'], [8, 'ABt'], [12, 'AtBt'], [16, 'AB+C'], [4 | 16, 'AtB+C']];
+
+// backward: also time the backward's forms (off for callers that tabulate the forward only).
+export async function benchGemm(shapes, { reps = 7, backward = false } = {}) {
   const k = await createKernels();
   const rows = [];
+  const forms = backward ? [...FORWARD, ...BACKWARD] : FORWARD;
   for (const [M, K, N] of shapes) {
     const a = k._malloc(M * K * 4), b = k._malloc(K * N * 4), c = k._malloc(M * N * 4);
     for (let i = 0; i < M * K; ++i) k.HEAPF32[(a >> 2) + i] = Math.sin(i);
     for (let i = 0; i < K * N; ++i) k.HEAPF32[(b >> 2) + i] = Math.cos(i);
-    for (const [path, name] of [[1, 'packed'], [2, 'direct']]) {
-      for (let w = 0; w < 3; ++w) k._bench_gemm(path, M, N, K, a, b, c);  // V8 tiers up on later calls
+    for (let i = 0; i < M * N; ++i) k.HEAPF32[(c >> 2) + i] = 0;
+    for (const [flags, name] of forms) {
+      for (let w = 0; w < 3; ++w) k._bench_gemm(flags, M, N, K, a, b, c);  // V8 tiers up on later calls
       const times = [];
       for (let r = 0; r < reps; ++r) {
         const t0 = performance.now();
-        k._bench_gemm(path, M, N, K, a, b, c);
+        k._bench_gemm(flags, M, N, K, a, b, c);
         times.push(performance.now() - t0);
       }
       times.sort((x, y) => x - y);
@@ -31,11 +42,12 @@ export async function benchGemm(shapes, { reps = 7 } = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const args = process.argv.slice(2).map(Number);
+  const forwardOnly = process.argv.includes('--forward');
+  const args = process.argv.slice(2).filter((s) => s !== '--forward').map(Number);
   const shapes = [];
   for (let i = 0; i + 2 < args.length; i += 3) shapes.push(args.slice(i, i + 3));
   if (!shapes.length) shapes.push([1024, 768, 2304], [1024, 768, 768], [128, 768, 2304]);
-  for (const r of await benchGemm(shapes)) {
+  for (const r of await benchGemm(shapes, { backward: !forwardOnly })) {
     console.log(`${r.shape.padEnd(16)} ${r.path.padEnd(7)} ${r.medianMs.toFixed(2)} ms `
       + `(${r.min.toFixed(2)}-${r.max.toFixed(2)})  ${r.gflops.toFixed(1)} GFLOP/s`);
   }

@@ -7,17 +7,20 @@
 
 extern "C" {
 
-// One C = A @ B product on buffers the caller allocated with malloc. path: 0 chosen, 1 packed,
-// 2 direct (unpacked).
+// One product on buffers the caller allocated with malloc, C = op(A) op(B) (+ C). path, low two
+// bits: 0 chosen, 1 packed, 2 direct (unpacked), 3 dot products; +4: A transposed (stored k x m),
+// +8: B transposed (stored n x k), +16: accumulate into C (beta 1). Plain 1 and 2 mean what they
+// meant before the flags existed, so older builds time the same forward products.
 void bench_gemm(int path, int m, int n, int k, const float* a, const float* b, float* c) {
-  using headwise::MatrixView;
+  using headwise::Trans;
+  constexpr headwise::GemmPath kPaths[] = {headwise::GemmPath::kChosen, headwise::GemmPath::kPacked,
+                                           headwise::GemmPath::kDirect, headwise::GemmPath::kDots};
   const auto M = std::size_t(m), N = std::size_t(n), K = std::size_t(k);
-  if (path == 1)
-    headwise::gemm_f32_packed(M, N, K, MatrixView{a, K}, MatrixView{b, N}, nullptr, c, N);
-  else if (path == 2)
-    headwise::gemm_f32_direct(M, N, K, MatrixView{a, K}, MatrixView{b, N}, nullptr, c, N);
-  else
-    headwise::gemm_f32(M, N, K, MatrixView{a, K}, MatrixView{b, N}, nullptr, c, N);
+  const bool ta = (path & 4) != 0, tb = (path & 8) != 0;
+  const float beta = (path & 16) != 0 ? 1.0f : 0.0f;
+  headwise::gemm_f32(headwise::GemmArgs{ta ? Trans::kYes : Trans::kNo, tb ? Trans::kYes : Trans::kNo, M, N, K,
+                                        1.0f, a, ta ? M : K, b, tb ? K : N, beta, c, N, nullptr},
+                     kPaths[path & 3]);
 }
 
 // heads x one head's attention (T x hd each, q/k/v contiguous per head), tiled path; scratch is
