@@ -30,10 +30,6 @@ constexpr std::size_t kDotsMinDepth = 8 * kWidth;
 alignas(64) float packed_a[kMc * kKc];
 alignas(64) float packed_b[kKc * kNc];
 
-// Each path stays a function of its own: inlined all into one caller, V8 compiles one function of
-// every loop and the hot loops share its register allocation.
-#define HEADWISE_GEMM_PATH __attribute__((noinline))
-
 bool transposed(Trans t) { return t == Trans::kYes; }
 
 // Address of op(X)[row][col] for X stored as op(X) (kNo) or as its transpose (kYes).
@@ -148,7 +144,7 @@ void micro_4x2v(std::size_t kc, const float* ap, const float* bp, const Epilogue
     for (std::size_t j = 0; j < cols; ++j) c[r * ldc + j] = e.scalar(tile[r * kNr + j], c + r * ldc + j, j);
 }
 
-HEADWISE_GEMM_PATH void gemm_packed(const GemmArgs& g) {
+void gemm_packed(const GemmArgs& g) {
   const bool ta = transposed(g.trans_a), tb = transposed(g.trans_b);
   for (std::size_t jc = 0; jc < g.n; jc += kNc) {
     const std::size_t nc = std::min(kNc, g.n - jc);
@@ -248,7 +244,7 @@ void direct_any_a(bool ta, std::size_t m, std::size_t n, std::size_t k, const fl
 
 // A transposed B has no contiguous rows of op(B) to load as vectors: it is copied kKc x kNc at a
 // time into the packing buffer as op(B), row-major, and read there.
-HEADWISE_GEMM_PATH void gemm_direct(const GemmArgs& g) {
+void gemm_direct(const GemmArgs& g) {
   const bool ta = transposed(g.trans_a);
   if (!transposed(g.trans_b)) {
     direct_any_a(ta, g.m, g.n, g.k, g.a, g.lda, g.b, g.ldb, {g.alpha, g.beta, g.bias, true}, g.c, g.ldc);
@@ -289,7 +285,7 @@ void dots(std::size_t kc, const float* a, std::size_t lda, const float* column, 
   }
 }
 
-HEADWISE_GEMM_PATH void gemm_dots(const GemmArgs& g) {
+void gemm_dots(const GemmArgs& g) {
   static_assert(kNr * kKc <= kKc * kNc, "n < kNr columns of kKc fit the packing buffer");
   const bool ta = transposed(g.trans_a), tb = transposed(g.trans_b);
   start_c(g);
