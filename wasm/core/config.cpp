@@ -1,7 +1,10 @@
 #include "config.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "simd_sizes.hpp"
 
@@ -32,6 +35,79 @@ void describe_pair(std::uint64_t a, std::uint64_t b, std::string* a_text, std::s
 }
 
 }  // namespace
+
+// As JavaScript's String(number) prints it: the shortest digits that read back as the value,
+// in plain notation from 1e-7 up to 1e21 and as d.ddde+N outside it.
+std::string format_number(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
+  if (value == 0) return "0";
+  char text[40];
+  for (int precision = 0; precision <= 16; ++precision) {
+    std::snprintf(text, sizeof(text), "%.*e", precision, value);
+    if (std::strtod(text, nullptr) == value) break;
+  }
+  // text is [-]d[.ddd]e(+|-)NN: split it into sign, digits and decimal exponent.
+  std::string mantissa(text, std::strchr(text, 'e'));
+  const int exponent = std::atoi(std::strchr(text, 'e') + 1);
+  const std::string sign = mantissa[0] == '-' ? "-" : "";
+  std::string digits;
+  for (char ch : mantissa)
+    if (ch >= '0' && ch <= '9') digits += ch;
+  const int n = int(digits.size());
+  if (exponent >= 21 || exponent < -7) {
+    std::string out = sign + digits.substr(0, 1);
+    if (n > 1) out += "." + digits.substr(1);
+    return out + "e" + (exponent > 0 ? "+" : "-") + std::to_string(std::abs(exponent));
+  }
+  if (exponent < 0) return sign + "0." + std::string(std::size_t(-exponent - 1), '0') + digits;
+  if (n <= exponent + 1) return sign + digits + std::string(std::size_t(exponent + 1 - n), '0');
+  return sign + digits.substr(0, std::size_t(exponent + 1)) + "." + digits.substr(std::size_t(exponent + 1));
+}
+
+namespace {
+
+// One size given as a double: whole, at least 1 (0 too if zero_allowed) and at most max.
+Status size_from_number(const char* name, double value, std::int64_t max, bool zero_allowed,
+                        std::int64_t* out) {
+  if (std::isnan(value) || std::floor(value) != value) {
+    return Status::error(std::string(name) + " must be a whole number (got " + format_number(value) + ")");
+  }
+  if (value < (zero_allowed ? 0.0 : 1.0)) {
+    return Status::error(std::string(name) + " must be at least 1 (got " + format_number(value) + ")");
+  }
+  if (value > double(max)) {
+    return Status::error(std::string(name) + " " + format_number(value) + " is too large (at most " +
+                         std::to_string(max) + ")");
+  }
+  *out = static_cast<std::int64_t>(value);  // exact: a whole number no larger than an int64 limit
+  return Status::ok();
+}
+
+}  // namespace
+
+Status config_from_numbers(double batch, double tokens, double d_model, double heads,
+                           double head_dim, bool causal, bool bias, const Limits& limits,
+                           Config* out) {
+  Config c;
+  for (const Status& s : {size_from_number("batch", batch, limits.max_batch, false, &c.batch),
+                          size_from_number("tokens", tokens, limits.max_tokens, false, &c.tokens),
+                          size_from_number("width", d_model, limits.max_d_model, false, &c.d_model),
+                          size_from_number("heads", heads, limits.max_heads, false, &c.heads),
+                          size_from_number("head_dim", head_dim, limits.max_head_dim, true, &c.head_dim)}) {
+    if (!s.is_ok()) return s;
+  }
+  c.causal = causal;
+  c.bias = bias;
+  *out = c;
+  return Status::ok();
+}
+
+std::uint64_t budget_from_number(double bytes, std::uint64_t default_bytes) {
+  if (!(bytes >= 1.0)) return default_bytes;       // NaN, zero or negative: "not given"
+  if (bytes >= 18446744073709551616.0) return UINT64_MAX;  // 2^64 and beyond (a cast would be undefined)
+  return static_cast<std::uint64_t>(bytes);
+}
 
 std::string format_bytes(double bytes) {
   const char* units[] = {"bytes", "KB", "MB", "GB", "TB", "PB", "EB"};

@@ -45,6 +45,18 @@ struct Dims {
   std::size_t rows() const { return batch * tokens; }  // B*T, the rows of every projection
 };
 
+// A configuration from numbers as a caller outside C++ hands them over (JavaScript's doubles):
+// a size that is not a whole number, or lies beyond its limit (1e308, 2^64), is refused in words
+// here, before any conversion to an integer could saturate or wrap it. head_dim 0: derive it.
+Status config_from_numbers(double batch, double tokens, double d_model, double heads,
+                           double head_dim, bool causal, bool bias, const Limits& limits,
+                           Config* out);
+// A budget in bytes from a double: at least 1 byte, anything from 2^64 up (or +infinity) is
+// UINT64_MAX (validate() caps it to the address space), NaN or below 1 keeps the default.
+std::uint64_t budget_from_number(double bytes, std::uint64_t default_bytes);
+// The shortest decimal text that reads back as `value` ("1e+308", "65536", "1.5").
+std::string format_number(double value);
+
 // Checks sizes and the dimension rule only.
 Status validate_shape(const Config& config, const Limits& limits);
 // validate_shape plus the memory budget for every tensor the table allocates in that state
