@@ -49,11 +49,18 @@ test('10,000 create/forward/dispose cycles leave heap use unchanged', async () =
 
 test('running out of wasm memory is an error, not an abort, and the module recovers', async () => {
   const hw = await loadHeadwise({});
+  hw.createAttention({}).dispose();  // the first layer sizes the module's handle table for good
   const heapBefore = hw.memoryStats().heapInUseBytes;
-  // About 2.7 GB of activations: within the (raised) budget, beyond the 2 GB the module may grow to.
+  // About 2.7 GB of activations: beyond the 2 GB the module may grow to, so a budget above it is
+  // capped and the layer refused before any allocation.
   const config = { tokens: 65536, dModel: 1024, heads: 16, memoryBudget: 2 ** 40 };
-  expect(() => hw.createAttention(config)).toThrow(/out of memory allocating/);
+  expect(() => hw.createAttention(config)).toThrow(/more than the module can ever hold \(2\.0 GB\)/);
+  // About 1.3 GB each: the first fits, the second passes the budget but malloc runs out.
+  const half = { ...config, tokens: 32768 };
+  const first = hw.createAttention(half);
+  expect(() => hw.createAttention(half)).toThrow(/out of memory allocating/);
   expect(hw.stoppedReason).toBe(null);
+  first.dispose();
   expect(hw.memoryStats().heapInUseBytes).toBe(heapBefore);
   answersCorrectly(hw);
 }, 60_000);

@@ -8,8 +8,9 @@
 #include <vector>
 
 #include "model.hpp"
-#include "reference.hpp"
+#include "reference_mha.hpp"
 #include "rng.hpp"
+#include "test_helpers.hpp"
 
 namespace headwise {
 namespace {

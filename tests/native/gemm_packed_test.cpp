@@ -5,21 +5,16 @@
 #include <vector>
 
 #include "gemm_f32.hpp"
-#include "reference.hpp"
 #include "rng.hpp"
+#include "test_helpers.hpp"
 
 namespace headwise {
 namespace {
 
 using testing::all_close;
+using testing::random_vector;
 using GemmFn = void (*)(std::size_t, std::size_t, std::size_t, MatrixView, MatrixView,
                         const float*, float*, std::size_t);
-
-std::vector<float> random_vector(std::size_t n, std::uint64_t seed) {
-  std::vector<float> v(n);
-  fill_uniform(v.data(), n, seed, 7, 1.0f);
-  return v;
-}
 
 // Strided A, B and C; C starts filled with a sentinel that must be overwritten (or kept past n).
 void expect_matches_double(GemmFn gemm, std::size_t m, std::size_t n, std::size_t k, bool bias) {

@@ -7,19 +7,15 @@
 
 #include "attention_head.hpp"
 #include "gemm_f32.hpp"
-#include "reference.hpp"
+#include "reference_mha.hpp"
 #include "rng.hpp"
+#include "test_helpers.hpp"
 
 namespace headwise {
 namespace {
 
 using testing::all_close;
-
-std::vector<float> random_vector(std::size_t n, std::uint64_t seed) {
-  std::vector<float> v(n);
-  fill_uniform(v.data(), n, seed, 42, 1.0f);
-  return v;
-}
+using testing::random_vector;
 
 TEST(Gemm, MatchesDoubleLoopsAtEveryTailSize) {
   const std::size_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33};

@@ -10,19 +10,15 @@
 
 #include "attention_head.hpp"
 #include "attention_lanes.hpp"
-#include "reference.hpp"
+#include "reference_mha.hpp"
 #include "rng.hpp"
+#include "test_helpers.hpp"
 
 namespace headwise {
 namespace {
 
 using testing::all_close;
-
-std::vector<float> random_vector(std::size_t n, std::uint64_t seed, float bound = 1.0f) {
-  std::vector<float> v(n);
-  fill_uniform(v.data(), n, seed, 11, bound);
-  return v;
-}
+using testing::random_vector;
 
 // softmax(q k^T / sqrt(hd) + mask) v for one head, in double.
 std::vector<double> reference_head(std::size_t T, std::size_t hd, bool causal, const float* q,

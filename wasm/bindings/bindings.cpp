@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstdint>
-#include <limits>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -29,31 +28,12 @@ std::unordered_map<int, std::unique_ptr<Model>> g_models;
 int g_next_handle = 1;
 std::string g_last_error;
 
-// JS numbers arrive as doubles; anything that is not a representable integer maps to a value
-// the core refuses with a message, never to a silently wrapped size.
-std::int64_t to_int64(double v) {
-  if (std::isnan(v)) return 0;
-  if (v >= 9.2e18) return std::numeric_limits<std::int64_t>::max();
-  if (v <= -9.2e18) return std::numeric_limits<std::int64_t>::min();
-  return static_cast<std::int64_t>(v);
-}
-
-Config make_config(double batch, double tokens, double d_model, double heads, double head_dim,
-                   bool causal, bool bias) {
-  Config c;
-  c.batch = to_int64(batch);
-  c.tokens = to_int64(tokens);
-  c.d_model = to_int64(d_model);
-  c.heads = to_int64(heads);
-  c.head_dim = to_int64(head_dim);
-  c.causal = causal;
-  c.bias = bias;
-  return c;
-}
-
+// The budget a caller asked for (0: the default), capped at what this module can ever hold: its
+// maximum memory (-sMAXIMUM_MEMORY), so that no size that passes can wrap the 32-bit size_t.
 headwise::Limits make_limits(double budget_bytes) {
   headwise::Limits limits;
-  if (budget_bytes > 0) limits.memory_budget_bytes = static_cast<std::uint64_t>(budget_bytes);
+  limits.memory_budget_bytes = headwise::budget_from_number(budget_bytes, limits.memory_budget_bytes);
+  limits.address_space_bytes = emscripten_get_heap_max();
   return limits;
 }
 
@@ -73,16 +53,22 @@ Model* find(int handle) {
 
 std::string validate_config(double batch, double tokens, double d_model, double heads,
                             double head_dim, double budget) {
-  const Config c = make_config(batch, tokens, d_model, heads, head_dim, true, false);
-  return headwise::validate(c, make_limits(budget)).message();
+  const headwise::Limits limits = make_limits(budget);
+  Config c;
+  headwise::Status s =
+      headwise::config_from_numbers(batch, tokens, d_model, heads, head_dim, true, false, limits, &c);
+  if (s.is_ok()) s = headwise::validate(c, limits);
+  return s.message();
 }
 
 int create_model(double batch, double tokens, double d_model, double heads, double head_dim,
                  bool causal, bool bias, double seed, double budget) {
+  const headwise::Limits limits = make_limits(budget);
+  Config c;
   std::unique_ptr<Model> model;
-  const headwise::Status s =
-      Model::create(make_config(batch, tokens, d_model, heads, head_dim, causal, bias),
-                    make_limits(budget), static_cast<std::uint64_t>(seed), &model);
+  headwise::Status s =
+      headwise::config_from_numbers(batch, tokens, d_model, heads, head_dim, causal, bias, limits, &c);
+  if (s.is_ok()) s = Model::create(c, limits, static_cast<std::uint64_t>(seed), &model);
   if (!s.is_ok()) return fail(s.message()), 0;
   const int handle = g_next_handle++;
   g_models.emplace(handle, std::move(model));
@@ -115,8 +101,10 @@ bool keep_intermediates(int handle, bool keep) {
 }
 
 val shape_trace(double batch, double tokens, double d_model, double heads, double head_dim) {
-  const Config c = make_config(batch, tokens, d_model, heads, head_dim, true, false);
-  const headwise::Status s = headwise::validate_shape(c, headwise::Limits{});
+  Config c;
+  headwise::Status s = headwise::config_from_numbers(batch, tokens, d_model, heads, head_dim, true,
+                                                     false, headwise::Limits{}, &c);
+  if (s.is_ok()) s = headwise::validate_shape(c, headwise::Limits{});
   if (!s.is_ok()) return fail(s.message()), val::null();
   val entries = val::array();
   for (const auto& e : headwise::shape_trace(c)) {
@@ -131,7 +119,43 @@ val shape_trace(double batch, double tokens, double d_model, double heads, doubl
   return entries;
 }
 
+// The tensor table and the steps, so JavaScript takes its ids from the core instead of a copy:
+// { tensors: [{ id, name, role, allocated, shape: ["D", "C"], stream, fanIn }], steps: [{ id, name }] }.
+val tensor_table() {
+  val tensors = val::array();
+  for (int i = 0; i < headwise::kTensorCount; ++i) {
+    const headwise::TensorRow& row = headwise::tensor_table()[i];
+    val shape = val::array();
+    for (int d = 0; d < row.shape.rank; ++d) shape.call<void>("push", val(headwise::dim_symbol(row.shape.dims[d])));
+    val entry = val::object();
+    entry.set("id", row.id);
+    entry.set("name", row.name);
+    entry.set("role", headwise::role_name(row.role));
+    entry.set("allocated", headwise::alloc_name(row.alloc));
+    entry.set("shape", shape);
+    entry.set("stream", static_cast<double>(row.stream));
+    entry.set("fanIn", row.fan_in == headwise::Dim::kNone ? val::null() : val(headwise::dim_symbol(row.fan_in)));
+    tensors.call<void>("push", entry);
+  }
+  val steps = val::array();
+  for (int i = 0; i < headwise::kStepCount; ++i) {
+    val entry = val::object();
+    entry.set("id", i);
+    entry.set("name", headwise::step_name(static_cast<headwise::Step>(i)));
+    steps.call<void>("push", entry);
+  }
+  val table = val::object();
+  table.set("tensors", tensors);
+  table.set("steps", steps);
+  return table;
+}
+
 val random_uniform(double count, double seed, int stream, float bound) {
+  // Checked before the cast: a count beyond the module's memory would wrap the 32-bit size_t.
+  if (!(count >= 0) || std::floor(count) != count ||
+      count > double(emscripten_get_heap_max() / sizeof(float))) {
+    return fail(headwise::format_number(count) + " values do not fit in this module's memory"), val::null();
+  }
   headwise::FloatBuffer buffer;
   if (!buffer.allocate(static_cast<std::size_t>(count))) {
     return fail("out of memory generating " + std::to_string(count) + " values"), val::null();
@@ -175,6 +199,7 @@ EMSCRIPTEN_BINDINGS(headwise) {
   emscripten::function("runStep", &run_step);
   emscripten::function("keepIntermediates", &keep_intermediates);
   emscripten::function("shapeTrace", &shape_trace);
+  emscripten::function("tensorTable", &tensor_table);
   emscripten::function("randomUniform", &random_uniform);
   emscripten::function("lastError", &last_error);
   emscripten::function("simdArch", &simd_arch);

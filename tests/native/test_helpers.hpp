@@ -1,11 +1,27 @@
-// Element-wise comparison with the reference, for GoogleTest.
+// What every native test shares: seeded random data, and element-wise comparison with a double
+// reference at a stated tolerance (|a - ref| <= atol + rtol * |ref|), for GoogleTest.
 #pragma once
 
 #include <gtest/gtest.h>
 
-#include "reference_mha.hpp"
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "rng.hpp"
 
 namespace headwise::testing {
+
+// n values uniform in [-bound, bound), a pure function of (seed, n): rng.hpp's generator on a
+// stream of its own, so test data never coincides with seeded weights or inputs.
+constexpr std::uint32_t kTestDataStream = 11;
+inline std::vector<float> random_vector(std::size_t n, std::uint64_t seed, float bound = 1.0f) {
+  std::vector<float> v(n);
+  fill_uniform(v.data(), n, seed, kTestDataStream, bound);
+  return v;
+}
 
 // |actual - expected| <= atol + rtol * |expected| element-wise; infinities must match exactly.
 inline ::testing::AssertionResult all_close(const float* actual, const std::vector<double>& expected,
