@@ -4,8 +4,10 @@ import { loadCore } from './core-loader.js';
 import { floatArrayArgument, normalizeConfig } from './arguments.js';
 import { HeadwiseError } from './errors.js';
 import { GuardedCore } from './guarded-core.js';
+import { createTrainerOn } from './trainer.js';
 
 export { HeadwiseError };
+export { Trainer, TRAIN_VOCABULARY, TRAINER_DEFAULTS } from './trainer.js';
 
 // Mirrors wasm/core/tensor_id.hpp.
 const T = Object.freeze({
@@ -264,6 +266,12 @@ export class Headwise {
     return values;
   }
 
+  /** Creates a trainer of the "latest verb and latest noun" classifier (see web/trainer.js). */
+  createTrainer(options = {}) { return createTrainerOn(this.#core, options); }
+
+  /** How many trainers are alive in the module (for leak checks). */
+  liveTrainers() { return this.#core.call('liveTrainers'); }
+
   /** How many layers are alive in the module (for leak checks). */
   liveLayers() { return this.#core.call('liveModels'); }
 
@@ -289,4 +297,9 @@ export async function loadHeadwise(options) {
 /** Shorthand: load the shared module and create one layer. */
 export async function createAttention(config) {
   return (await loadHeadwise()).createAttention(config);
+}
+
+/** Shorthand: load the shared module and create one trainer. */
+export async function createTrainer(options) {
+  return (await loadHeadwise()).createTrainer(options);
 }
