@@ -9,16 +9,20 @@ import { createTrainerOn } from './trainer.js';
 export { HeadwiseError };
 export { Trainer, TRAIN_VOCABULARY, TRAINER_DEFAULTS } from './trainer.js';
 
-// Mirrors wasm/core/tensor_id.hpp.
-const T = Object.freeze({
-  wq: 0, wk: 1, wv: 2, wOut: 3, bq: 4, bk: 5, bv: 6, bOut: 7,
-  input: 8, q: 9, k: 10, v: 11, qHeads: 12, kHeads: 13, vHeads: 14,
-  scores: 15, attention: 16, contextHeads: 17, concat: 18, output: 19,
-});
-const STEP = Object.freeze({
-  project: 0, split: 1, attend: 2, merge: 3, outProject: 4, forwardFused: 5, forwardLoop: 6,
-});
-const INPUT_STREAM = 9;
+// The core's tensor table and steps, read from the module at load: ids by name (T), steps by name
+// (STEP), the stream inputs are drawn from, and the learned tensors' rows (weights, then biases).
+function tablesOf(core) {
+  const { tensors, steps } = core.call('tensorTable');
+  const byName = (rows) => Object.freeze(Object.fromEntries(rows.map((row) => [row.name, row.id])));
+  const input = tensors.find((row) => row.name === 'input');
+  return Object.freeze({
+    T: byName(tensors),
+    STEP: byName(steps),
+    INPUT_STREAM: input.stream,
+    learned: Object.freeze(tensors.filter((row) => row.role === 'weight' || row.role === 'bias')
+      .map((row) => Object.freeze({ ...row, shape: Object.freeze([...row.shape]) }))),
+  });
+}
 
 /** One multi-head attention layer with its weights, living in the module until dispose(). */
 export class MultiHeadAttention {
@@ -26,10 +30,16 @@ export class MultiHeadAttention {
   #handle;
   #registry;
   #keeping = false;
+  #T;
+  #STEP;
+  #learned;
 
   /** @internal use Headwise.createAttention */
-  constructor(core, handle, config, registry) {
+  constructor(core, handle, config, registry, tables) {
     this.#core = core;
+    this.#T = tables.T;
+    this.#STEP = tables.STEP;
+    this.#learned = tables.learned;
     this.#handle = handle;
     this.#registry = registry;
     const headDim = config.headDim ?? config.dModel / config.heads;
@@ -55,18 +65,18 @@ export class MultiHeadAttention {
     if (variant !== 'fused' && variant !== 'loop') {
       throw new RangeError(`variant must be "fused" or "loop", got ${JSON.stringify(variant)}`);
     }
-    this.#write(T.input, 'x', x, this.shapes.input);
+    this.#write(this.#T.input, 'x', x, this.shapes.input);
     this.#keep(intermediates);
-    this.#run(variant === 'loop' ? STEP.forwardLoop : STEP.forwardFused);
-    const output = this.#read(T.output);
+    this.#run(variant === 'loop' ? this.#STEP.forwardLoop : this.#STEP.forwardFused);
+    const output = this.#read(this.#T.output);
     if (!intermediates) return output;
-    const concat = this.#read(T.concat);
+    const concat = this.#read(this.#T.concat);
     return {
       output,
-      q: this.#read(T.qHeads), k: this.#read(T.kHeads), v: this.#read(T.vHeads),
-      scores: this.#read(T.scores), attention: this.#read(T.attention),
+      q: this.#read(this.#T.qHeads), k: this.#read(this.#T.kHeads), v: this.#read(this.#T.vHeads),
+      scores: this.#read(this.#T.scores), attention: this.#read(this.#T.attention),
       // The loop version writes each head's context straight into its columns of concat.
-      context: variant === 'loop' ? this.#headsOf(concat) : this.#read(T.contextHeads),
+      context: variant === 'loop' ? this.#headsOf(concat) : this.#read(this.#T.contextHeads),
       concat,
       trace: this.shapeTrace(),
     };
@@ -77,51 +87,49 @@ export class MultiHeadAttention {
 
   /** Step 1. x (B, T, d_model) -> q, k, v, each (B, T, H*hd): one large product each. */
   project(x) {
-    this.#write(T.input, 'x', x, this.shapes.input);
-    this.#run(STEP.project);
-    return { q: this.#read(T.q), k: this.#read(T.k), v: this.#read(T.v) };
+    this.#write(this.#T.input, 'x', x, this.shapes.input);
+    this.#run(this.#STEP.project);
+    return { q: this.#read(this.#T.q), k: this.#read(this.#T.k), v: this.#read(this.#T.v) };
   }
 
   /** Step 2. q, k, v (B, T, H*hd) -> view (B, T, H, hd) -> transpose(1, 2) -> (B, H, T, hd). */
   split({ q, k, v }) {
-    this.#write(T.q, 'q', q, this.shapes.projected);
-    this.#write(T.k, 'k', k, this.shapes.projected);
-    this.#write(T.v, 'v', v, this.shapes.projected);
-    this.#run(STEP.split);
-    return { q: this.#read(T.qHeads), k: this.#read(T.kHeads), v: this.#read(T.vHeads) };
+    this.#write(this.#T.q, 'q', q, this.shapes.projected);
+    this.#write(this.#T.k, 'k', k, this.shapes.projected);
+    this.#write(this.#T.v, 'v', v, this.shapes.projected);
+    this.#run(this.#STEP.split);
+    return { q: this.#read(this.#T.qHeads), k: this.#read(this.#T.kHeads), v: this.#read(this.#T.vHeads) };
   }
 
   /** Step 3. Per head: softmax(q k^T / sqrt(hd) + causal mask) v. Context is (B, H, T, hd). */
   attend({ q, k, v }, { intermediates = false } = {}) {
-    this.#write(T.qHeads, 'q', q, this.shapes.heads);
-    this.#write(T.kHeads, 'k', k, this.shapes.heads);
-    this.#write(T.vHeads, 'v', v, this.shapes.heads);
+    this.#write(this.#T.qHeads, 'q', q, this.shapes.heads);
+    this.#write(this.#T.kHeads, 'k', k, this.shapes.heads);
+    this.#write(this.#T.vHeads, 'v', v, this.shapes.heads);
     this.#keep(intermediates);
-    this.#run(STEP.attend);
-    const context = this.#read(T.contextHeads);
+    this.#run(this.#STEP.attend);
+    const context = this.#read(this.#T.contextHeads);
     if (!intermediates) return { context };
-    return { context, scores: this.#read(T.scores), attention: this.#read(T.attention) };
+    return { context, scores: this.#read(this.#T.scores), attention: this.#read(this.#T.attention) };
   }
 
   /** Step 4. context (B, H, T, hd) -> transpose(1, 2) -> view (B, T, H*hd). */
   merge(context) {
-    this.#write(T.contextHeads, 'context', context, this.shapes.heads);
-    this.#run(STEP.merge);
-    return this.#read(T.concat);
+    this.#write(this.#T.contextHeads, 'context', context, this.shapes.heads);
+    this.#run(this.#STEP.merge);
+    return this.#read(this.#T.concat);
   }
 
   /** Step 5. concat (B, T, H*hd) @ W_out (+ b_out) -> (B, T, d_model). */
   outProject(concat) {
-    this.#write(T.concat, 'concat', concat, this.shapes.concat);
-    this.#run(STEP.outProject);
-    return this.#read(T.output);
+    this.#write(this.#T.concat, 'concat', concat, this.shapes.concat);
+    this.#run(this.#STEP.outProject);
+    return this.#read(this.#T.output);
   }
 
   /** Copies of the weights: wq, wk, wv (d_model, H*hd), wOut (H*hd, d_model), biases if on. */
   getWeights() {
-    const w = { wq: this.#read(T.wq), wk: this.#read(T.wk), wv: this.#read(T.wv), wOut: this.#read(T.wOut) };
-    if (this.config.bias) Object.assign(w, { bq: this.#read(T.bq), bk: this.#read(T.bk), bv: this.#read(T.bv), bOut: this.#read(T.bOut) });
-    return w;
+    return Object.fromEntries(this.#learnedRows().map((row) => [row.name, this.#read(row.id)]));
   }
 
   /** Replaces any of the weights; all given arrays are checked before any is written. */
@@ -129,15 +137,16 @@ export class MultiHeadAttention {
     if (weights === null || typeof weights !== 'object') {
       throw new TypeError('setWeights expects an object such as { wq, wk, wv, wOut }');
     }
-    const shapes = { wq: this.shapes.wq, wk: this.shapes.wq, wv: this.shapes.wq, wOut: this.shapes.wOut };
-    if (this.config.bias) Object.assign(shapes, { bq: this.shapes.bq, bk: this.shapes.bq, bv: this.shapes.bq, bOut: this.shapes.bOut });
+    // An explicit allow-list: a plain object lookup would also find "constructor" or "toString".
+    const rows = new Map(this.#learnedRows().map((row) => [row.name, row]));
     const checked = Object.entries(weights).map(([name, value]) => {
-      if (!shapes[name]) {
-        throw new TypeError(`unknown weight "${name}" (this layer has ${Object.keys(shapes).join(', ')})`);
+      const row = rows.get(name);
+      if (!row) {
+        throw new TypeError(`unknown weight "${name}" (this layer has ${[...rows.keys()].join(', ')})`);
       }
-      return [name, floatArrayArgument(name, value, shapes[name])];
+      return [row.id, floatArrayArgument(name, value, this.#shapeOf(row))];
     });
-    for (const [name, array] of checked) this.#view(T[name]).set(array);
+    for (const [id, array] of checked) this.#view(id).set(array);
   }
 
   /** Every step's tensor name and shape for this configuration. */
@@ -151,6 +160,18 @@ export class MultiHeadAttention {
     if (this.#core.stoppedReason === null) this.#core.call('disposeModel', this.#handle);
     this.#registry.unregister(this);
     this.#handle = 0;
+  }
+
+  // The table's weight rows, and its bias rows when this layer has biases, in table order.
+  #learnedRows() {
+    return this.#learned.filter((row) => row.role === 'weight' || this.config.bias);
+  }
+
+  // A row's shape with this layer's sizes for the table's dimension symbols.
+  #shapeOf(row) {
+    const { batch, tokens, dModel, heads, headDim, concatWidth } = this.config;
+    const sizes = { B: batch, T: tokens, D: dModel, H: heads, hd: headDim, C: concatWidth };
+    return row.shape.map((symbol) => sizes[symbol]);
   }
 
   #live() {
@@ -208,11 +229,13 @@ function traceOf(core, config) {
 export class Headwise {
   #core;
   #registry;
+  #tables;
 
   /** @internal use loadHeadwise() */
   constructor(rawCore) {
     const core = new GuardedCore(rawCore);
     this.#core = core;
+    this.#tables = tablesOf(core);
     // A safety net for layers that are dropped without dispose().
     this.#registry = new FinalizationRegistry((handle) => {
       if (core.stoppedReason === null) core.call('disposeModel', handle);
@@ -229,7 +252,7 @@ export class Headwise {
     const c = normalizeConfig(config);
     const handle = this.#core.call('createModel', ...coreArgs(c), c.causal, c.bias, c.seed, c.memoryBudget ?? 0);
     if (handle === 0) throw new HeadwiseError(this.#core.call('lastError'));
-    const layer = new MultiHeadAttention(this.#core, handle, c, this.#registry);
+    const layer = new MultiHeadAttention(this.#core, handle, c, this.#registry, this.#tables);
     this.#registry.register(layer, handle, layer);
     return layer;
   }
@@ -261,7 +284,7 @@ export class Headwise {
     if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
       throw new RangeError(`seed must be an integer between 0 and 4294967295, got ${String(seed)}`);
     }
-    const values = this.#core.call('randomUniform', length, seed, INPUT_STREAM, 1);
+    const values = this.#core.call('randomUniform', length, seed, this.#tables.INPUT_STREAM, 1);
     if (values === null) throw new HeadwiseError(this.#core.call('lastError'));
     return values;
   }

@@ -131,6 +131,37 @@ val shape_trace(double batch, double tokens, double d_model, double heads, doubl
   return entries;
 }
 
+// The tensor table and the steps, so JavaScript takes its ids from the core instead of a copy:
+// { tensors: [{ id, name, role, allocated, shape: ["D", "C"], stream, fanIn }], steps: [{ id, name }] }.
+val tensor_table() {
+  val tensors = val::array();
+  for (int i = 0; i < headwise::kTensorCount; ++i) {
+    const headwise::TensorRow& row = headwise::tensor_table()[i];
+    val shape = val::array();
+    for (int d = 0; d < row.shape.rank; ++d) shape.call<void>("push", val(headwise::dim_symbol(row.shape.dims[d])));
+    val entry = val::object();
+    entry.set("id", row.id);
+    entry.set("name", row.name);
+    entry.set("role", headwise::role_name(row.role));
+    entry.set("allocated", headwise::alloc_name(row.alloc));
+    entry.set("shape", shape);
+    entry.set("stream", static_cast<double>(row.stream));
+    entry.set("fanIn", row.fan_in == headwise::Dim::kNone ? val::null() : val(headwise::dim_symbol(row.fan_in)));
+    tensors.call<void>("push", entry);
+  }
+  val steps = val::array();
+  for (int i = 0; i < headwise::kStepCount; ++i) {
+    val entry = val::object();
+    entry.set("id", i);
+    entry.set("name", headwise::step_name(static_cast<headwise::Step>(i)));
+    steps.call<void>("push", entry);
+  }
+  val table = val::object();
+  table.set("tensors", tensors);
+  table.set("steps", steps);
+  return table;
+}
+
 val random_uniform(double count, double seed, int stream, float bound) {
   headwise::FloatBuffer buffer;
   if (!buffer.allocate(static_cast<std::size_t>(count))) {
@@ -175,6 +206,7 @@ EMSCRIPTEN_BINDINGS(headwise) {
   emscripten::function("runStep", &run_step);
   emscripten::function("keepIntermediates", &keep_intermediates);
   emscripten::function("shapeTrace", &shape_trace);
+  emscripten::function("tensorTable", &tensor_table);
   emscripten::function("randomUniform", &random_uniform);
   emscripten::function("lastError", &last_error);
   emscripten::function("simdArch", &simd_arch);

@@ -13,20 +13,11 @@ namespace headwise {
 
 namespace {
 
+using namespace attention_sizes;
 using Batch = xsimd::batch<float>;
 constexpr std::size_t kWidth = Batch::size;
 constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 constexpr float kLog2e = 1.44269504088896341f;
-
-// Tiles of the online-softmax kernel: kBr query rows at a time against kBc keys at a time; scores
-// and P @ V both run as kBr x kNr register tiles (8 accumulators, which V8 keeps in registers).
-// kQb query rows (several kBr blocks) share each key tile while it is in cache.
-constexpr std::size_t kBr = kTileRows;
-constexpr std::size_t kNr = kTileVectors * kWidth;
-constexpr std::size_t kBc = 128;
-constexpr std::size_t kQb = 32;
-constexpr std::size_t kBrPadded = (kBr + kWidth - 1) / kWidth * kWidth;  // kBr in whole vectors
-static_assert(kBc % kNr == 0 && kQb % kBr == 0, "tiles are whole panels and whole blocks");
 
 // The tiled kernel's work area, after the packed keys. Short sequences get short rows and blocks
 // (ldp = min(kBc, tokens in whole panels), rows = min(kQb, tokens in whole kBr blocks)).
@@ -39,30 +30,6 @@ struct TileWork {
   float* sum;      // rows running sums
   float* rescale;  // rows factors exp(old max - new max) for the current tile
 };
-
-// Sizes in any arithmetic type: double lets config.cpp bound absurd sizes without overflow.
-template <typename Number>
-Number whole(Number n, std::size_t to) {
-  return Number((std::size_t(n) + to - 1) / to * to);
-}
-template <typename Number>
-Number keys_floats(Number tokens, Number hd) {
-  return whole(tokens, kNr) * hd;
-}
-template <typename Number>
-Number tile_row_floats(Number tokens) {
-  return std::min(Number(kBc), whole(tokens, kNr));
-}
-template <typename Number>
-Number block_rows(Number tokens) {
-  return std::min(Number(kQb), whole(tokens, kBr));
-}
-template <typename Number>
-Number work_floats(Number tokens, Number hd) {
-  const Number rows = block_rows(tokens);
-  return std::max(tokens, Number(2) * rows * hd + Number(kBr) * tile_row_floats(tokens) +
-                              Number(3) * rows);
-}
 
 float max_of(const float* x, std::size_t n) {
   float best = kMinusInf;
@@ -225,14 +192,6 @@ HEADWISE_PLAIN_LOOPS void attend_tile(std::size_t hd, std::size_t j0, std::size_
 }
 
 }  // namespace
-
-std::size_t head_scratch_floats(std::size_t tokens, std::size_t head_dim) {
-  return keys_floats(tokens, head_dim) + work_floats(tokens, head_dim);
-}
-
-double head_scratch_floats_f64(double tokens, double head_dim) {
-  return keys_floats(tokens, head_dim) + work_floats(tokens, head_dim);
-}
 
 void softmax_row_f32(float* row, std::size_t n) {
   if (n == 0) return;

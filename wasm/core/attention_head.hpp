@@ -3,6 +3,8 @@
 
 #include <cstddef>
 
+#include "simd_sizes.hpp"
+
 namespace headwise {
 
 // Heads at most this short and narrow (the lecture's toy, the many-heads sweep) run in a plain
@@ -19,11 +21,8 @@ void softmax_row_f32(float* row, std::size_t n);
 
 // Working memory of attend_head_f32, linear in tokens; reused by every head.
 struct HeadScratch {
-  float* data;  // head_scratch_floats(tokens, head_dim) floats
+  float* data;  // head_scratch_floats (simd_sizes.hpp)(tokens, head_dim) floats
 };
-std::size_t head_scratch_floats(std::size_t tokens, std::size_t head_dim);
-// The same count in doubles, for budgets checked before sizes are known to fit a size_t.
-double head_scratch_floats_f64(double tokens, double head_dim);
 
 struct HeadOutputs {
   float* context;              // tokens x head_dim, rows context_stride apart

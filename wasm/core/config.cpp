@@ -1,8 +1,9 @@
 #include "config.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
-#include "attention_head.hpp"
+#include "simd_sizes.hpp"
 
 namespace headwise {
 
@@ -20,26 +21,22 @@ Status check_size(const char* name, std::int64_t value, std::int64_t max) {
   return Status::ok();
 }
 
-// Float counts in double so that absurd products cannot overflow before they are compared.
-double needed_bytes(const Config& c, bool with_intermediates) {
-  const double hd = c.head_dim > 0 ? double(c.head_dim) : double(c.d_model) / double(c.heads);
-  const double concat = double(c.heads) * hd;
-  const double rows = double(c.batch) * double(c.tokens);
-  const double d = double(c.d_model);
-  double floats = 4.0 * d * concat + 3.0 * concat + d;  // weights and biases
-  floats += 2.0 * rows * d;                             // input, output
-  floats += 8.0 * rows * concat;  // q, k, v, their per-head copies, per-head context, concat
-  floats += head_scratch_floats_f64(double(c.tokens), hd);  // attention scratch, linear in T
-  if (with_intermediates) floats += 2.0 * double(c.batch) * double(c.heads) * c.tokens * c.tokens;
-  return floats * sizeof(float);
+// Two byte counts as text; exact bytes when the rounded figures would read the same.
+void describe_pair(std::uint64_t a, std::uint64_t b, std::string* a_text, std::string* b_text) {
+  *a_text = format_bytes(double(a));
+  *b_text = format_bytes(double(b));
+  if (*a_text == *b_text && a != b) {
+    *a_text = std::to_string(a) + " bytes";
+    *b_text = std::to_string(b) + " bytes";
+  }
 }
 
 }  // namespace
 
 std::string format_bytes(double bytes) {
-  const char* units[] = {"bytes", "KB", "MB", "GB", "TB", "PB"};
+  const char* units[] = {"bytes", "KB", "MB", "GB", "TB", "PB", "EB"};
   int unit = 0;
-  while (bytes >= 1024.0 && unit < 5) {
+  while (bytes >= 1024.0 && unit < 6) {
     bytes /= 1024.0;
     ++unit;
   }
@@ -68,15 +65,61 @@ Status validate_shape(const Config& c, const Limits& limits) {
   return Status::ok();
 }
 
+bool dim_values(const Config& c, DimValues* out) {
+  DimValues& v = *out;
+  const std::uint64_t hd = std::uint64_t(c.head_dim > 0 ? c.head_dim : c.d_model / c.heads);
+  v[int(Dim::kB)] = std::uint64_t(c.batch);
+  v[int(Dim::kT)] = std::uint64_t(c.tokens);
+  v[int(Dim::kD)] = std::uint64_t(c.d_model);
+  v[int(Dim::kH)] = std::uint64_t(c.heads);
+  v[int(Dim::kHd)] = hd;
+  const CheckedU64 concat = CheckedU64(std::uint64_t(c.heads)) * hd;
+  if (!concat.ok()) return false;
+  v[int(Dim::kC)] = concat.value();
+  return head_scratch_floats_u64(std::uint64_t(c.tokens), hd, &v[int(Dim::kS)]);
+}
+
+bool row_allocated(const TensorRow& row, bool bias, bool with_intermediates) {
+  switch (row.alloc) {
+    case Alloc::kAlways: return true;
+    case Alloc::kWithBias: return bias;
+    case Alloc::kWithIntermediates: return with_intermediates;
+  }
+  return false;
+}
+
+CheckedU64 needed_bytes(const Config& c, bool with_intermediates) {
+  DimValues dims{};
+  if (!dim_values(c, &dims)) return CheckedU64::overflowed();
+  CheckedU64 floats = 0;
+  for (int i = 0; i < kTensorCount; ++i) {
+    const TensorRow& row = tensor_table()[i];
+    if (row_allocated(row, c.bias, with_intermediates)) floats += row_floats(row, dims);
+  }
+  return floats * sizeof(float);
+}
+
+std::uint64_t effective_budget(const Limits& limits) {
+  return std::min(limits.memory_budget_bytes, limits.address_space_bytes);
+}
+
 Status validate(const Config& c, const Limits& limits, bool with_intermediates) {
   Status s = validate_shape(c, limits);
   if (!s.is_ok()) return s;
-  const double bytes = needed_bytes(c, with_intermediates);
-  if (bytes > double(limits.memory_budget_bytes)) {
-    return Status::error("this configuration needs " + format_bytes(bytes) +
-                         (with_intermediates ? " (with the (B, H, T, T) scores kept)" : "") +
-                         ", more than the memory budget of " +
-                         format_bytes(double(limits.memory_budget_bytes)));
+  const char* kept = with_intermediates ? " (with the (B, H, T, T) scores kept)" : "";
+  const CheckedU64 bytes = needed_bytes(c, with_intermediates);
+  if (!bytes.ok()) {
+    return Status::error(std::string("this configuration is too large") + kept +
+                         ": its size does not fit in 64 bits");
+  }
+  const std::uint64_t budget = effective_budget(limits);
+  if (bytes.value() > budget) {
+    std::string needed, allowed;
+    describe_pair(bytes.value(), budget, &needed, &allowed);
+    const bool capped = budget < limits.memory_budget_bytes;
+    return Status::error("this configuration needs " + needed + kept + ", more than the " +
+                         (capped ? "module can ever hold (" + allowed + ")"
+                                 : "memory budget of " + allowed));
   }
   return Status::ok();
 }
@@ -93,7 +136,5 @@ Dims dims_of(const Config& c) {
   d.bias = c.bias;
   return d;
 }
-
-std::size_t Dims::intermediate_floats() const { return 2 * batch * heads * tokens * tokens; }
 
 }  // namespace headwise

@@ -4,9 +4,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "status.hpp"
+#include "tensor_table.hpp"
 
 namespace headwise {
 
@@ -29,6 +31,9 @@ struct Limits {
   std::int64_t max_heads = 65536;
   std::int64_t max_head_dim = 65536;
   std::uint64_t memory_budget_bytes = 1ULL << 30;
+  // The most memory the process can ever address: a budget above it is capped to it, so no size
+  // that passed the budget can wrap a size_t. The wasm bindings set the module's maximum memory.
+  std::uint64_t address_space_bytes = std::numeric_limits<std::size_t>::max();
 };
 
 // Sizes of a configuration that passed validate(); all counts are in floats.
@@ -38,15 +43,24 @@ struct Dims {
   bool causal, bias;
 
   std::size_t rows() const { return batch * tokens; }  // B*T, the rows of every projection
-  std::size_t intermediate_floats() const;  // scores and attention, (B, H, T, T) each
 };
 
 // Checks sizes and the dimension rule only.
 Status validate_shape(const Config& config, const Limits& limits);
-// validate_shape plus the memory budget for weights and activations (and intermediates if asked).
+// validate_shape plus the memory budget for every tensor the table allocates in that state
+// (with or without the intermediates), in checked 64-bit arithmetic.
 Status validate(const Config& config, const Limits& limits, bool with_intermediates = false);
 // Only meaningful after validate_shape succeeded.
 Dims dims_of(const Config& config);
+// The table's dimension values; false if one of them (the scratch size) cannot be computed.
+bool dim_values(const Config& config, DimValues* out);
+
+// Whether a model with this configuration holds the row (intermediates: while they are kept).
+bool row_allocated(const TensorRow& row, bool bias, bool with_intermediates);
+// Bytes of every row allocated in that state, checked; !ok() if the sum overflows 64 bits.
+CheckedU64 needed_bytes(const Config& config, bool with_intermediates);
+// min(budget, address space): the budget validate() applies.
+std::uint64_t effective_budget(const Limits& limits);
 
 std::string format_bytes(double bytes);
 

@@ -10,13 +10,15 @@ namespace headwise {
 
 namespace {
 
-Status out_of_memory(const char* what, std::size_t floats) {
-  return Status::error(std::string("out of memory allocating ") + what + " (" +
+Status out_of_memory(const TensorRow& row, std::uint64_t floats) {
+  return Status::error(std::string("out of memory allocating ") + row.name + " (" +
                        format_bytes(double(floats) * sizeof(float)) + ")");
 }
 
 }  // namespace
 
+// Sizes come from the table; validate() has checked that their sum, in 64 bits, fits the budget
+// and the address space, so every row's count fits a size_t here.
 Status Model::create(const Config& config, const Limits& limits, std::uint64_t seed,
                      std::unique_ptr<Model>* out) {
   Status s = validate(config, limits);
@@ -26,58 +28,43 @@ Status Model::create(const Config& config, const Limits& limits, std::uint64_t s
   m->config_ = config;
   m->limits_ = limits;
   m->dims_ = dims_of(config);
-  const Dims& d = m->dims_;
+  if (!dim_values(config, &m->dim_values_)) return Status::error("this configuration is too large");
 
-  const std::size_t bias_c = d.bias ? d.concat : 0, bias_d = d.bias ? d.d_model : 0;
-  const std::size_t rows = d.rows(), per_head = rows * d.concat;
-  const std::size_t sizes[kTensorCount] = {
-      d.d_model * d.concat, d.d_model * d.concat, d.d_model * d.concat, d.concat * d.d_model,
-      bias_c, bias_c, bias_c, bias_d,
-      rows * d.d_model,                 // input
-      per_head, per_head, per_head,     // q, k, v
-      per_head, per_head, per_head,     // per-head q, k, v
-      0, 0,                             // scores, attention: on request
-      per_head, per_head,               // per-head context, concat
-      rows * d.d_model};                // output
   for (int i = 0; i < kTensorCount; ++i) {
-    if (!m->buffers_[i].allocate(sizes[i])) return out_of_memory("a tensor", sizes[i]);
+    const TensorRow& row = tensor_table()[i];
+    if (!row_allocated(row, config.bias, /*with_intermediates=*/false)) continue;
+    const std::uint64_t floats = row_floats(row, m->dim_values_).value();
+    if (!m->buffers_[i].allocate(std::size_t(floats))) return out_of_memory(row, floats);
+    if (row.role == Role::kWeight || row.role == Role::kBias) {
+      const float bound = fan_in_bound(std::size_t(m->dim_values_[static_cast<int>(row.fan_in)]));
+      fill_uniform(m->buffers_[i].data(), m->buffers_[i].size(), seed, row.stream, bound);
+    }
   }
-  const std::size_t scratch = head_scratch_floats(d.tokens, d.head_dim);
-  if (!m->head_scratch_.allocate(scratch)) return out_of_memory("attention scratch", scratch);
-
-  const float in_bound = fan_in_bound(d.d_model), out_bound = fan_in_bound(d.concat);
-  const struct {
-    TensorId id;
-    Stream stream;
-    float bound;
-  } seeded[] = {{TensorId::kWq, Stream::kWq, in_bound},     {TensorId::kWk, Stream::kWk, in_bound},
-                {TensorId::kWv, Stream::kWv, in_bound},     {TensorId::kWout, Stream::kWout, out_bound},
-                {TensorId::kBq, Stream::kBq, in_bound},     {TensorId::kBk, Stream::kBk, in_bound},
-                {TensorId::kBv, Stream::kBv, in_bound},     {TensorId::kBout, Stream::kBout, out_bound}};
-  for (const auto& w : seeded)
-    fill_uniform(m->tensor(w.id), m->tensor_size(w.id), seed, static_cast<std::uint32_t>(w.stream),
-                 w.bound);
   *out = std::move(m);
   return Status::ok();
 }
 
 Status Model::keep_intermediates(bool keep) {
-  FloatBuffer& scores = buffers_[index(TensorId::kScores)];
-  FloatBuffer& attention = buffers_[index(TensorId::kAttention)];
-  if (!keep) {
-    scores.release();
-    attention.release();
-    return Status::ok();
+  if (keep == keeping_) return Status::ok();
+  if (keep) {
+    Status s = validate(config_, limits_, /*with_intermediates=*/true);
+    if (!s.is_ok()) return s;
   }
-  if (!scores.empty()) return Status::ok();
-  Status s = validate(config_, limits_, /*with_intermediates=*/true);
-  if (!s.is_ok()) return s;
-  const std::size_t n = dims_.intermediate_floats() / 2;
-  if (!scores.allocate(n) || !attention.allocate(n)) {
-    scores.release();
-    attention.release();
-    return out_of_memory("the (B, H, T, T) scores", 2 * n);
+  for (int i = 0; i < kTensorCount; ++i) {
+    const TensorRow& row = tensor_table()[i];
+    if (row.alloc != Alloc::kWithIntermediates) continue;
+    if (!keep) {
+      buffers_[i].release();
+      continue;
+    }
+    const std::uint64_t floats = row_floats(row, dim_values_).value();
+    if (!buffers_[i].allocate(std::size_t(floats))) {
+      for (int j = 0; j < kTensorCount; ++j)
+        if (tensor_table()[j].alloc == Alloc::kWithIntermediates) buffers_[j].release();
+      return out_of_memory(row, floats);
+    }
   }
+  keeping_ = keep;
   return Status::ok();
 }
 
@@ -85,7 +72,7 @@ Status Model::run(Step step) {
   const Dims& d = dims_;
   const ProjectionWeights w{tensor(TensorId::kWq), tensor(TensorId::kWk), tensor(TensorId::kWv),
                             bias(TensorId::kBq),   bias(TensorId::kBk),   bias(TensorId::kBv)};
-  const HeadScratch scratch{head_scratch_.data()};
+  const HeadScratch scratch{tensor(TensorId::kHeadScratch)};
   float* scores = tensor(TensorId::kScores);
   float* attention = tensor(TensorId::kAttention);
   switch (step) {

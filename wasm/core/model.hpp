@@ -9,7 +9,7 @@
 #include "config.hpp"
 #include "float_buffer.hpp"
 #include "status.hpp"
-#include "tensor_id.hpp"
+#include "tensor_table.hpp"
 
 namespace headwise {
 
@@ -23,14 +23,15 @@ class Model {
   const Config& config() const { return config_; }
   const Dims& dims() const { return dims_; }
 
-  // Null with size 0 for tensors this model does not hold (biases when off, scores when
-  // intermediates are not kept).
+  // Null with size 0 for tensors this model does not hold (see each row's Alloc: biases when
+  // off, scores when intermediates are not kept).
   float* tensor(TensorId id) { return buffers_[index(id)].data(); }
   std::size_t tensor_size(TensorId id) const { return buffers_[index(id)].size(); }
 
-  // Allocates (or frees) the (B, H, T, T) scores and attention; checked against the budget.
+  // Allocates (or frees) the rows kept only with intermediates (the (B, H, T, T) scores and
+  // attention); checked against the budget.
   Status keep_intermediates(bool keep);
-  bool keeps_intermediates() const { return !buffers_[index(TensorId::kScores)].empty(); }
+  bool keeps_intermediates() const { return keeping_; }
 
   // Runs one step (or a whole forward pass) on the model's own tensors.
   Status run(Step step);
@@ -43,8 +44,9 @@ class Model {
   Config config_;
   Limits limits_;
   Dims dims_{};
-  std::array<FloatBuffer, kTensorCount> buffers_;
-  FloatBuffer head_scratch_;  // attend_head_f32's working memory, linear in tokens
+  DimValues dim_values_{};
+  bool keeping_ = false;
+  std::array<FloatBuffer, kTensorCount> buffers_;  // one per row of tensor_table(), in id order
 };
 
 }  // namespace headwise

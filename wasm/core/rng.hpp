@@ -17,6 +17,7 @@
 namespace headwise {
 
 enum class Stream : std::uint32_t {
+  kNone = 0,  // not seeded: zeros
   kWq = 1,
   kWk = 2,
   kWv = 3,

@@ -6,10 +6,10 @@
 #include <cstddef>
 #include <xsimd/xsimd.hpp>
 
+#include "simd_sizes.hpp"
+
 namespace headwise {
 
-constexpr std::size_t kTileRows = 4;
-constexpr std::size_t kTileVectors = 2;
 using TileAccumulators = xsimd::batch<float>[kTileRows][kTileVectors];
 
 // c[r][v] += sum over p < k of a[p * 4 + r] * b[p * 2W + v * W .. + W), W = SIMD width: a packed
