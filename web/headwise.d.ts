@@ -186,6 +186,11 @@ export class Trainer {
   readonly options: Readonly<Required<TrainerOptions>>;
   /** Parameter tensors in order, with shapes. */
   readonly parameters: ReadonlyArray<{ name: string; shape: number[] }>;
+  /** The core's tensor table: each parameter, its gradient and Adam's moments, one row each. */
+  readonly tensorTable: ReadonlyArray<{
+    name: string; role: 'weight' | 'bias' | 'embedding' | 'gradient' | 'optimizerState';
+    shape: number[]; symbols: string[];
+  }>;
   readonly classes: number;
   readonly steps: number;
   readonly disposed: boolean;

@@ -117,9 +117,16 @@ export class Trainer {
     this.#handle = handle;
     /** The options, with defaults filled in. */
     this.options = options;
-    this.#rows = core.call('trainerParameterRows', handle);
+    const table = core.call('trainerTable', handle);
+    this.#rows = table.filter((row) => row.slot === 0)
+      .map(({ name, shape }) => ({ name, shape, size: shape.reduce((a, b) => a * b, 1) }));
     /** Parameter tensors in order: { name, shape } (each weight is x_in @ W, shaped (in, out)). */
     this.parameters = Object.freeze(this.#rows.map(({ name, shape }) => Object.freeze({ name, shape })));
+    /**
+     * The core's tensor table for this model: every parameter, its gradient and Adam's two
+     * moments, one row each: { name, role, shape, symbols } (symbols: the shape's dimensions).
+     */
+    this.tensorTable = Object.freeze(table.map(({ name, role, shape, symbols }) => Object.freeze({ name, role, shape, symbols })));
     /** How many classes the variant has (64 for "verb-noun", 8 for "verb"). */
     this.classes = options.variant === 'verb' ? 8 : 64;
     this.steps = 0;

@@ -19,6 +19,12 @@ test('the default trainer has the spec\'s tensors and options', () => {
     { name: 'b1', shape: [64] }, { name: 'w2', shape: [64, 32] }, { name: 'b2', shape: [32] },
     { name: 'wReadout', shape: [32, 64] }, { name: 'bReadout', shape: [64] },
   ]);
+  // The core's table: four rows per tensor (value, gradient, Adam m and v), shapes in symbols.
+  expect(t.tensorTable).toHaveLength(64);
+  expect(t.tensorTable[2]).toEqual({ name: 'wq', role: 'weight', shape: [32, 32], symbols: ['D', 'C'] });
+  expect(t.tensorTable[0].role).toBe('embedding');
+  expect(t.tensorTable[16 + 10]).toEqual({ name: 'w1.grad', role: 'gradient', shape: [32, 64], symbols: ['D', 'M'] });
+  expect(t.tensorTable[48 + 15]).toEqual({ name: 'bReadout.adamV', role: 'optimizerState', shape: [64], symbols: ['K'] });
   expect(TRAIN_VOCABULARY).toHaveLength(21);
   expect(TRAIN_VOCABULARY[20]).toBe('?');
   // Untrained: near chance on the held-out set, loss near ln(64).

@@ -23,7 +23,7 @@ int main() {
     for (int i = 0; i < 20; ++i) std::printf("%s%.9g", i ? "," : "", t->step().loss);
     const Evaluation e = t->evaluate();
     std::printf("],\"evaluation\":{\"loss\":%.9g,\"accuracy\":%.9g},\"parameters\":[", e.loss, e.accuracy);
-    const float* p = t->model().buffer(Role::kParameter);
+    const float* p = t->model().buffer(Slot::kValue);
     for (std::size_t i = 0; i < t->model().parameter_count(); ++i) std::printf("%s%.9g", i ? "," : "", p[i]);
     std::printf("]}");
   }

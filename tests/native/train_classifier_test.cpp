@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "reference.hpp"
@@ -142,18 +143,18 @@ void check_gradients(const ClassifierShape& shape, std::size_t B, std::uint32_t 
   // Sharper attention than the init gives, so the softmax backward is exercised off its flat point.
   for (Param w : {kWq, kWk}) {
     float* values = model.tensor(w);
-    for (std::size_t i = 0; i < model.table()[w].size; ++i) values[i] *= 3.0f;
+    for (std::size_t i = 0; i < model.size(w); ++i) values[i] *= 3.0f;
   }
   std::vector<Vec> p(kParamCount);
   for (int i = 0; i < kParamCount; ++i) {
     const float* v = model.tensor(static_cast<Param>(i));
-    p[i].assign(v, v + model.table()[i].size);
+    p[i].assign(v, v + model.size(static_cast<Param>(i)));
   }
   const BatchResult r = model.run(batch.words.data(), batch.targets.data(), B, true);
   const double ref = reference_loss(shape, p, batch.words.data(), batch.targets.data(), B);
   EXPECT_NEAR(r.loss, ref, 1e-5 * std::fabs(ref));
   for (int i = 0; i < kParamCount; ++i) {
-    SCOPED_TRACE(model.table()[i].name);
+    SCOPED_TRACE(classifier_row(static_cast<Param>(i)).name);
     Vec fd(p[i].size());
     for (std::size_t j = 0; j < p[i].size(); ++j) {
       const double keep = p[i][j], h = 1e-5;
@@ -166,7 +167,7 @@ void check_gradients(const ClassifierShape& shape, std::size_t B, std::uint32_t 
     }
     // A ReLU kink within h of a weight would break central differences; at these sizes and
     // seeds none is (the float gradients agree to float rounding).
-    EXPECT_TRUE(all_close(model.tensor(static_cast<Param>(i), Role::kGradient), fd, 2e-6, 1e-4));
+    EXPECT_TRUE(all_close(model.tensor(static_cast<Param>(i), Slot::kGradient), fd, 2e-6, 1e-4));
   }
 }
 
@@ -177,25 +178,45 @@ TEST(TrainClassifier, GradientsOfAWholeBatchMatchADoubleReference) {
   check_gradients(ClassifierShape{8, 4, 10, 64}, 2, 14);  // head_dim 2
 }
 
-TEST(TrainClassifier, TableHasARowPerTensorAndRole) {
-  Classifier model(ClassifierShape{6, 2, 5, 64}, 1);
-  ASSERT_EQ(model.table().size(), static_cast<std::size_t>(kParamCount * kRoleCount));
-  for (int r = 0; r < kRoleCount; ++r) {
-    for (int p = 0; p < kParamCount; ++p) {
-      const TensorRow& row = model.table()[r * kParamCount + p];
-      EXPECT_EQ(row.role, static_cast<Role>(r));
-      EXPECT_EQ(row.offset, model.table()[p].offset);  // same layout in every role's buffer
-      EXPECT_EQ(row.size, model.table()[p].size);
+TEST(TrainClassifier, TableHasFourRowsPerTensor) {
+  const ClassifierShape shape{6, 2, 5, 64};
+  Classifier model(shape, 1);
+  const Role value_roles[kParamCount] = {Role::kEmbedding, Role::kEmbedding, Role::kWeight, Role::kBias,
+                                         Role::kWeight, Role::kBias, Role::kWeight, Role::kBias,
+                                         Role::kWeight, Role::kBias, Role::kWeight, Role::kBias,
+                                         Role::kWeight, Role::kBias, Role::kWeight, Role::kBias};
+  std::size_t total = 0;
+  for (int p = 0; p < kParamCount; ++p) {
+    const Param param = static_cast<Param>(p);
+    const TensorRow& value = classifier_row(param);
+    EXPECT_EQ(value.role, value_roles[p]) << value.name;
+    EXPECT_EQ(row_floats(value, model.dims()).value(), model.size(param)) << value.name;
+    EXPECT_EQ(model.offset(param), total);
+    total += model.size(param);
+    const std::string name = value.name;
+    EXPECT_EQ(classifier_row(param, Slot::kGradient).role, Role::kGradient);
+    EXPECT_EQ(classifier_row(param, Slot::kGradient).name, name + ".grad");
+    EXPECT_EQ(classifier_row(param, Slot::kAdamM).role, Role::kOptimizerState);
+    EXPECT_EQ(classifier_row(param, Slot::kAdamV).name, name + ".adamV");
+    for (int s = 0; s < kSlotCount; ++s) {
+      EXPECT_EQ(classifier_table()[s * kParamCount + p].id, s * kParamCount + p);
     }
   }
-  // Linear init within +-1/sqrt(fan_in), embeddings within +-sqrt(3) and not all tiny.
-  const float* wq = model.tensor(kWq);
-  const float bound = 1.0f / std::sqrt(6.0f);
-  EXPECT_TRUE(std::all_of(wq, wq + 36, [&](float v) { return std::fabs(v) <= bound; }));
+  EXPECT_EQ(total, model.parameter_count());
+  EXPECT_EQ(model.size(kTokenEmbedding), 21u * 6);
+  EXPECT_EQ(model.size(kW1), 6u * 5);
+  EXPECT_EQ(model.size(kBReadout), 64u);
+  // Linear init within +-1/sqrt(fan_in) (w2's fan-in is the MLP width), embeddings unit variance.
+  const float* w2 = model.tensor(kW2);
+  const float bound = 1.0f / std::sqrt(5.0f);
+  EXPECT_TRUE(std::all_of(w2, w2 + 30, [&](float v) { return std::fabs(v) <= bound; }));
+  EXPECT_TRUE(std::any_of(w2, w2 + 30, [&](float v) { return std::fabs(v) > 0.8f / std::sqrt(6.0f); }));
   const float* tok = model.tensor(kTokenEmbedding);
   double sq = 0;
   for (int i = 0; i < kVocab * 6; ++i) sq += tok[i] * tok[i];
   EXPECT_NEAR(sq / (kVocab * 6), 1.0, 0.25);
+  const float* grads = model.buffer(Slot::kGradient);
+  EXPECT_TRUE(std::all_of(grads, grads + total, [](float v) { return v == 0.0f; }));
 }
 
 TEST(TrainAdam, TwoStepsByHand) {
@@ -238,8 +259,8 @@ TEST(TrainTrainer, AStepIsAdamOnTheBatchGradient) {
   EXPECT_EQ(e.loss, r.loss);
   const std::size_t n = shadow.parameter_count();
   std::vector<float> m(n, 0.0f), v(n, 0.0f);
-  adam_step(o.adam, 1, n, shadow.buffer(Role::kParameter), shadow.buffer(Role::kGradient), m.data(), v.data());
-  EXPECT_EQ(0, std::memcmp(shadow.buffer(Role::kParameter), t->model().buffer(Role::kParameter), n * 4));
+  adam_step(o.adam, 1, n, shadow.buffer(Slot::kValue), shadow.buffer(Slot::kGradient), m.data(), v.data());
+  EXPECT_EQ(0, std::memcmp(shadow.buffer(Slot::kValue), t->model().buffer(Slot::kValue), n * 4));
 }
 
 TEST(TrainTrainer, ARunIsBitwiseRepeatableForASeed) {
@@ -256,8 +277,8 @@ TEST(TrainTrainer, ARunIsBitwiseRepeatableForASeed) {
     c->step();
   }
   const std::size_t n = a->model().parameter_count();
-  EXPECT_EQ(0, std::memcmp(a->model().buffer(Role::kParameter), b->model().buffer(Role::kParameter), n * 4));
-  EXPECT_NE(0, std::memcmp(a->model().buffer(Role::kParameter), c->model().buffer(Role::kParameter), n * 4));
+  EXPECT_EQ(0, std::memcmp(a->model().buffer(Slot::kValue), b->model().buffer(Slot::kValue), n * 4));
+  EXPECT_NE(0, std::memcmp(a->model().buffer(Slot::kValue), c->model().buffer(Slot::kValue), n * 4));
   EXPECT_EQ(a->evaluate().accuracy, b->evaluate().accuracy);
 }
 

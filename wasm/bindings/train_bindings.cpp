@@ -14,7 +14,6 @@
 #include "train/trainer.hpp"
 
 using emscripten::val;
-using headwise::train::Role;
 using headwise::train::Trainer;
 
 namespace {
@@ -109,30 +108,39 @@ val trainer_attention(int handle, val words) {
   return val::global("Float32Array").new_(emscripten::typed_memory_view(out.size(), out.data()));
 }
 
-// The parameter rows of the tensor table: [{ name, shape, size }], in buffer order.
-val trainer_parameter_rows(int handle) {
+// The classifier's tensor table: [{ name, role, shape, symbols, slot }], parameters first in
+// buffer order, then their gradients and Adam moments (slot 1, 2, 3: same layout, own buffer).
+val trainer_table(int handle) {
   Trainer* t = find(handle);
   if (!t) return val::null();
+  using namespace headwise::train;
   val rows = val::array();
-  for (const auto& row : t->model().table()) {
-    if (row.role != Role::kParameter) continue;
-    val shape = val::array();
-    for (std::size_t d : row.shape) shape.call<void>("push", static_cast<double>(d));
+  for (int i = 0; i < kSlotCount * kParamCount; ++i) {
+    const headwise::TensorRow& row = classifier_table()[i];
+    val shape = val::array(), symbols = val::array();
+    for (int d = 0; d < row.shape.rank; ++d) {
+      const headwise::Dim dim = row.shape.dims[d];
+      shape.call<void>("push", static_cast<double>(t->model().dims()[static_cast<int>(dim)]));
+      symbols.call<void>("push", std::string(headwise::dim_symbol(dim)));
+    }
     val entry = val::object();
-    entry.set("name", row.name);
+    entry.set("name", std::string(row.name));
+    entry.set("role", std::string(headwise::role_name(row.role)));
     entry.set("shape", shape);
-    entry.set("size", static_cast<double>(row.size));
+    entry.set("symbols", symbols);
+    entry.set("slot", i / kParamCount);
     rows.call<void>("push", entry);
   }
   return rows;
 }
 
-// A view of one role's whole buffer, valid only until the next allocation: copy at once.
-val trainer_buffer_view(int handle, int role) {
+// A view of one slot's whole buffer (0 values, 1 gradients, 2 and 3 Adam's moments), valid only
+// until the next allocation: the caller copies at once.
+val trainer_buffer_view(int handle, int slot) {
   Trainer* t = find(handle);
-  if (!t || role < 0 || role > 3) return val::null();
-  return val(emscripten::typed_memory_view(t->model().parameter_count(),
-                                           t->model().buffer(static_cast<Role>(role))));
+  if (!t || slot < 0 || slot >= headwise::train::kSlotCount) return val::null();
+  return val(emscripten::typed_memory_view(
+      t->model().parameter_count(), t->model().buffer(static_cast<headwise::train::Slot>(slot))));
 }
 
 std::string trainer_last_error() {
@@ -152,7 +160,7 @@ EMSCRIPTEN_BINDINGS(headwise_train) {
   emscripten::function("trainerEvaluate", &trainer_evaluate);
   emscripten::function("trainerHeadShares", &trainer_head_shares);
   emscripten::function("trainerAttention", &trainer_attention);
-  emscripten::function("trainerParameterRows", &trainer_parameter_rows);
+  emscripten::function("trainerTable", &trainer_table);
   emscripten::function("trainerBufferView", &trainer_buffer_view);
   emscripten::function("trainerLastError", &trainer_last_error);
   emscripten::function("liveTrainers", &live_trainers);

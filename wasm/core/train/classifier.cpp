@@ -14,12 +14,6 @@ namespace headwise::train {
 namespace {
 
 constexpr std::size_t kT = kTokens, kLast = kTokens - 1;
-constexpr std::uint32_t kStreamBase = 100;  // parameter p draws from rng stream 100 + p
-constexpr const char* kNames[kParamCount] = {
-    "tokenEmbedding", "positionEmbedding", "wq", "bq", "wk", "bk", "wv", "bv", "wOut", "bOut",
-    "w1", "b1", "w2", "b2", "wReadout", "bReadout"};
-constexpr const char* kRolePrefix[kRoleCount] = {"", "grad.", "adamM.", "adamV."};
-
 void resize(std::vector<float>& v, std::size_t n) {
   if (v.size() != n) v.assign(n, 0.0f);
 }
@@ -40,38 +34,26 @@ Status validate_shape(const ClassifierShape& s) {
 }
 
 Classifier::Classifier(const ClassifierShape& shape, std::uint64_t seed) : shape_(shape) {
-  const std::size_t D = shape.d_model, C = shape.d_model, M = shape.mlp, K = shape.classes;
-  struct Spec {
-    std::vector<std::size_t> dims;
-    Init init;
-    std::size_t fan_in;
-  };
-  const Spec specs[kParamCount] = {
-      {{kVocab, D}, Init::kEmbedding, 0}, {{kT, D}, Init::kEmbedding, 0},
-      {{D, C}, Init::kLinear, D},         {{C}, Init::kLinear, D},
-      {{D, C}, Init::kLinear, D},         {{C}, Init::kLinear, D},
-      {{D, C}, Init::kLinear, D},         {{C}, Init::kLinear, D},
-      {{C, D}, Init::kLinear, C},         {{D}, Init::kLinear, C},
-      {{D, M}, Init::kLinear, D},         {{M}, Init::kLinear, D},
-      {{M, D}, Init::kLinear, M},         {{D}, Init::kLinear, M},
-      {{D, K}, Init::kLinear, D},         {{K}, Init::kLinear, D}};
-  for (int role = 0; role < kRoleCount; ++role) {
-    std::size_t offset = 0;
-    for (int p = 0; p < kParamCount; ++p) {
-      std::size_t size = 1;
-      for (std::size_t d : specs[p].dims) size *= d;
-      table_.push_back(TensorRow{role * kParamCount + p, std::string(kRolePrefix[role]) + kNames[p],
-                                 static_cast<Role>(role), specs[p].dims, offset, size,
-                                 role == 0 ? specs[p].init : Init::kZero,
-                                 kStreamBase + static_cast<std::uint32_t>(p), specs[p].fan_in});
-      offset += size;
-    }
-    buffers_[role].assign(offset, 0.0f);
-  }
+  dims_[int(Dim::kV)] = kVocab;
+  dims_[int(Dim::kT)] = kT;
+  dims_[int(Dim::kD)] = shape.d_model;
+  dims_[int(Dim::kH)] = shape.heads;
+  dims_[int(Dim::kHd)] = shape.head_dim();
+  dims_[int(Dim::kC)] = shape.d_model;
+  dims_[int(Dim::kM)] = shape.mlp;
+  dims_[int(Dim::kK)] = shape.classes;
+  // validate_shape bounds every dimension, so no row's size can overflow here.
   for (int p = 0; p < kParamCount; ++p) {
-    const TensorRow& row = table_[p];
-    const float bound = row.init == Init::kEmbedding ? std::sqrt(3.0f) : fan_in_bound(row.fan_in);
-    fill_uniform(buffers_[0].data() + row.offset, row.size, seed, row.stream, bound);
+    offsets_[p + 1] = offsets_[p] + row_floats(classifier_row(static_cast<Param>(p)), dims_).value();
+  }
+  for (std::vector<float>& b : buffers_) b.assign(offsets_[kParamCount], 0.0f);
+  for (int p = 0; p < kParamCount; ++p) {
+    const TensorRow& row = classifier_row(static_cast<Param>(p));
+    const float bound = row.role == Role::kEmbedding
+                            ? std::sqrt(3.0f)
+                            : fan_in_bound(dims_[static_cast<int>(row.fan_in)]);
+    fill_uniform(buffers_[0].data() + offsets_[p], size(static_cast<Param>(p)), seed, row.stream,
+                 bound);
   }
 }
 
@@ -149,7 +131,7 @@ void Classifier::forward(const int* words, std::size_t B) {
 void Classifier::backward(const int* words, std::size_t B) {
   const std::size_t D = shape_.d_model, C = D, H = shape_.heads, hd = shape_.head_dim();
   const std::size_t M = shape_.mlp, K = shape_.classes, rows = B * kT;
-  const Role g = Role::kGradient;
+  const Slot g = Slot::kGradient;
   resize(dh2_, B * D), resize(dr_, B * M), resize(dh1_, B * D), resize(dctx_, B * C);
   resize(dq_, B * C), resize(dk_, rows * C), resize(dv_, rows * C), resize(dx0_, rows * D);
   resize(scratch_, kT);

@@ -13,19 +13,13 @@
 #include <vector>
 
 #include "status.hpp"
-#include "tensor_table.hpp"
+#include "classifier_table.hpp"
 
 namespace headwise::train {
 
 struct ClassifierShape {
   std::size_t d_model = 32, heads = 2, mlp = 64, classes = 64;
   std::size_t head_dim() const { return d_model / heads; }
-};
-
-// Parameter ids, in table and buffer order.
-enum Param : int {
-  kTokenEmbedding, kPositionEmbedding, kWq, kBq, kWk, kBk, kWv, kBv, kWout, kBout,
-  kW1, kB1, kW2, kB2, kWReadout, kBReadout, kParamCount
 };
 
 struct BatchResult {
@@ -37,19 +31,23 @@ Status validate_shape(const ClassifierShape& s);
 
 class Classifier {
  public:
-  // Parameters drawn from seed (see Init in tensor_table.hpp); gradients and moments zero.
+  // Parameters seeded from seed by their rows' roles (classifier_table.hpp; Linear weights and
+  // biases uniform in +-1/sqrt(fan_in) as PyTorch's Linear, embeddings uniform in +-sqrt(3):
+  // variance 1 like PyTorch's N(0, 1), but bit exact on every platform, no log or cos).
+  // Gradients and moments start at zero.
   Classifier(const ClassifierShape& shape, std::uint64_t seed);
 
   const ClassifierShape& shape() const { return shape_; }
-  // Rows of every role: parameters first (ids 0..kParamCount-1), then gradients, m, v.
-  const std::vector<TensorRow>& table() const { return table_; }
+  // The values of the table's dimension symbols for this shape.
+  const DimValues& dims() const { return dims_; }
+  // Floats in each slot's buffer, and where a parameter sits in it.
   std::size_t parameter_count() const { return buffers_[0].size(); }
-  float* buffer(Role r) { return buffers_[static_cast<int>(r)].data(); }
-  const float* buffer(Role r) const { return buffers_[static_cast<int>(r)].data(); }
-  float* tensor(Param p, Role r = Role::kParameter) { return buffer(r) + table_[p].offset; }
-  const float* tensor(Param p, Role r = Role::kParameter) const {
-    return buffer(r) + table_[p].offset;
-  }
+  std::size_t offset(Param p) const { return offsets_[p]; }
+  std::size_t size(Param p) const { return offsets_[p + 1] - offsets_[p]; }
+  float* buffer(Slot s) { return buffers_[static_cast<int>(s)].data(); }
+  const float* buffer(Slot s) const { return buffers_[static_cast<int>(s)].data(); }
+  float* tensor(Param p, Slot s = Slot::kValue) { return buffer(s) + offsets_[p]; }
+  const float* tensor(Param p, Slot s = Slot::kValue) const { return buffer(s) + offsets_[p]; }
 
   // words: batch x 12 ids. targets may be null (then no loss and no backward). With backward,
   // the gradient buffer is overwritten with d(mean loss)/d(parameters).
@@ -64,8 +62,9 @@ class Classifier {
   void backward(const int* words, std::size_t batch);
 
   ClassifierShape shape_;
-  std::vector<TensorRow> table_;
-  std::vector<float> buffers_[kRoleCount];
+  DimValues dims_{};
+  std::size_t offsets_[kParamCount + 1] = {};
+  std::vector<float> buffers_[kSlotCount];
   // Activations of the last run (row counts in comments) and backward scratch.
   std::vector<float> x0_, k_, v_;              // (B*12, D), (B*12, C) x2
   std::vector<float> xq_, q_, p_, ctx_, h1_;   // (B, D), (B, C), (B, H, 12), (B, C), (B, D)

@@ -1,7 +1,5 @@
-// Products with transposed operands for backward passes, on top of gemm_f32 (which computes
-// C = A B + bias only): the transposed operand is copied once into scratch, then one gemm_f32.
-// Row-major, dense (leading dimension = columns). Not reentrant: scratch is static, like the
-// GEMM's own panels (the core is single-threaded).
+// The three products a backward pass needs, named by shape, each one gemm_f32 call (transposes
+// absorbed in its packing). Row-major and dense (leading dimension = columns).
 #pragma once
 
 #include <cstddef>

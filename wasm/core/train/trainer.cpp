@@ -54,8 +54,8 @@ Evaluation Trainer::step() {
   const BatchResult r = model_->run(words_.data(), targets_.data(), B, true);
   ++steps_;
   Classifier& m = *model_;
-  adam_step(options_.adam, steps_, m.parameter_count(), m.buffer(Role::kParameter),
-            m.buffer(Role::kGradient), m.buffer(Role::kAdamM), m.buffer(Role::kAdamV));
+  adam_step(options_.adam, steps_, m.parameter_count(), m.buffer(Slot::kValue),
+            m.buffer(Slot::kGradient), m.buffer(Slot::kAdamM), m.buffer(Slot::kAdamV));
   return Evaluation{r.loss, static_cast<double>(r.correct) / static_cast<double>(B)};
 }
 
