@@ -130,6 +130,7 @@ test.each([
   [{ batch: 0 }, RangeError, 'batch must be a whole number between 1 and 4096, got 0'],
   [{ warmup: -5 }, RangeError, 'warmup must be a whole number between 0 and 1000000000, got -5'],
   [{ lr: 1 }, TypeError, /unknown trainer option "lr"/],
+  [{ heads: 1, dModel: 1024, mlpWidth: 4096, batch: 4096 }, HeadwiseError, /more than the trainer's limit of 256 MiB/],
 ])('%j is refused', (options, kind, message) => {
   expect(() => hw.createTrainer(options)).toThrow(kind);
   expect(() => hw.createTrainer(options)).toThrow(message);

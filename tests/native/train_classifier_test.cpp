@@ -304,6 +304,9 @@ TEST(TrainTrainer, RefusesBadOptions) {
   o = TrainerOptions{};
   o.adam.learning_rate = -1;
   EXPECT_FALSE(Trainer::create(o, &t).is_ok());
+  o = TrainerOptions{};
+  o.d_model = 1024, o.heads = 1, o.mlp = 4096, o.batch = 4096;
+  EXPECT_NE(Trainer::create(o, &t).message().find("limit of 256 MiB"), std::string::npos);
   EXPECT_EQ(t, nullptr);
 }
 

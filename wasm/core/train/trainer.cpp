@@ -8,7 +8,8 @@ namespace headwise::train {
 
 namespace {
 constexpr std::size_t kEvalChunk = 256;
-}
+constexpr double kMaxFloats = 64.0 * 1048576;  // 256 MiB
+}  // namespace
 
 Status Trainer::create(const TrainerOptions& o, std::unique_ptr<Trainer>* out) {
   ClassifierShape shape{o.d_model, o.heads, o.mlp, static_cast<std::size_t>(class_count(o.variant))};
@@ -23,6 +24,19 @@ Status Trainer::create(const TrainerOptions& o, std::unique_ptr<Trainer>* out) {
   }
   if (o.adam.warmup < 0 || o.adam.warmup > 1000000000) {
     return Status::error("warmup must be between 0 and 1e9 steps");
+  }
+  // Refuse sizes whose buffers could not be allocated: in wasm a failed std::vector allocation
+  // aborts the module. Counted: four parameter-sized buffers, the per-batch activations and
+  // gradients (about 8 x (B * 12) x width, plus the MLP and logits at "?"), the held-out set.
+  const double D = double(o.d_model), M = double(o.mlp), K = double(shape.classes);
+  const double params = 21 * D + 12 * D + 4 * (D * D + D) + 2 * D * M + M + D + D * K + K;
+  const double rows = double(std::max<std::size_t>(o.batch, kEvalChunk));
+  const double floats = 4 * params + rows * (12 * (8 * D + 1) + 4 * M + 3 * K + 8 * D) +
+                        double(o.eval_size) * 13;
+  if (floats > kMaxFloats) {
+    return Status::error("these options need about " + std::to_string(int(floats * 4 / 1048576)) +
+                         " MiB, more than the trainer's limit of " +
+                         std::to_string(int(kMaxFloats * 4 / 1048576)) + " MiB");
   }
   out->reset(new Trainer(o));
   return Status::ok();
