@@ -134,3 +134,87 @@ export interface LoadOptions {
 
 export function loadHeadwise(options?: LoadOptions): Promise<Headwise>;
 export function createAttention(config?: AttentionConfig): Promise<MultiHeadAttention>;
+
+// ---- Training: the "latest verb and latest noun" classifier (web/trainer.js) ----
+
+export type TrainVariant = 'verb-noun' | 'verb';
+
+export interface TrainerOptions {
+  /** Attention heads; dModel must be a multiple. Default 2. */
+  heads?: number;
+  /** Width of embeddings and residual stream. Default 32. */
+  dModel?: number;
+  /** Hidden width of the ReLU MLP. Default 64. */
+  mlpWidth?: number;
+  /** "verb-noun" (64 classes, default) or the "verb" control (8 classes). */
+  variant?: TrainVariant;
+  /** Seeds the initial weights, the training batches and (XOR 0x5EED5EED) the held-out set. 0..2^32-1. */
+  seed?: number;
+  /** Adam's learning rate after warm-up. Default 3e-3. */
+  learningRate?: number;
+  /** Sequences per step. Default 32. */
+  batch?: number;
+  /** Steps of linear warm-up: step t uses learningRate * min(1, t / warmup). Default 100. */
+  warmup?: number;
+  /** Size of the held-out set. Default 2048. */
+  evalSize?: number;
+}
+
+export interface TrainResult {
+  loss: number;
+  accuracy: number;
+  /** Steps taken so far. */
+  step: number;
+}
+
+export interface HeadShare {
+  /** Mean attention from "?" on the latest verb over the held-out set. */
+  verb: number;
+  /** Mean attention from "?" on the latest noun over the held-out set. */
+  noun: number;
+}
+
+/** JSON-able weights: each tensor a flat row-major array (weights shaped (in, out), y = x W + b). */
+export interface TrainerWeights {
+  format: 'headwise-trainer-weights/1';
+  config: { heads: number; dModel: number; mlpWidth: number; variant: TrainVariant };
+  step: number;
+  [tensor: string]: number[] | string | number | object;
+}
+
+export class Trainer {
+  readonly options: Readonly<Required<TrainerOptions>>;
+  /** Parameter tensors in order, with shapes. */
+  readonly parameters: ReadonlyArray<{ name: string; shape: number[] }>;
+  /** The core's tensor table: each parameter, its gradient and Adam's moments, one row each. */
+  readonly tensorTable: ReadonlyArray<{
+    name: string; role: 'weight' | 'bias' | 'embedding' | 'gradient' | 'optimizerState';
+    shape: number[]; symbols: string[];
+  }>;
+  readonly classes: number;
+  readonly steps: number;
+  readonly disposed: boolean;
+  /** n updates (default 1); the mean loss and accuracy of those n batches, each before its update. */
+  step(n?: number): TrainResult;
+  /** Loss and accuracy on the held-out set. */
+  evaluate(): TrainResult;
+  /** Per head, mean attention from "?" on the latest verb and latest noun (held-out set). */
+  headShares(): HeadShare[];
+  /** Attention from "?" for 11 words (+ "?"), given as a string, words or token ids. */
+  attentionFrom(sequence: string | ReadonlyArray<string | number>): { tokens: string[]; heads: Float32Array[] };
+  getWeights(): TrainerWeights;
+  /** Replaces any of the parameters; Adam's moments and the step count are kept. */
+  setWeights(weights: Partial<TrainerWeights> | Record<string, ArrayLike<number>>): void;
+  dispose(): void;
+}
+
+/** The task's 21 tokens in id order: nouns 0-7, verbs 8-15, fillers 16-19, "?" = 20. */
+export const TRAIN_VOCABULARY: ReadonlyArray<string>;
+export const TRAINER_DEFAULTS: Readonly<Required<TrainerOptions>>;
+
+export interface Headwise {
+  createTrainer(options?: TrainerOptions): Trainer;
+  liveTrainers(): number;
+}
+
+export function createTrainer(options?: TrainerOptions): Promise<Trainer>;

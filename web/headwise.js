@@ -4,8 +4,10 @@ import { loadCore } from './core-loader.js';
 import { floatArrayArgument, normalizeConfig } from './arguments.js';
 import { HeadwiseError } from './errors.js';
 import { GuardedCore } from './guarded-core.js';
+import { createTrainerOn } from './trainer.js';
 
 export { HeadwiseError };
+export { Trainer, TRAIN_VOCABULARY, TRAINER_DEFAULTS } from './trainer.js';
 
 // The core's tensor table and steps, read from the module at load: ids by name (T), steps by name
 // (STEP), the stream inputs are drawn from, and the learned tensors' rows (weights, then biases).
@@ -287,6 +289,12 @@ export class Headwise {
     return values;
   }
 
+  /** Creates a trainer of the "latest verb and latest noun" classifier (see web/trainer.js). */
+  createTrainer(options = {}) { return createTrainerOn(this.#core, options); }
+
+  /** How many trainers are alive in the module (for leak checks). */
+  liveTrainers() { return this.#core.call('liveTrainers'); }
+
   /** How many layers are alive in the module (for leak checks). */
   liveLayers() { return this.#core.call('liveModels'); }
 
@@ -312,4 +320,9 @@ export async function loadHeadwise(options) {
 /** Shorthand: load the shared module and create one layer. */
 export async function createAttention(config) {
   return (await loadHeadwise()).createAttention(config);
+}
+
+/** Shorthand: load the shared module and create one trainer. */
+export async function createTrainer(options) {
+  return (await loadHeadwise()).createTrainer(options);
 }

@@ -27,4 +27,16 @@ hw.createAttention({ width: 6 });
 // @ts-expect-error: the scores exist only with intermediates
 mha.forward(x).scores;
 
-export { y, all, loop, out, trace, headDim, reason, stats, err };
+const trainer = hw.createTrainer({ heads: 2, variant: 'verb', seed: 1 });
+const trained: number = trainer.step(10).loss;
+const shares: number = trainer.headShares()[0].verb;
+const row: Float32Array = trainer.attentionFrom('dog chase the ball a it see cat and the kick').heads[1];
+const saved: string = JSON.stringify(trainer.getWeights());
+trainer.setWeights(JSON.parse(saved));
+const live: number = hw.liveTrainers();
+// @ts-expect-error: unknown variant
+hw.createTrainer({ variant: 'noun' });
+// @ts-expect-error: unknown option
+hw.createTrainer({ lr: 1 });
+
+export { y, all, loop, out, trace, headDim, reason, stats, err, trained, shares, row, live };

@@ -11,6 +11,9 @@ const char* dim_symbol(Dim dim) {
     case Dim::kHd: return "hd";
     case Dim::kC: return "C";
     case Dim::kS: return "S";
+    case Dim::kV: return "V";
+    case Dim::kM: return "M";
+    case Dim::kK: return "K";
     case Dim::kNone: break;
   }
   return "";
@@ -20,6 +23,7 @@ const char* role_name(Role role) {
   switch (role) {
     case Role::kWeight: return "weight";
     case Role::kBias: return "bias";
+    case Role::kEmbedding: return "embedding";
     case Role::kActivation: return "activation";
     case Role::kIntermediate: return "intermediate";
     case Role::kScratch: return "scratch";

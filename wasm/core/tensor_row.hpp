@@ -20,21 +20,25 @@ enum class Dim : std::uint8_t {
   kHd,  // head_dim
   kC,   // heads * head_dim, the concatenated heads
   kS,   // attention scratch floats, linear in tokens (head_scratch_floats)
+  kV,   // vocabulary size (the trained classifier's token embedding)
+  kM,   // hidden width of the classifier's MLP
+  kK,   // classes of the classifier's readout
   kNone,  // marks "no dimension" (a fan-in of nothing)
 };
 constexpr int kDimCount = static_cast<int>(Dim::kNone);
 using DimValues = std::array<std::uint64_t, kDimCount>;
-// "B", "T", "D", "H", "hd", "C", "S": the symbols JavaScript receives.
+// "B", "T", "D", "H", "hd", "C", "S", "V", "M", "K": the symbols JavaScript receives.
 const char* dim_symbol(Dim dim);
 
 enum class Role : std::uint8_t {
   kWeight,        // a learned matrix, seeded uniform(-1/sqrt(fan_in), 1/sqrt(fan_in))
   kBias,          // a learned vector, seeded like its weight
+  kEmbedding,     // a learned lookup table, seeded uniform(-sqrt(3), sqrt(3)) (variance 1)
   kActivation,    // what a step reads or writes, visible to callers
   kIntermediate,  // kept only on request, for inspection (the (B, H, T, T) scores)
   kScratch,       // working memory of a kernel, never meaningful between calls
-  kGradient,      // reserved: d(loss)/d(a weight or bias)
-  kOptimizerState,  // reserved: moments and the like
+  kGradient,      // d(loss)/d(a weight, bias or embedding), written by a backward pass
+  kOptimizerState,  // Adam's moments and the like
 };
 const char* role_name(Role role);
 
