@@ -1,7 +1,9 @@
 // headwise: multi-head causal self-attention in WebAssembly, named as the lecture names it.
 // This file is the public API; the page and npm users both use it and nothing below it.
 import { loadCore } from './core-loader.js';
-import { floatArrayArgument, normalizeConfig } from './arguments.js';
+import {
+  deepFreeze, floatArrayArgument, normalizeConfig, optionsArgument, positiveSize, seedArgument,
+} from './arguments.js';
 import { HeadwiseError } from './errors.js';
 import { GuardedCore } from './guarded-core.js';
 
@@ -24,6 +26,7 @@ export class MultiHeadAttention {
   #handle;
   #registry;
   #keeping = false;
+  #shapes;  // the layer's own shapes: the public `shapes` is a frozen copy, never read back
 
   /** @internal use Headwise.createAttention */
   constructor(core, handle, config, registry) {
@@ -39,21 +42,29 @@ export class MultiHeadAttention {
     });
     const { batch: B, tokens: Tn, dModel: D, heads: H } = this.config;
     const C = this.config.concatWidth;
-    this.shapes = Object.freeze({
+    const shapes = () => ({
       input: [B, Tn, D], projected: [B, Tn, C], heads: [B, H, Tn, headDim],
       scores: [B, H, Tn, Tn], concat: [B, Tn, C], output: [B, Tn, D],
       wq: [D, C], wOut: [C, D], bq: [C], bOut: [D],
     });
+    this.#shapes = deepFreeze(shapes());
+    /** Every tensor's shape, frozen all the way down. */
+    this.shapes = deepFreeze(shapes());
   }
 
   get disposed() { return this.#handle === 0; }
 
-  /** The whole forward pass. variant: 'fused' (default) or 'loop'. */
-  forward(x, { variant = 'fused', intermediates = false } = {}) {
+  /**
+   * The whole forward pass. variant: 'fused' (default) or 'loop'. With intermediates the attention
+   * runs in the kernel that writes out full score rows, so outputs may differ from forward(x) in
+   * the last bits (tested within 1e-5 + 1e-5 |ref| at every kernel boundary).
+   */
+  forward(x, options) {
+    const { variant = 'fused', intermediates = false } = optionsArgument('forward', options, FORWARD_OPTIONS);
     if (variant !== 'fused' && variant !== 'loop') {
       throw new RangeError(`variant must be "fused" or "loop", got ${JSON.stringify(variant)}`);
     }
-    this.#write(T.input, 'x', x, this.shapes.input);
+    this.#write([[T.input, 'x', x, this.#shapes.input]]);
     this.#keep(intermediates);
     this.#run(variant === 'loop' ? STEP.forwardLoop : STEP.forwardFused);
     const output = this.#read(T.output);
@@ -71,29 +82,32 @@ export class MultiHeadAttention {
   }
 
   /** The loop version: H single heads one after another, concatenated, then W_out. */
-  forwardLoop(x, options = {}) { return this.forward(x, { ...options, variant: 'loop' }); }
+  forwardLoop(x, options) {
+    return this.forward(x, { ...optionsArgument('forwardLoop', options, ['intermediates']), variant: 'loop' });
+  }
 
   /** Step 1. x (B, T, d_model) -> q, k, v, each (B, T, H*hd): one large product each. */
   project(x) {
-    this.#write(T.input, 'x', x, this.shapes.input);
+    this.#write([[T.input, 'x', x, this.#shapes.input]]);
     this.#run(STEP.project);
     return { q: this.#read(T.q), k: this.#read(T.k), v: this.#read(T.v) };
   }
 
   /** Step 2. q, k, v (B, T, H*hd) -> view (B, T, H, hd) -> transpose(1, 2) -> (B, H, T, hd). */
-  split({ q, k, v }) {
-    this.#write(T.q, 'q', q, this.shapes.projected);
-    this.#write(T.k, 'k', k, this.shapes.projected);
-    this.#write(T.v, 'v', v, this.shapes.projected);
+  split(projected) {
+    const { q, k, v } = qkvArgument('split', projected);
+    const shape = this.#shapes.projected;
+    this.#write([[T.q, 'q', q, shape], [T.k, 'k', k, shape], [T.v, 'v', v, shape]]);
     this.#run(STEP.split);
     return { q: this.#read(T.qHeads), k: this.#read(T.kHeads), v: this.#read(T.vHeads) };
   }
 
   /** Step 3. Per head: softmax(q k^T / sqrt(hd) + causal mask) v. Context is (B, H, T, hd). */
-  attend({ q, k, v }, { intermediates = false } = {}) {
-    this.#write(T.qHeads, 'q', q, this.shapes.heads);
-    this.#write(T.kHeads, 'k', k, this.shapes.heads);
-    this.#write(T.vHeads, 'v', v, this.shapes.heads);
+  attend(heads, options) {
+    const { q, k, v } = qkvArgument('attend', heads);
+    const { intermediates = false } = optionsArgument('attend', options, ['intermediates']);
+    const shape = this.#shapes.heads;
+    this.#write([[T.qHeads, 'q', q, shape], [T.kHeads, 'k', k, shape], [T.vHeads, 'v', v, shape]]);
     this.#keep(intermediates);
     this.#run(STEP.attend);
     const context = this.#read(T.contextHeads);
@@ -103,14 +117,14 @@ export class MultiHeadAttention {
 
   /** Step 4. context (B, H, T, hd) -> transpose(1, 2) -> view (B, T, H*hd). */
   merge(context) {
-    this.#write(T.contextHeads, 'context', context, this.shapes.heads);
+    this.#write([[T.contextHeads, 'context', context, this.#shapes.heads]]);
     this.#run(STEP.merge);
     return this.#read(T.concat);
   }
 
   /** Step 5. concat (B, T, H*hd) @ W_out (+ b_out) -> (B, T, d_model). */
   outProject(concat) {
-    this.#write(T.concat, 'concat', concat, this.shapes.concat);
+    this.#write([[T.concat, 'concat', concat, this.#shapes.concat]]);
     this.#run(STEP.outProject);
     return this.#read(T.output);
   }
@@ -127,15 +141,17 @@ export class MultiHeadAttention {
     if (weights === null || typeof weights !== 'object') {
       throw new TypeError('setWeights expects an object such as { wq, wk, wv, wOut }');
     }
-    const shapes = { wq: this.shapes.wq, wk: this.shapes.wq, wv: this.shapes.wq, wOut: this.shapes.wOut };
-    if (this.config.bias) Object.assign(shapes, { bq: this.shapes.bq, bk: this.shapes.bq, bv: this.shapes.bq, bOut: this.shapes.bOut });
-    const checked = Object.entries(weights).map(([name, value]) => {
-      if (!shapes[name]) {
-        throw new TypeError(`unknown weight "${name}" (this layer has ${Object.keys(shapes).join(', ')})`);
+    const s = this.#shapes;
+    // An explicit allow-list (a Map): names such as "constructor" or "toString" are not weights.
+    const shapes = new Map([['wq', s.wq], ['wk', s.wq], ['wv', s.wq], ['wOut', s.wOut]]);
+    if (this.config.bias) for (const [n, shape] of [['bq', s.bq], ['bk', s.bq], ['bv', s.bq], ['bOut', s.bOut]]) shapes.set(n, shape);
+    const writes = Object.keys(weights).map((name) => {
+      if (!shapes.has(name)) {
+        throw new TypeError(`unknown weight ${JSON.stringify(name)} (this layer has ${[...shapes.keys()].join(', ')})`);
       }
-      return [name, floatArrayArgument(name, value, shapes[name])];
+      return [T[name], name, weights[name], shapes.get(name)];
     });
-    for (const [name, array] of checked) this.#view(T[name]).set(array);
+    this.#write(writes);
   }
 
   /** Every step's tensor name and shape for this configuration. */
@@ -160,8 +176,11 @@ export class MultiHeadAttention {
   #view(id) { return this.#core.call('tensorView', this.#live(), id); }
   #read(id) { return this.#view(id).slice(); }
 
-  #write(id, name, value, shape) {
-    this.#view(id).set(floatArrayArgument(name, value, shape));
+  // Every argument is converted and checked into a private copy first; only then are views taken
+  // and the copies written, so no caller code runs between a check and its write.
+  #write(writes) {
+    const copies = writes.map(([id, name, value, shape]) => [id, floatArrayArgument(name, value, sizeOf(shape), shape)]);
+    for (const [id, copy] of copies) this.#view(id).set(copy);
   }
 
   #keep(intermediates) {
@@ -189,6 +208,16 @@ export class MultiHeadAttention {
           out.set(concat.subarray((b * Tn + t) * C + h * hd, (b * Tn + t) * C + (h + 1) * hd), ((b * H + h) * Tn + t) * hd);
     return out;
   }
+}
+
+const FORWARD_OPTIONS = ['variant', 'intermediates'];
+const sizeOf = (shape) => shape.reduce((a, b) => a * b, 1);
+
+function qkvArgument(what, value) {
+  if (value === null || typeof value !== 'object') {
+    throw new TypeError(`${what} expects an object { q, k, v }, got ${value === null ? 'null' : typeof value}`);
+  }
+  return { q: value.q, k: value.k, v: value.v };
 }
 
 function coreArgs(c) {
@@ -252,12 +281,11 @@ export class Headwise {
   /** A deterministic input of shape (batch, tokens, dModel), values uniform in [-1, 1). */
   randomInput(config = {}, seed = 0) {
     const c = normalizeConfig(config);
+    for (const key of ['batch', 'tokens', 'dModel']) positiveSize(key, c[key]);
+    seedArgument('seed', seed);
     const length = c.batch * c.tokens * c.dModel;
     if (!Number.isSafeInteger(length) || length > 2 ** 28) {
       throw new RangeError(`an input of ${length} values is too large`);
-    }
-    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
-      throw new RangeError(`seed must be an integer between 0 and 4294967295, got ${String(seed)}`);
     }
     const values = this.#core.call('randomUniform', length, seed, INPUT_STREAM, 1);
     if (values === null) throw new HeadwiseError(this.#core.call('lastError'));
@@ -267,7 +295,10 @@ export class Headwise {
   /** How many layers are alive in the module (for leak checks). */
   liveLayers() { return this.#core.call('liveModels'); }
 
-  /** { wasmMemoryBytes, heapInUseBytes }: linear memory size and bytes currently allocated. */
+  /**
+   * { wasmMemoryBytes, heapInUseBytes, stackPointer }: linear memory size, bytes currently
+   * allocated, and where the module's stack pointer stands between calls (constant unless leaked).
+   */
   memoryStats() { return this.#core.call('memoryStats'); }
 }
 
