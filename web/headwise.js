@@ -317,6 +317,37 @@ export async function loadHeadwise(options) {
   return shared;
 }
 
+/**
+ * nn.MultiheadAttention's weights in PyTorch's (out x in) layout -> headwise's (in x out) layout:
+ * in_proj_weight (3E, E) holds W_q, W_k, W_v stacked; out_proj.weight is (E, E). PyTorch computes
+ * q = x W_q^T + b_q, headwise q = x wq + bq, so wq = W_q^T (likewise k, v, out). E = dModel.
+ * Returns new arrays for setWeights(); the layer needs bias: true if biases are given.
+ */
+export function weightsFromPyTorch(weights, dModel) {
+  if (weights === null || typeof weights !== 'object') {
+    throw new TypeError('weightsFromPyTorch expects { inProjWeight, outProjWeight, inProjBias?, outProjBias? }');
+  }
+  const given = optionsArgument('weightsFromPyTorch', weights, ['inProjWeight', 'outProjWeight', 'inProjBias', 'outProjBias']);
+  const E = dModel;
+  if (typeof E !== 'number' || !Number.isInteger(E) || E < 1) {
+    throw new RangeError(`dModel must be a whole number of at least 1, got ${String(E)}`);
+  }
+  const inW = floatArrayArgument('inProjWeight', given.inProjWeight, 3 * E * E, [3 * E, E]);
+  const outW = floatArrayArgument('outProjWeight', given.outProjWeight, E * E, [E, E]);
+  const transpose = (source, rowOffset) => {
+    const t = new Float32Array(E * E);
+    for (let o = 0; o < E; o += 1) for (let i = 0; i < E; i += 1) t[i * E + o] = source[(rowOffset + o) * E + i];
+    return t;
+  };
+  const result = { wq: transpose(inW, 0), wk: transpose(inW, E), wv: transpose(inW, 2 * E), wOut: transpose(outW, 0) };
+  if (given.inProjBias !== undefined) {
+    const b = floatArrayArgument('inProjBias', given.inProjBias, 3 * E, [3 * E]);
+    Object.assign(result, { bq: b.slice(0, E), bk: b.slice(E, 2 * E), bv: b.slice(2 * E) });
+  }
+  if (given.outProjBias !== undefined) result.bOut = floatArrayArgument('outProjBias', given.outProjBias, E, [E]);
+  return result;
+}
+
 /** Shorthand: load the shared module and create one layer. */
 export async function createAttention(config) {
   return (await loadHeadwise()).createAttention(config);

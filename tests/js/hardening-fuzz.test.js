@@ -147,8 +147,10 @@ test(`fuzz: random configurations and arguments for ${SECONDS} s (seed ${SEED})`
       }
       const w = expectRefusalOrResult(() => layer.setWeights({ [pick(['wq', 'wOut', 'bq', 'constructor', 'x'])]: argument(layer, hw, new Float32Array(D * D), D * D) }));
       if (!w.refused) counts.calls += 1;
-    } else {
-      expectRefusalOrResult(() => layer.forward(new Float32Array(length)));
+    } else if (B * T * (T * layer.config.concatWidth + D * layer.config.concatWidth) <= 5e7) {
+      // Larger layers: one forward if it is cheap (T = 65536 would take minutes), checked for shape only.
+      const result = expectRefusalOrResult(() => layer.forward(new Float32Array(length)));
+      if (!result.refused) expect(result.value.length).toBe(length);
     }
     layer.dispose();
     expect(hw.stoppedReason, JSON.stringify(context)).toBe(null);
