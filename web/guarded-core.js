@@ -63,7 +63,9 @@ export class GuardedCore {
   #close(error) {
     const raw = this.#raw;
     const stack = this.#openStack;
-    if (raw.stackSave() !== stack && !(error instanceof WebAssembly.RuntimeError)) this.#interruptedBy ??= error ?? true;
+    if (raw.stackSave() !== stack && !(error instanceof WebAssembly.RuntimeError)) {
+      this.#interruptedBy ??= error ?? true;
+    }
     raw.stackRestore(stack);
     this.#openStack = null;
   }

@@ -144,7 +144,9 @@ export class MultiHeadAttention {
     const s = this.#shapes;
     // An explicit allow-list (a Map): names such as "constructor" or "toString" are not weights.
     const shapes = new Map([['wq', s.wq], ['wk', s.wq], ['wv', s.wq], ['wOut', s.wOut]]);
-    if (this.config.bias) for (const [n, shape] of [['bq', s.bq], ['bk', s.bq], ['bv', s.bq], ['bOut', s.bOut]]) shapes.set(n, shape);
+    if (this.config.bias) {
+      for (const [n, shape] of [['bq', s.bq], ['bk', s.bq], ['bv', s.bq], ['bOut', s.bOut]]) shapes.set(n, shape);
+    }
     const writes = Object.keys(weights).map((name) => {
       if (!shapes.has(name)) {
         throw new TypeError(`unknown weight ${JSON.stringify(name)} (this layer has ${[...shapes.keys()].join(', ')})`);
@@ -179,7 +181,9 @@ export class MultiHeadAttention {
   // Every argument is converted and checked into a private copy first; only then are views taken
   // and the copies written, so no caller code runs between a check and its write.
   #write(writes) {
-    const copies = writes.map(([id, name, value, shape]) => [id, floatArrayArgument(name, value, sizeOf(shape), shape)]);
+    const copies = writes.map(([id, name, value, shape]) => [
+      id, floatArrayArgument(name, value, sizeOf(shape), shape),
+    ]);
     for (const [id, copy] of copies) this.#view(id).set(copy);
   }
 
@@ -327,7 +331,8 @@ export function weightsFromPyTorch(weights, dModel) {
   if (weights === null || typeof weights !== 'object') {
     throw new TypeError('weightsFromPyTorch expects { inProjWeight, outProjWeight, inProjBias?, outProjBias? }');
   }
-  const given = optionsArgument('weightsFromPyTorch', weights, ['inProjWeight', 'outProjWeight', 'inProjBias', 'outProjBias']);
+  const given = optionsArgument('weightsFromPyTorch', weights,
+    ['inProjWeight', 'outProjWeight', 'inProjBias', 'outProjBias']);
   const E = dModel;
   if (typeof E !== 'number' || !Number.isInteger(E) || E < 1) {
     throw new RangeError(`dModel must be a whole number of at least 1, got ${String(E)}`);

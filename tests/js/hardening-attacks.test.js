@@ -20,8 +20,11 @@ test('an element whose valueOf disposes the layer and creates another cannot wri
   const a = hw.createAttention();
   let b = null;
   let ran = false;
-  const evil = { valueOf() { ran = true; a.dispose(); b = hw.createAttention({ dModel: 12, heads: 2 }); return 1000; } };
-  expect(() => a.forward([evil, ...Array(35).fill(1000)])).toThrow(new TypeError('x[0] must be a number, got a Object'));
+  const evil = {
+    valueOf() { ran = true; a.dispose(); b = hw.createAttention({ dModel: 12, heads: 2 }); return 1000; },
+  };
+  expect(() => a.forward([evil, ...Array(35).fill(1000)]))
+    .toThrow(new TypeError('x[0] must be a number, got a Object'));
   expect(ran).toBe(false);
   b ??= hw.createAttention({ dModel: 12, heads: 2 });
   const fresh = hw.createAttention({ dModel: 12, heads: 2 });
@@ -33,7 +36,9 @@ test('a getter that disposes the layer mid-conversion cannot write into freed me
   const a = hw.createAttention();
   let b = null;
   const x = Array(36).fill(1000);
-  Object.defineProperty(x, 5, { get() { a.dispose(); b = hw.createAttention({ dModel: 12, heads: 2 }); return 1000; } });
+  Object.defineProperty(x, 5, {
+    get() { a.dispose(); b = hw.createAttention({ dModel: 12, heads: 2 }); return 1000; },
+  });
   expect(() => a.forward(x)).toThrow(/disposed/);
   const fresh = hw.createAttention({ dModel: 12, heads: 2 });
   expect(Array.from(b.getWeights().wk)).toEqual(Array.from(fresh.getWeights().wk));
@@ -46,7 +51,9 @@ test('a getter that grows memory mid-conversion gives the right answer, not a de
   const values = Array.from(hw.randomInput(layer.config, 2));
   const x = [...values];
   const big = [];
-  Object.defineProperty(x, 0, { get() { big.push(hw.createAttention({ tokens: 2048, dModel: 256, heads: 4 })); return values[0]; } });
+  Object.defineProperty(x, 0, {
+    get() { big.push(hw.createAttention({ tokens: 2048, dModel: 256, heads: 4 })); return values[0]; },
+  });
   const memoryBefore = hw.memoryStats().wasmMemoryBytes;
   const y = layer.forward(x);
   expect(hw.memoryStats().wasmMemoryBytes).toBeGreaterThan(memoryBefore);
@@ -113,7 +120,8 @@ test('a Float32Array from another realm (an iframe) is accepted and computes the
   foreign.set(x);
   expect(Array.from(layer.forward(foreign))).toEqual(Array.from(layer.forward(x)));
   const int32 = vm.runInNewContext('new Int32Array(36)');
-  expect(() => layer.forward(int32)).toThrow(new TypeError('x must be a Float32Array (or an array of numbers), got a Int32Array'));
+  expect(() => layer.forward(int32))
+    .toThrow(new TypeError('x must be a Float32Array (or an array of numbers), got a Int32Array'));
 });
 
 test.each(['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf'])(
@@ -121,7 +129,8 @@ test.each(['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf'])
     const hw = await loadHeadwise({});
     const layer = hw.createAttention();
     const weights = JSON.parse(`{"${name}": [1, 2, 3]}`);
-    expect(() => layer.setWeights(weights)).toThrow(new TypeError(`unknown weight "${name}" (this layer has wq, wk, wv, wOut)`));
+    expect(() => layer.setWeights(weights))
+      .toThrow(new TypeError(`unknown weight "${name}" (this layer has wq, wk, wv, wOut)`));
   });
 
 test('shapes are frozen all the way down and never trusted inside', async () => {
@@ -166,7 +175,7 @@ function callAtTheStackLimit(call) {
   return rounds;
 }
 
-test('a JS stack overflow inside a call leaves the stack pointer where it was (or stops the module, saying why)', async () => {
+test('a JS stack overflow inside a call restores the stack pointer (and stops the module, saying why)', async () => {
   for (const name of ['forward', 'shapeTrace', 'memoryStats', 'check', 'randomInput', 'intermediates']) {
     const hw = await loadHeadwise({});
     const layer = hw.createAttention();

@@ -58,7 +58,8 @@ function config(budgetUpTo) {
   return c;
 }
 
-const isRefusal = (error) => error instanceof TypeError || error instanceof RangeError || error instanceof HeadwiseError;
+const isRefusal = (error) => error instanceof TypeError || error instanceof RangeError
+  || error instanceof HeadwiseError;
 
 function expectRefusalOrResult(call) {
   try {
@@ -80,7 +81,11 @@ function argument(layer, hw, good, length) {
     case 3: return new Float32Array(length + pick([-1, 1]));
     case 4: { const a = []; a.length = pick([2 ** 32 - 1, 2 ** 31, length + 1]); return a; }
     case 5: return new Proxy(good, {});
-    case 6: { const a = bad(); if (a instanceof Array) a[int(length)] = pick([null, '1', 1n, [1], {}, true, NaN]); else a[int(length)] = NaN; return a; }
+    case 6: {
+      const a = bad();
+      a[int(length)] = a instanceof Array ? pick([null, '1', 1n, [1], {}, true, NaN]) : NaN;
+      return a;
+    }
     case 7: { // valueOf re-entrancy: disposes, creates, forwards
       const a = Array.from(good);
       a[int(length)] = { valueOf() { layer.dispose(); hw.createAttention().dispose(); return 1; } };
@@ -100,7 +105,8 @@ function argument(layer, hw, good, length) {
       });
       return a;
     }
-    case 9: return pick([null, undefined, 'x', 3, {}, new Float64Array(length), new Int32Array(length), new DataView(new ArrayBuffer(8))]);
+    case 9: return pick([null, undefined, 'x', 3, {}, new Float64Array(length), new Int32Array(length),
+      new DataView(new ArrayBuffer(8))]);
     case 10: { const a = Array.from(good); a[int(length)] = pick([1e39, -1e39]); return a; }
     default: return new Proxy(Array.from(good), { get: (t, k) => (k === 'length' ? length : NaN) });
   }
@@ -133,7 +139,8 @@ test(`fuzz: random configurations and arguments for ${SECONDS} s (seed ${SEED})`
       for (let round = 0; round < 4 && !layer.disposed; round += 1) {
         counts.calls += 1;
         const x = argument(layer, hw, good, length);
-        const options = pick([undefined, { intermediates: true }, { variant: 'loop' }, { variant: 'x' }, { other: 1 }, 'fused']);
+        const options = pick([undefined, { intermediates: true }, { variant: 'loop' }, { variant: 'x' }, { other: 1 },
+          'fused']);
         const result = expectRefusalOrResult(() => layer.forward(x, options));
         if (result.refused || layer.disposed) continue;
         counts.computed += 1;
@@ -145,7 +152,10 @@ test(`fuzz: random configurations and arguments for ${SECONDS} s (seed ${SEED})`
           expect(failure, JSON.stringify({ ...context, config: layer.config })).toBe(null);
         }
       }
-      const w = expectRefusalOrResult(() => layer.setWeights({ [pick(['wq', 'wOut', 'bq', 'constructor', 'x'])]: argument(layer, hw, new Float32Array(D * D), D * D) }));
+      const name = pick(['wq', 'wOut', 'bq', 'constructor', 'x']);
+      const w = expectRefusalOrResult(() => layer.setWeights({
+        [name]: argument(layer, hw, new Float32Array(D * D), D * D),
+      }));
       if (!w.refused) counts.calls += 1;
     } else if (B * T * (T * layer.config.concatWidth + D * layer.config.concatWidth) <= 5e7) {
       // Larger layers: one forward if it is cheap (T = 65536 would take minutes), checked for shape only.

@@ -24,7 +24,8 @@ const cases = [
 
 describe.each([true, false])('causal %s', (causal) => {
   test.each(cases)('T=%i, H=%i, hd=%i (%s): fast path == intermediates path == reference', (tokens, heads, headDim) => {
-    const layer = hw.createAttention({ batch: 2, tokens, dModel: heads * headDim, heads, causal, bias: true, seed: tokens });
+    const config = { batch: 2, tokens, dModel: heads * headDim, heads, causal, bias: true, seed: tokens };
+    const layer = hw.createAttention(config);
     const x = hw.randomInput(layer.config, tokens + 1);
     const ref = referenceMha(layer.config, layer.getWeights(), x);
     const fast = layer.forward(x);

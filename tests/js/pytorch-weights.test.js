@@ -46,7 +46,8 @@ test('weightsFromPyTorch checks what it is given', async () => {
   expect(() => weightsFromPyTorch({ ...ok, in_proj_weight: 1 }, 4)).toThrow(TypeError);
   expect(() => weightsFromPyTorch(ok, 4.5)).toThrow(RangeError);
   // Biases need a layer with bias: true.
-  expect(() => layer.setWeights(weightsFromPyTorch({ ...ok, inProjBias: new Float32Array(12) }, 4))).toThrow(/unknown weight "bq"/);
+  const withBias = weightsFromPyTorch({ ...ok, inProjBias: new Float32Array(12) }, 4);
+  expect(() => layer.setWeights(withBias)).toThrow(/unknown weight "bq"/);
   layer.setWeights(weightsFromPyTorch(ok, 4));
   layer.dispose();
 });
