@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the core for a fixed time with libFuzzer, ASan and UBSan (clang from Debian).
-#   bash scripts/fuzz.sh [seconds]      (default 120)
+#   bash scripts/fuzz.sh [seconds]      (default 120; then as long again for the wasm module)
 # New crashes land in build/fuzz/crashes/; copy each into tests/fuzz/regressions/ once fixed, so
 # the ordinary test build replays it forever.
 set -euo pipefail
@@ -23,3 +23,9 @@ cp -n tests/fuzz/corpus/* build/fuzz/corpus/ 2>/dev/null || true
 ./build/fuzz/tests/fuzz/attention_fuzz build/fuzz/corpus tests/fuzz/regressions \
   -max_total_time="$seconds" -max_len=256 -rss_limit_mb=2048 -timeout=20 \
   -artifact_prefix=build/fuzz/crashes/ -print_final_stats=1 2>&1 | tail -25
+
+# The same time again for the wasm module through the JS API (32-bit sizes, argument kinds,
+# re-entrancy), if it is built: tests/js/hardening-fuzz.test.js with its time flag.
+if [[ -f web/build/headwise-core.wasm ]]; then
+  HEADWISE_FUZZ_SECONDS="$seconds" npx --no-install vitest run tests/js/hardening-fuzz.test.js
+fi

@@ -1,5 +1,7 @@
 // Checks on what callers pass, before anything enters wasm memory: release builds of the glue
 // silently coerce ("3" -> 3, NaN -> 0, 1.9 -> 1), so nothing unchecked may reach it.
+// Arrays are converted into a private copy and checked there; the copy is what gets written, so
+// no caller code (a getter, a Proxy, a valueOf) can run between the check and the write.
 
 export const CONFIG_DEFAULTS = Object.freeze({
   batch: 1, tokens: 6, dModel: 6, heads: 2, headDim: undefined,
@@ -10,13 +12,38 @@ const SIZE_KEYS = ['batch', 'tokens', 'dModel', 'heads'];
 // A layer's own config carries this derived value, so it can be passed back in as it is.
 const DERIVED_KEYS = new Set(['concatWidth']);
 
-function describe(value) {
-  if (typeof value === 'string') return JSON.stringify(value);
+// The engine's own typed-array accessors, taken once at load: they read internal slots, so they
+// work on arrays from another realm (an iframe) and cannot be fooled by a Proxy or a subclass.
+const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
+const typedArrayName = Object.getOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag).get;
+const typedArrayLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'length').get;
+const typedArraySet = TypedArrayPrototype.set;
+const isArray = Array.isArray;
+const fround = Math.fround;
+const isFinite = Number.isFinite;
+
+/** The name of a typed array's kind (from its internal slot), or undefined for anything else. */
+function typedArrayKind(value) {
+  return ArrayBuffer.isView(value) ? typedArrayName.call(value) : undefined;
+}
+
+export function describe(value) {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (typeof value === 'bigint') return `${value}n`;
-  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'symbol') return 'a symbol';
+  if (typeof value === 'function') return 'a function';
   if (value === null) return 'null';
-  if (typeof value === 'object') return `a ${value.constructor?.name ?? 'object'}`;
-  return String(value);
+  if (typeof value !== 'object') return String(value);
+  const kind = typedArrayKind(value);
+  if (kind) return `a ${kind}`;
+  if (isArray(value)) return 'an array';
+  // Only for the message, after the refusal: nothing is written afterwards, and a throwing
+  // getter or Proxy trap cannot replace the refusal with its own error.
+  try {
+    const constructorName = value.constructor?.name;
+    if (typeof constructorName === 'string' && constructorName !== '') return `a ${constructorName}`;
+  } catch { /* described generically */ }
+  return 'an object';
 }
 
 function integerArgument(name, value) {
@@ -40,13 +67,15 @@ export function normalizeConfig(config = {}) {
     throw new TypeError(`the configuration must be an object, got ${describe(config)}`);
   }
   const known = new Set(Object.keys(CONFIG_DEFAULTS));
+  // One read of each key: a getter or Proxy sees exactly one read, and its answer is what is checked.
+  const given = {};
   for (const key of Object.keys(config)) {
     if (!known.has(key) && !DERIVED_KEYS.has(key)) {
       throw new TypeError(`unknown configuration option "${key}" (known: ${[...known].join(', ')})`);
     }
+    if (known.has(key)) given[key] = config[key];
   }
-  const c = { ...CONFIG_DEFAULTS, ...config };
-  delete c.concatWidth;
+  const c = { ...CONFIG_DEFAULTS, ...given };
   for (const key of SIZE_KEYS) integerArgument(key, c[key]);
   if (c.headDim !== undefined && c.headDim !== null) {
     integerArgument('headDim', c.headDim);
@@ -57,10 +86,7 @@ export function normalizeConfig(config = {}) {
   } else c.headDim = undefined;
   booleanArgument('causal', c.causal);
   booleanArgument('bias', c.bias);
-  integerArgument('seed', c.seed);
-  if (c.seed < 0 || c.seed > 0xffffffff) {
-    throw new RangeError(`seed must be between 0 and 4294967295, got ${c.seed}`);
-  }
+  seedArgument('seed', c.seed);
   if (c.memoryBudget !== undefined) {
     integerArgument('memoryBudget', c.memoryBudget);
     if (c.memoryBudget < 1) throw new RangeError(`memoryBudget must be at least 1 byte, got ${c.memoryBudget}`);
@@ -68,23 +94,86 @@ export function normalizeConfig(config = {}) {
   return c;
 }
 
-const sizeOf = (shape) => shape.reduce((a, b) => a * b, 1);
+/** A seed: a number (TypeError otherwise), a whole one in 0..2^32-1 (RangeError otherwise). */
+export function seedArgument(name, value) {
+  integerArgument(name, value);
+  if (value < 0 || value > 0xffffffff) {
+    throw new RangeError(`${name} must be between 0 and 4294967295, got ${value}`);
+  }
+  return value;
+}
 
-/** A Float32Array (or array of numbers) with exactly as many finite values as `shape` holds. */
-export function floatArrayArgument(name, value, shape) {
-  const length = sizeOf(shape);
-  let array = value;
-  if (Array.isArray(value)) array = Float32Array.from(value, Number);
-  else if (!(value instanceof Float32Array)) {
+/** A size that must be at least 1 (for callers that use it before the core sees it). */
+export function positiveSize(name, value) {
+  if (value < 1) throw new RangeError(`${name} must be at least 1, got ${value}`);
+  return value;
+}
+
+/** Options objects: an object (or undefined) whose keys are all in `known`. Returns the values read once. */
+export function optionsArgument(what, options, known) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || isArray(options)) {
+    throw new TypeError(`${what} options must be an object, got ${describe(options)}`);
+  }
+  const read = {};
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new TypeError(`unknown ${what} option "${key}" (known: ${known.join(', ')})`);
+    }
+    read[key] = options[key];
+  }
+  return read;
+}
+
+function outOfRange(name, index, value) {
+  return new RangeError(`${name}[${index}] is ${value}; every value must be finite`
+    + (isFinite(value) ? ' in float32 (at most 3.4028234663852886e38 in size)' : ''));
+}
+
+/**
+ * A private Float32Array copy of `value` with exactly `length` finite float32 values.
+ * Accepts a Float32Array (from any realm) or an array of numbers; nothing else.
+ * `shape` is only used in messages.
+ */
+export function floatArrayArgument(name, value, length, shape) {
+  const kind = typedArrayKind(value);
+  const wrongLength = (got) => new RangeError(`${name} must have ${length} values ((${shape.join(', ')})), got ${got}`);
+  if (kind !== undefined) {
+    if (kind !== 'Float32Array') {
+      throw new TypeError(`${name} must be a Float32Array (or an array of numbers), got a ${kind}`);
+    }
+    const got = typedArrayLength.call(value);
+    if (got !== length) throw wrongLength(got);
+    const copy = new Float32Array(length);
+    typedArraySet.call(copy, value);  // reads the buffer directly: no caller code runs
+    for (let i = 0; i < length; i += 1) {
+      if (!isFinite(copy[i])) throw outOfRange(name, i, copy[i]);
+    }
+    return copy;
+  }
+  if (!isArray(value)) {
     throw new TypeError(`${name} must be a Float32Array (or an array of numbers), got ${describe(value)}`);
   }
-  if (array.length !== length) {
-    throw new RangeError(`${name} must have ${length} values ((${shape.join(', ')})), got ${array.length}`);
-  }
-  for (let i = 0; i < array.length; i += 1) {
-    if (!Number.isFinite(array[i])) {
-      throw new RangeError(`${name}[${i}] is ${array[i]}; every value must be finite`);
+  // The length first: a sparse array of length 2^32-1 must be refused before anything is allocated.
+  const got = value.length;
+  if (got !== length) throw wrongLength(got);
+  const copy = new Float32Array(length);
+  for (let i = 0; i < length; i += 1) {
+    const element = value[i];  // read once (a getter or a Proxy trap runs here, before any write)
+    if (typeof element !== 'number') {
+      throw new TypeError(`${name}[${i}] must be a number, got ${describe(element)}`);
     }
+    if (!isFinite(fround(element))) throw outOfRange(name, i, element);
+    copy[i] = element;
   }
-  return array;
+  return copy;
+}
+
+/** Freezes an object and every object inside it. */
+export function deepFreeze(value) {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze(value[key]);
+  }
+  return value;
 }

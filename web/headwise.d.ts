@@ -41,6 +41,13 @@ export interface TraceEntry {
   shape: number[];
 }
 
+/**
+ * A Float32Array (from any realm, e.g. an iframe) or an array of numbers, with exactly as many
+ * values as the shape holds. Every value must be a finite float32; anything else (null, strings,
+ * BigInts, Proxies, other typed arrays) is a TypeError or RangeError. Values are copied before any
+ * is written. Outputs are guaranteed finite when every input, weight and bias is within
+ * +-2^20 (about 1e6); far beyond that, products can overflow float32 to Infinity or NaN.
+ */
 export type FloatInput = Float32Array | number[];
 
 export interface QKV<T = Float32Array> { q: T; k: T; v: T }
@@ -76,11 +83,39 @@ export interface Intermediates {
   trace: TraceEntry[];
 }
 
+/** Options of forward(); any other key is a TypeError. */
 export interface ForwardOptions {
   /** 'fused' (one large product per projection, GPT style) or 'loop' (one head after another). */
   variant?: 'fused' | 'loop';
-  /** Also return what a teacher draws; needs (B, H, T, T) memory twice. */
+  /**
+   * Also return what a teacher draws; needs (B, H, T, T) memory twice. The attention then runs in
+   * the kernel that writes out full score rows instead of the fast kernels, so the outputs may
+   * differ from forward(x) in the last bits (within 1e-5 + 1e-5 |ref|, tested at every kernel
+   * boundary).
+   */
   intermediates?: boolean;
+}
+
+/** Memory of the module, for leak checks. */
+export interface MemoryStats {
+  /** Size of the linear memory in bytes (grows, never shrinks; at most 2 GiB). */
+  wasmMemoryBytes: number;
+  /** Bytes currently allocated in the module (including a small fixed out-of-memory reserve). */
+  heapInUseBytes: number;
+  /** Where the module's stack pointer stands between calls: the same on every call unless leaked. */
+  stackPointer: number;
+}
+
+/** nn.MultiheadAttention's parameters in PyTorch's (out x in) layout, row-major. */
+export interface PyTorchWeights {
+  /** (3 E, E): W_q, W_k, W_v stacked, each (out x in). */
+  inProjWeight: Float32Array | number[];
+  /** (E, E), out_proj.weight. */
+  outProjWeight: Float32Array | number[];
+  /** (3 E), optional. */
+  inProjBias?: Float32Array | number[];
+  /** (E), out_proj.bias, optional. */
+  outProjBias?: Float32Array | number[];
 }
 
 /** A configuration or call the core refused; the message says why. */
@@ -90,6 +125,7 @@ export class MultiHeadAttention {
   readonly config: ResolvedConfig;
   readonly shapes: Readonly<Record<'input' | 'projected' | 'heads' | 'scores' | 'concat' | 'output' | 'wq' | 'wOut' | 'bq' | 'bOut', number[]>>;
   readonly disposed: boolean;
+  /** The whole forward pass; with intermediates the attention kernel differs (see ForwardOptions). */
   forward(x: FloatInput, options?: ForwardOptions & { intermediates?: false }): Float32Array;
   forward(x: FloatInput, options: ForwardOptions & { intermediates: true }): Intermediates;
   forwardLoop(x: FloatInput, options?: { intermediates?: false }): Float32Array;
@@ -114,6 +150,8 @@ export class MultiHeadAttention {
 export class Headwise {
   /** The xsimd architecture of the kernels ("sse4.2", lowered to wasm SIMD128). */
   readonly simdArch: string;
+  /** Why the module stopped (after an abort, a trap or an interrupted call), or null while it works. */
+  readonly stoppedReason: string | null;
   createAttention(config?: AttentionConfig): MultiHeadAttention;
   /** null if valid, otherwise the reason in words. */
   check(config?: AttentionConfig): string | null;
@@ -121,8 +159,8 @@ export class Headwise {
   /** Deterministic input (batch, tokens, dModel), uniform in [-1, 1). */
   randomInput(config?: AttentionConfig, seed?: number): Float32Array;
   liveLayers(): number;
-  /** Linear memory size (grows, never shrinks) and bytes currently allocated in the module. */
-  memoryStats(): { wasmMemoryBytes: number; heapInUseBytes: number };
+  /** Linear memory size, bytes currently allocated in the module and the stack pointer. */
+  memoryStats(): MemoryStats;
 }
 
 export interface LoadOptions {
@@ -133,6 +171,11 @@ export interface LoadOptions {
 }
 
 export function loadHeadwise(options?: LoadOptions): Promise<Headwise>;
+/**
+ * Converts nn.MultiheadAttention's weights (PyTorch's (out x in) layout, E = dModel = heads x
+ * headDim) to headwise's (in x out) ones, for setWeights: wq, wk, wv (E, E), wOut (E, E), biases.
+ */
+export function weightsFromPyTorch(weights: PyTorchWeights, dModel: number): Weights;
 export function createAttention(config?: AttentionConfig): Promise<MultiHeadAttention>;
 
 // ---- Training: the "latest verb and latest noun" classifier (web/trainer.js) ----

@@ -1,7 +1,9 @@
 // headwise: multi-head causal self-attention in WebAssembly, named as the lecture names it.
 // This file is the public API; the page and npm users both use it and nothing below it.
 import { loadCore } from './core-loader.js';
-import { floatArrayArgument, normalizeConfig } from './arguments.js';
+import {
+  deepFreeze, floatArrayArgument, normalizeConfig, optionsArgument, positiveSize, seedArgument,
+} from './arguments.js';
 import { HeadwiseError } from './errors.js';
 import { GuardedCore } from './guarded-core.js';
 import { createTrainerOn } from './trainer.js';
@@ -33,6 +35,7 @@ export class MultiHeadAttention {
   #T;
   #STEP;
   #learned;
+  #shapes;  // the layer's own shapes: the public `shapes` is a frozen copy, never read back
 
   /** @internal use Headwise.createAttention */
   constructor(core, handle, config, registry, tables) {
@@ -51,21 +54,29 @@ export class MultiHeadAttention {
     });
     const { batch: B, tokens: Tn, dModel: D, heads: H } = this.config;
     const C = this.config.concatWidth;
-    this.shapes = Object.freeze({
+    const shapes = () => ({
       input: [B, Tn, D], projected: [B, Tn, C], heads: [B, H, Tn, headDim],
       scores: [B, H, Tn, Tn], concat: [B, Tn, C], output: [B, Tn, D],
       wq: [D, C], wOut: [C, D], bq: [C], bOut: [D],
     });
+    this.#shapes = deepFreeze(shapes());
+    /** Every tensor's shape, frozen all the way down. */
+    this.shapes = deepFreeze(shapes());
   }
 
   get disposed() { return this.#handle === 0; }
 
-  /** The whole forward pass. variant: 'fused' (default) or 'loop'. */
-  forward(x, { variant = 'fused', intermediates = false } = {}) {
+  /**
+   * The whole forward pass. variant: 'fused' (default) or 'loop'. With intermediates the attention
+   * runs in the kernel that writes out full score rows, so outputs may differ from forward(x) in
+   * the last bits (tested within 1e-5 + 1e-5 |ref| at every kernel boundary).
+   */
+  forward(x, options) {
+    const { variant = 'fused', intermediates = false } = optionsArgument('forward', options, FORWARD_OPTIONS);
     if (variant !== 'fused' && variant !== 'loop') {
       throw new RangeError(`variant must be "fused" or "loop", got ${JSON.stringify(variant)}`);
     }
-    this.#write(this.#T.input, 'x', x, this.shapes.input);
+    this.#write([[this.#T.input, 'x', x, this.#shapes.input]]);
     this.#keep(intermediates);
     this.#run(variant === 'loop' ? this.#STEP.forwardLoop : this.#STEP.forwardFused);
     const output = this.#read(this.#T.output);
@@ -83,29 +94,32 @@ export class MultiHeadAttention {
   }
 
   /** The loop version: H single heads one after another, concatenated, then W_out. */
-  forwardLoop(x, options = {}) { return this.forward(x, { ...options, variant: 'loop' }); }
+  forwardLoop(x, options) {
+    return this.forward(x, { ...optionsArgument('forwardLoop', options, ['intermediates']), variant: 'loop' });
+  }
 
   /** Step 1. x (B, T, d_model) -> q, k, v, each (B, T, H*hd): one large product each. */
   project(x) {
-    this.#write(this.#T.input, 'x', x, this.shapes.input);
+    this.#write([[this.#T.input, 'x', x, this.#shapes.input]]);
     this.#run(this.#STEP.project);
     return { q: this.#read(this.#T.q), k: this.#read(this.#T.k), v: this.#read(this.#T.v) };
   }
 
   /** Step 2. q, k, v (B, T, H*hd) -> view (B, T, H, hd) -> transpose(1, 2) -> (B, H, T, hd). */
-  split({ q, k, v }) {
-    this.#write(this.#T.q, 'q', q, this.shapes.projected);
-    this.#write(this.#T.k, 'k', k, this.shapes.projected);
-    this.#write(this.#T.v, 'v', v, this.shapes.projected);
+  split(projected) {
+    const { q, k, v } = qkvArgument('split', projected);
+    const shape = this.#shapes.projected;
+    this.#write([[this.#T.q, 'q', q, shape], [this.#T.k, 'k', k, shape], [this.#T.v, 'v', v, shape]]);
     this.#run(this.#STEP.split);
     return { q: this.#read(this.#T.qHeads), k: this.#read(this.#T.kHeads), v: this.#read(this.#T.vHeads) };
   }
 
   /** Step 3. Per head: softmax(q k^T / sqrt(hd) + causal mask) v. Context is (B, H, T, hd). */
-  attend({ q, k, v }, { intermediates = false } = {}) {
-    this.#write(this.#T.qHeads, 'q', q, this.shapes.heads);
-    this.#write(this.#T.kHeads, 'k', k, this.shapes.heads);
-    this.#write(this.#T.vHeads, 'v', v, this.shapes.heads);
+  attend(heads, options) {
+    const { q, k, v } = qkvArgument('attend', heads);
+    const { intermediates = false } = optionsArgument('attend', options, ['intermediates']);
+    const shape = this.#shapes.heads;
+    this.#write([[this.#T.qHeads, 'q', q, shape], [this.#T.kHeads, 'k', k, shape], [this.#T.vHeads, 'v', v, shape]]);
     this.#keep(intermediates);
     this.#run(this.#STEP.attend);
     const context = this.#read(this.#T.contextHeads);
@@ -115,14 +129,14 @@ export class MultiHeadAttention {
 
   /** Step 4. context (B, H, T, hd) -> transpose(1, 2) -> view (B, T, H*hd). */
   merge(context) {
-    this.#write(this.#T.contextHeads, 'context', context, this.shapes.heads);
+    this.#write([[this.#T.contextHeads, 'context', context, this.#shapes.heads]]);
     this.#run(this.#STEP.merge);
     return this.#read(this.#T.concat);
   }
 
   /** Step 5. concat (B, T, H*hd) @ W_out (+ b_out) -> (B, T, d_model). */
   outProject(concat) {
-    this.#write(this.#T.concat, 'concat', concat, this.shapes.concat);
+    this.#write([[this.#T.concat, 'concat', concat, this.#shapes.concat]]);
     this.#run(this.#STEP.outProject);
     return this.#read(this.#T.output);
   }
@@ -137,16 +151,16 @@ export class MultiHeadAttention {
     if (weights === null || typeof weights !== 'object') {
       throw new TypeError('setWeights expects an object such as { wq, wk, wv, wOut }');
     }
-    // An explicit allow-list: a plain object lookup would also find "constructor" or "toString".
+    // An explicit allow-list (a Map of the table's rows): "constructor" or "toString" are not weights.
     const rows = new Map(this.#learnedRows().map((row) => [row.name, row]));
-    const checked = Object.entries(weights).map(([name, value]) => {
+    const writes = Object.keys(weights).map((name) => {
       const row = rows.get(name);
       if (!row) {
-        throw new TypeError(`unknown weight "${name}" (this layer has ${[...rows.keys()].join(', ')})`);
+        throw new TypeError(`unknown weight ${JSON.stringify(name)} (this layer has ${[...rows.keys()].join(', ')})`);
       }
-      return [row.id, floatArrayArgument(name, value, this.#shapeOf(row))];
+      return [row.id, name, weights[name], this.#shapeOf(row)];
     });
-    for (const [id, array] of checked) this.#view(id).set(array);
+    this.#write(writes);
   }
 
   /** Every step's tensor name and shape for this configuration. */
@@ -183,8 +197,13 @@ export class MultiHeadAttention {
   #view(id) { return this.#core.call('tensorView', this.#live(), id); }
   #read(id) { return this.#view(id).slice(); }
 
-  #write(id, name, value, shape) {
-    this.#view(id).set(floatArrayArgument(name, value, shape));
+  // Every argument is converted and checked into a private copy first; only then are views taken
+  // and the copies written, so no caller code runs between a check and its write.
+  #write(writes) {
+    const copies = writes.map(([id, name, value, shape]) => [
+      id, floatArrayArgument(name, value, sizeOf(shape), shape),
+    ]);
+    for (const [id, copy] of copies) this.#view(id).set(copy);
   }
 
   #keep(intermediates) {
@@ -212,6 +231,16 @@ export class MultiHeadAttention {
           out.set(concat.subarray((b * Tn + t) * C + h * hd, (b * Tn + t) * C + (h + 1) * hd), ((b * H + h) * Tn + t) * hd);
     return out;
   }
+}
+
+const FORWARD_OPTIONS = ['variant', 'intermediates'];
+const sizeOf = (shape) => shape.reduce((a, b) => a * b, 1);
+
+function qkvArgument(what, value) {
+  if (value === null || typeof value !== 'object') {
+    throw new TypeError(`${what} expects an object { q, k, v }, got ${value === null ? 'null' : typeof value}`);
+  }
+  return { q: value.q, k: value.k, v: value.v };
 }
 
 function coreArgs(c) {
@@ -277,12 +306,11 @@ export class Headwise {
   /** A deterministic input of shape (batch, tokens, dModel), values uniform in [-1, 1). */
   randomInput(config = {}, seed = 0) {
     const c = normalizeConfig(config);
+    for (const key of ['batch', 'tokens', 'dModel']) positiveSize(key, c[key]);
+    seedArgument('seed', seed);
     const length = c.batch * c.tokens * c.dModel;
     if (!Number.isSafeInteger(length) || length > 2 ** 28) {
       throw new RangeError(`an input of ${length} values is too large`);
-    }
-    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
-      throw new RangeError(`seed must be an integer between 0 and 4294967295, got ${String(seed)}`);
     }
     const values = this.#core.call('randomUniform', length, seed, this.#tables.INPUT_STREAM, 1);
     if (values === null) throw new HeadwiseError(this.#core.call('lastError'));
@@ -298,7 +326,10 @@ export class Headwise {
   /** How many layers are alive in the module (for leak checks). */
   liveLayers() { return this.#core.call('liveModels'); }
 
-  /** { wasmMemoryBytes, heapInUseBytes }: linear memory size and bytes currently allocated. */
+  /**
+   * { wasmMemoryBytes, heapInUseBytes, stackPointer }: linear memory size, bytes currently
+   * allocated, and where the module's stack pointer stands between calls (constant unless leaked).
+   */
   memoryStats() { return this.#core.call('memoryStats'); }
 }
 
@@ -315,6 +346,38 @@ export async function loadHeadwise(options) {
   shared ??= loadCore().then((core) => new Headwise(core));
   shared.catch(() => { shared = null; });  // a failed load is retried next time
   return shared;
+}
+
+/**
+ * nn.MultiheadAttention's weights in PyTorch's (out x in) layout -> headwise's (in x out) layout:
+ * in_proj_weight (3E, E) holds W_q, W_k, W_v stacked; out_proj.weight is (E, E). PyTorch computes
+ * q = x W_q^T + b_q, headwise q = x wq + bq, so wq = W_q^T (likewise k, v, out). E = dModel.
+ * Returns new arrays for setWeights(); the layer needs bias: true if biases are given.
+ */
+export function weightsFromPyTorch(weights, dModel) {
+  if (weights === null || typeof weights !== 'object') {
+    throw new TypeError('weightsFromPyTorch expects { inProjWeight, outProjWeight, inProjBias?, outProjBias? }');
+  }
+  const given = optionsArgument('weightsFromPyTorch', weights,
+    ['inProjWeight', 'outProjWeight', 'inProjBias', 'outProjBias']);
+  const E = dModel;
+  if (typeof E !== 'number' || !Number.isInteger(E) || E < 1) {
+    throw new RangeError(`dModel must be a whole number of at least 1, got ${String(E)}`);
+  }
+  const inW = floatArrayArgument('inProjWeight', given.inProjWeight, 3 * E * E, [3 * E, E]);
+  const outW = floatArrayArgument('outProjWeight', given.outProjWeight, E * E, [E, E]);
+  const transpose = (source, rowOffset) => {
+    const t = new Float32Array(E * E);
+    for (let o = 0; o < E; o += 1) for (let i = 0; i < E; i += 1) t[i * E + o] = source[(rowOffset + o) * E + i];
+    return t;
+  };
+  const result = { wq: transpose(inW, 0), wk: transpose(inW, E), wv: transpose(inW, 2 * E), wOut: transpose(outW, 0) };
+  if (given.inProjBias !== undefined) {
+    const b = floatArrayArgument('inProjBias', given.inProjBias, 3 * E, [3 * E]);
+    Object.assign(result, { bq: b.slice(0, E), bk: b.slice(E, 2 * E), bv: b.slice(2 * E) });
+  }
+  if (given.outProjBias !== undefined) result.bOut = floatArrayArgument('outProjBias', given.outProjBias, E, [E]);
+  return result;
 }
 
 /** Shorthand: load the shared module and create one layer. */

@@ -1,6 +1,6 @@
 // Compiled (never run) by tests/package/types.test.js: the declarations must accept real use
 // and reject misuse (the @ts-expect-error lines fail the compile if they stop being errors).
-import { HeadwiseError, loadHeadwise, type Intermediates, type TraceEntry } from 'headwise';
+import { HeadwiseError, loadHeadwise, weightsFromPyTorch, type Intermediates, type TraceEntry } from 'headwise';
 
 const hw = await loadHeadwise();
 const mha = hw.createAttention({ batch: 2, tokens: 6, dModel: 6, heads: 2, seed: 1 });
@@ -15,11 +15,16 @@ const trace: TraceEntry[] = hw.shapeTrace({ dModel: 12288, heads: 96 });
 const headDim: number = mha.config.headDim;
 const reason: string | null = hw.check({ dModel: 768, heads: 10 });
 const stats: number = hw.memoryStats().heapInUseBytes;
+const stack: number = hw.memoryStats().stackPointer;
+const stopped: string | null = hw.stoppedReason;
+mha.setWeights(weightsFromPyTorch({ inProjWeight: new Float32Array(108), outProjWeight: new Float32Array(36) }, 6));
 mha.setWeights({ wq: new Float32Array(36) });
 const err = new HeadwiseError('x');
 
 // @ts-expect-error: variant must be 'fused' or 'loop'
 mha.forward(x, { variant: 'parallel' });
+// @ts-expect-error: unknown forward option
+mha.forward(x, { intermediate: true });
 // @ts-expect-error: heads is a number
 hw.createAttention({ heads: '2' });
 // @ts-expect-error: unknown option
@@ -39,4 +44,4 @@ hw.createTrainer({ variant: 'noun' });
 // @ts-expect-error: unknown option
 hw.createTrainer({ lr: 1 });
 
-export { y, all, loop, out, trace, headDim, reason, stats, err, trained, shares, row, live };
+export { y, all, loop, out, trace, headDim, reason, stats, stack, stopped, err, trained, shares, row, live };

@@ -9,7 +9,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <memory>
+#include <new>
 #include <string>
 #include <unordered_map>
 #include <xsimd/xsimd.hpp>
@@ -24,9 +27,45 @@ using headwise::Model;
 
 namespace {
 
-std::unordered_map<int, std::unique_ptr<Model>> g_models;
+// Out of memory must be a refusal, never an abort. malloc and calloc return null when the module
+// cannot grow (the core checks them), but without exceptions operator new (a message string, a
+// node of the handle map) aborts the module when malloc fails, unless a new_handler frees memory.
+// So a reserve is held; the handler gives it back and the failed allocation is retried from it.
+// Every entry point that may allocate takes the reserve back first, and refuses if it cannot.
+// Replacing operator new by one that returns null is not an option: callers may assume non-null.
+constexpr std::size_t kReserveBytes = 256 * 1024;
+void* g_reserve = nullptr;
+
+bool have_reserve() {
+  if (g_reserve == nullptr) g_reserve = std::malloc(kReserveBytes);
+  return g_reserve != nullptr;
+}
+
+void release_reserve() {
+  // Reached only if one call allocates more than the reserve after memory filled up; there is no
+  // way left to report it, and returning would retry for ever.
+  if (g_reserve == nullptr) std::abort();
+  std::free(g_reserve);
+  g_reserve = nullptr;
+}
+
+[[maybe_unused]] const bool g_reserve_installed = (std::set_new_handler(release_reserve), have_reserve());
+
+// Buckets for this many layers up front, so heap use returns exactly to where it was once layers
+// are disposed (an unordered_map never gives buckets back).
+constexpr std::size_t kHandleBuckets = 1024;
+std::unordered_map<int, std::unique_ptr<Model>> make_handle_map() {
+  std::unordered_map<int, std::unique_ptr<Model>> map;
+  map.reserve(kHandleBuckets);
+  return map;
+}
+std::unordered_map<int, std::unique_ptr<Model>> g_models = make_handle_map();
 int g_next_handle = 1;
-std::string g_last_error;
+// A fixed buffer: recording a refusal must not need memory.
+char g_last_error[1024] = "";
+
+constexpr const char* kOutOfMemory =
+    "out of memory: the module's memory is full (dispose() layers you no longer need)";
 
 // The budget a caller asked for (0: the default), capped at what this module can ever hold: its
 // maximum memory (-sMAXIMUM_MEMORY), so that no size that passes can wrap the 32-bit size_t.
@@ -37,10 +76,18 @@ headwise::Limits make_limits(double budget_bytes) {
   return limits;
 }
 
-bool fail(std::string message) {
-  g_last_error = std::move(message);
+bool fail(const char* message) {
+  std::strncpy(g_last_error, message, sizeof g_last_error - 1);
+  g_last_error[sizeof g_last_error - 1] = '\0';
   return false;
 }
+bool fail(const std::string& message) { return fail(message.c_str()); }
+
+// Entry points that may allocate with operator new call this first (see g_reserve).
+bool can_allocate() { return have_reserve() || fail(kOutOfMemory); }
+
+// JS strings made from C strings: Embind's std::string conversion mallocs and does not check it.
+val text(const char* s) { return val(s); }
 
 Model* find(int handle) {
   auto it = g_models.find(handle);
@@ -51,18 +98,20 @@ Model* find(int handle) {
   return it->second.get();
 }
 
-std::string validate_config(double batch, double tokens, double d_model, double heads,
-                            double head_dim, double budget) {
+val validate_config(double batch, double tokens, double d_model, double heads, double head_dim,
+                    double budget) {
+  if (!can_allocate()) return text(kOutOfMemory);
   const headwise::Limits limits = make_limits(budget);
   Config c;
   headwise::Status s =
       headwise::config_from_numbers(batch, tokens, d_model, heads, head_dim, true, false, limits, &c);
   if (s.is_ok()) s = headwise::validate(c, limits);
-  return s.message();
+  return text(s.message().c_str());
 }
 
 int create_model(double batch, double tokens, double d_model, double heads, double head_dim,
                  bool causal, bool bias, double seed, double budget) {
+  if (!can_allocate()) return 0;
   const headwise::Limits limits = make_limits(budget);
   Config c;
   std::unique_ptr<Model> model;
@@ -75,7 +124,11 @@ int create_model(double batch, double tokens, double d_model, double heads, doub
   return handle;
 }
 
-bool dispose_model(int handle) { return g_models.erase(handle) > 0; }
+bool dispose_model(int handle) {
+  const bool erased = g_models.erase(handle) > 0;
+  have_reserve();  // memory was freed: take the reserve back while it is there
+  return erased;
+}
 
 // A view into wasm memory, valid only until the next allocation: the caller copies at once.
 val tensor_view(int handle, int id) {
@@ -86,6 +139,7 @@ val tensor_view(int handle, int id) {
 }
 
 bool run_step(int handle, int step) {
+  if (!can_allocate()) return false;
   Model* m = find(handle);
   if (!m) return false;
   if (step < 0 || step >= headwise::kStepCount) return fail("unknown step " + std::to_string(step));
@@ -94,6 +148,7 @@ bool run_step(int handle, int step) {
 }
 
 bool keep_intermediates(int handle, bool keep) {
+  if (!can_allocate()) return false;
   Model* m = find(handle);
   if (!m) return false;
   const headwise::Status s = m->keep_intermediates(keep);
@@ -101,6 +156,7 @@ bool keep_intermediates(int handle, bool keep) {
 }
 
 val shape_trace(double batch, double tokens, double d_model, double heads, double head_dim) {
+  if (!can_allocate()) return val::null();
   Config c;
   headwise::Status s = headwise::config_from_numbers(batch, tokens, d_model, heads, head_dim, true,
                                                      false, headwise::Limits{}, &c);
@@ -111,9 +167,9 @@ val shape_trace(double batch, double tokens, double d_model, double heads, doubl
     val shape = val::array();
     for (std::int64_t n : e.shape) shape.call<void>("push", static_cast<double>(n));
     val entry = val::object();
-    entry.set("step", e.step);
-    entry.set("name", e.name);
-    entry.set("shape", shape);
+    entry.set(text("step"), text(e.step.c_str()));
+    entry.set(text("name"), text(e.name.c_str()));
+    entry.set(text("shape"), shape);
     entries.call<void>("push", entry);
   }
   return entries;
@@ -151,6 +207,7 @@ val tensor_table() {
 }
 
 val random_uniform(double count, double seed, int stream, float bound) {
+  if (!can_allocate()) return val::null();
   // Checked before the cast: a count beyond the module's memory would wrap the 32-bit size_t.
   if (!(count >= 0) || std::floor(count) != count ||
       count > double(emscripten_get_heap_max() / sizeof(float))) {
@@ -165,13 +222,13 @@ val random_uniform(double count, double seed, int stream, float bound) {
   return val::global("Float32Array").new_(emscripten::typed_memory_view(buffer.size(), buffer.data()));
 }
 
-// Hands the message over and forgets it, so a refusal leaves nothing behind on the heap.
-std::string last_error() {
-  std::string message;
-  message.swap(g_last_error);
+// Hands the message over and forgets it.
+val last_error() {
+  val message = text(g_last_error);
+  g_last_error[0] = '\0';
   return message;
 }
-std::string simd_arch() { return xsimd::default_arch::name(); }
+val simd_arch() { return text(xsimd::default_arch::name()); }
 int live_models() { return static_cast<int>(g_models.size()); }
 
 // Bytes of linear memory (grows, never shrinks), bytes malloc currently hands out, and where the
@@ -179,9 +236,10 @@ int live_models() { return static_cast<int>(g_models.size()); }
 val memory_stats() {
   volatile char marker = 0;
   val stats = val::object();
-  stats.set("wasmMemoryBytes", static_cast<double>(emscripten_get_heap_size()));
-  stats.set("heapInUseBytes", static_cast<double>(mallinfo().uordblks));
-  stats.set("stackPointer", static_cast<double>(reinterpret_cast<std::uintptr_t>(&marker)));
+  have_reserve();  // heap use counts the out-of-memory reserve whenever there is room for it
+  stats.set(text("wasmMemoryBytes"), static_cast<double>(emscripten_get_heap_size()));
+  stats.set(text("heapInUseBytes"), static_cast<double>(mallinfo().uordblks));
+  stats.set(text("stackPointer"), static_cast<double>(reinterpret_cast<std::uintptr_t>(&marker)));
   return stats;
 }
 

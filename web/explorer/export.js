@@ -14,8 +14,18 @@ function save(filename, blob) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+// XML 1.0 forbids most control characters even when escaped, and lone surrogates cannot be
+// encoded: a sentence such as "a\u0001b" would make the file not well-formed. Each becomes U+FFFD.
+const NOT_XML = new RegExp('[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]'
+  + '|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]', 'g');
+
+/** The figure as a well-formed SVG document. */
+export function svgText(figure) {
+  return figure.toSVG(LIGHT).replace(NOT_XML, '\uFFFD');
+}
+
 export function exportSVG(figure, name) {
-  save(`${name}.svg`, new Blob([figure.toSVG(LIGHT)], { type: 'image/svg+xml' }));
+  save(`${name}.svg`, new Blob([svgText(figure)], { type: 'image/svg+xml' }));
 }
 
 export function exportPNG(figure, name, scale = 2) {

@@ -28,7 +28,8 @@ function parseRequest(data) {
     // Too long to parse: refused unread, so the reply cannot name the request's id.
     if (data.length > MAX_MESSAGE_CHARS) return { error: `message too large: ${data.length} characters, at most ${MAX_MESSAGE_CHARS}`, id: null };
     if (!data.includes('"headwise"')) return null;
-    try { data = JSON.parse(data); } catch { return null; }
+    // It names headwise, so it is meant for us: malformed JSON gets an error reply, not silence.
+    try { data = JSON.parse(data); } catch (error) { return { error: `malformed JSON: ${error.message}`, id: null }; }
   } else {
     if (data === null || typeof data !== 'object' || !Object.hasOwn(data, 'headwise')) return null;
     try { text = JSON.stringify(data); } catch { return { error: 'message is not plain JSON data', id: null }; }
