@@ -24,12 +24,12 @@ export function configFromMessage(config, current) {
   const partial = {};
   for (const name of given.keys()) {
     const row = optionRow(name);
-    for (const property of row.sets ?? [row.property]) partial[property] = options[property];
+    const custom = name === 'preset' && given.get(name) === 'custom'; // keeps the current sizes
+    for (const property of custom ? [] : row.sets ?? [row.property]) partial[property] = options[property];
   }
-  // width and heads given with a preset override the preset's (readOptions applied them after it).
   const dModel = partial.dModel ?? current.dModel;
   const heads = partial.heads ?? current.heads;
   if (dModel % heads !== 0) throw new RangeError(`width ${dModel} is not divisible by ${heads} heads (heads x head_dim must equal width)`);
-  if (partial.dModel !== undefined || partial.heads !== undefined) partial.preset = presetOf(dModel, heads);
+  if (partial.dModel !== undefined || partial.heads !== undefined || given.has('preset')) partial.preset = presetOf(dModel, heads);
   return partial;
 }

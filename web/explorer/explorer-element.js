@@ -150,7 +150,7 @@ export class HeadwiseExplorer extends ElementBase {
     return {
       ...stateOf(this.#options), step, stepName: STEPS[step], steps: [...STEPS],
       status: this.#computed?.status ?? null, ready: this.dataset.ready === 'true', active: this.active,
-      lifecycle: this.#lifecycle.state,
+      lifecycle: this.#lifecycle.state, notes: [...this.#notes],
     };
   }
 

@@ -31,8 +31,9 @@ const panel = (raw) => {
   if (PANELS.includes(p)) return { value: p };
   return { note: `panel=${quoted(raw)} is not a panel; use one of ${PANELS.join(', ')}.` };
 };
+// 'custom' (what getState says for other sizes) keeps width and heads as they are.
 const preset = (raw) => {
-  if (Object.hasOwn(PRESETS, raw)) return { value: raw };
+  if (Object.hasOwn(PRESETS, raw) || raw === 'custom') return { value: raw };
   return { note: `preset=${quoted(raw)} is not a preset; use one of ${Object.keys(PRESETS).join(', ')}.` };
 };
 const text = (raw) => ({ value: raw.slice(0, MAX_SENTENCE_CHARS) });
@@ -82,9 +83,9 @@ export function readOptions(get) {
     if (note) { notes.push(note); continue; }
     given.add(row.name);
     o[row.property] = value;
-    if (row.name === 'preset') Object.assign(o, { dModel: PRESETS[value].dModel, heads: PRESETS[value].heads });
+    if (row.name === 'preset' && value !== 'custom') Object.assign(o, { dModel: PRESETS[value].dModel, heads: PRESETS[value].heads });
   }
-  if (given.has('width') || given.has('heads')) o.preset = presetOf(o.dModel, o.heads);
+  if (given.has('width') || given.has('heads') || o.preset === 'custom') o.preset = presetOf(o.dModel, o.heads);
   return { options: o, notes, given };
 }
 
