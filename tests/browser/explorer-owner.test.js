@@ -129,3 +129,53 @@ test('the options table through attributes, setConfig, postMessage and getState 
     assert.deepEqual(problems, []);
   } finally { await context.close(); }
 });
+
+test('lifecycle of the real element: idle until near the viewport, paused out of view, error when the load fails', async () => {
+  const { page, context, problems } = await openModulePage();
+  try {
+    const seen = await page.evaluate(async () => {
+      const { HeadwiseExplorer } = await import('./explorer/explorer-element.js');
+      const { loadHeadwise } = await import('./headwise.js');
+      let fail = true; // the first load fails, the retry works
+      HeadwiseExplorer.loadModule = async () => {
+        if (fail) { fail = false; throw new Error('no module today'); }
+        return loadHeadwise();
+      };
+      customElements.define('headwise-explorer', HeadwiseExplorer);
+      const element = document.createElement('headwise-explorer');
+      element.setAttribute('panel', 'input');
+      const states = [element.lifecycle];
+      const until = async (state) => {
+        for (let i = 0; i < 400 && element.lifecycle !== state; i += 1) await new Promise((r) => setTimeout(r, 10));
+        states.push(element.lifecycle);
+      };
+      const far = document.createElement('div');
+      far.style.height = '5000px';
+      document.body.append(far, element); // far below the viewport
+      await new Promise((r) => setTimeout(r, 200));
+      states.push(element.lifecycle);
+      element.scrollIntoView();
+      await until('error');
+      const message = element.shadowRoot.querySelector('.status[data-kind="error"]')?.textContent ?? '';
+      const away = async () => {
+        window.scrollTo(0, 0);
+        for (let i = 0; i < 400 && element.active; i += 1) await new Promise((r) => setTimeout(r, 10));
+      };
+      await away();
+      states.push(element.lifecycle); // out of view, still an error; the retry waits for the view
+      element.scrollIntoView();
+      await until('ready');
+      await away();
+      states.push(element.lifecycle);
+      element.scrollIntoView();
+      await until('ready');
+      element.remove();
+      states.push(element.lifecycle);
+      return { states, message, dataset: element.dataset.lifecycle };
+    });
+    assert.deepEqual(seen.states, ['idle', 'idle', 'error', 'error', 'ready', 'paused', 'ready', 'idle']);
+    assert.match(seen.message, /could not be loaded: no module today/);
+    assert.equal(seen.dataset, 'idle');
+    assert.deepEqual(problems, []);
+  } finally { await context.close(); }
+});
