@@ -14,7 +14,12 @@ import { runHeadsSweep } from './sweep.js';
 
 /** What each panel views; the owner computes only the parts of the panels shown. */
 export const PANEL_PARTS = Object.freeze({
-  input: [], why: ['why'], steps: ['fused', 'steps'], heads: ['fused', 'wOut'], loop: ['fused', 'loop'], order: ['order'],
+  input: [],
+  why: ['why'],
+  steps: ['fused', 'steps'],
+  heads: ['fused', 'wOut'],
+  loop: ['fused', 'loop'],
+  order: ['order'],
 });
 
 export const WHY_WIDTH = 6;
@@ -35,6 +40,15 @@ function frozen(value) {
     Object.freeze(value);
   }
   return value;
+}
+
+// Word order computes the current width and heads, or the lecture's 6 and 2 when they are
+// unusable here (saying why); its own checkboxes choose the mask and the positions.
+function orderSpec(status, o, { causal, positions }) {
+  const usable = status === 'ok' && o.dModel <= ORDER_MAX_WIDTH;
+  const reasons = { ok: 'is wider than this panel computes', 'shapes-only': 'is too large to compute here' };
+  const fallback = usable ? null : reasons[status] ?? 'is not valid';
+  return { dModel: usable ? o.dModel : 6, heads: usable ? o.heads : 2, seed: o.seed, causal, positions, fallback };
 }
 
 // A part that fails says why in its own result; the other parts are unaffected.
@@ -58,21 +72,24 @@ export class ExplorerComputation {
    */
   compute(o, { parts = [], order = { causal: false, positions: false } } = {}) {
     const wanted = new Set(parts);
-    const base = this.#remember('base', [o.sentence, o.maxTokens, o.dModel, o.heads, o.causal, o.seed], () => this.#base(o));
+    const inputs = [o.sentence, o.maxTokens, o.dModel, o.heads, o.causal, o.seed];
+    const base = this.#remember('base', inputs, () => this.#base(o));
     const result = { ...base };
     if (base.status === 'ok') {
       const key = base.key;
       const needFused = wanted.has('fused') || wanted.has('loop') || wanted.has('steps');
       if (needFused) result.fused = this.#remember('fused', key, () => this.#fused(base));
-      if (wanted.has('loop')) result.loop = this.#remember('loop', key, () => attempt(() => this.#loop(base, result.fused)));
-      if (wanted.has('steps')) result.steps = this.#remember('steps', key, () => attempt(() => this.#steps(base, result.fused)));
-      if (wanted.has('wOut')) result.wOut = this.#remember('wOut', base.config, () => this.#layerFor(base.config).getWeights().wOut);
+      const { fused } = result;
+      const part = (name, run) => this.#remember(name, key, () => attempt(run));
+      if (wanted.has('loop')) result.loop = part('loop', () => this.#loop(base, fused));
+      if (wanted.has('steps')) result.steps = part('steps', () => this.#steps(base, fused));
+      if (wanted.has('wOut')) {
+        result.wOut = this.#remember('wOut', base.config, () => this.#layerFor(base.config).getWeights().wOut);
+      }
     }
     if (wanted.has('why')) result.why = this.#remember('why', [o.seed], () => attempt(() => this.#why(o.seed)));
     if (wanted.has('order')) {
-      const usable = base.status === 'ok' && o.dModel <= ORDER_MAX_WIDTH;
-      const reason = base.status === 'ok' ? 'is wider than this panel computes' : base.status === 'shapes-only' ? 'is too large to compute here' : 'is not valid';
-      const spec = { dModel: usable ? o.dModel : 6, heads: usable ? o.heads : 2, seed: o.seed, causal: order.causal, positions: order.positions, fallback: usable ? null : reason };
+      const spec = orderSpec(base.status, o, order);
       result.order = this.#remember('order', spec, () => attempt(() => this.#order(spec)));
     }
     delete result.key;
@@ -109,18 +126,21 @@ export class ExplorerComputation {
     const parsed = sentenceTokens(o.sentence, o.maxTokens);
     if (parsed.error) return { status: 'sentence', message: parsed.error };
     const { tokens } = parsed;
-    const config = { batch: 1, tokens: tokens.length, dModel: o.dModel, heads: o.heads, causal: o.causal, seed: o.seed };
+    const { dModel, heads, causal, seed } = o;
+    const config = { batch: 1, tokens: tokens.length, dModel, heads, causal, seed };
     const problem = this.#hw.check(config);
     if (problem !== null) {
       let trace = null;
       try { trace = this.#hw.shapeTrace(config); } catch { /* the shapes themselves are invalid */ }
-      if (trace) return { status: 'shapes-only', message: problem, tokens, config, trace, headDim: config.dModel / config.heads };
+      const headDim = config.dModel / config.heads;
+      if (trace) return { status: 'shapes-only', message: problem, tokens, config, trace, headDim };
       return { status: 'invalid', message: problem, tokens, config };
     }
     const layer = this.#layerFor(config);
     const x = embedTokens(this.#hw, tokens, o.dModel);
     const key = JSON.stringify([config, tokens]);
-    return { status: 'ok', tokens, config, headDim: layer.config.headDim, trace: layer.shapeTrace(), x, key };
+    const { headDim } = layer.config;
+    return { status: 'ok', tokens, config, headDim, trace: layer.shapeTrace(), x, key };
   }
 
   #layerFor(config) {
@@ -166,7 +186,8 @@ export class ExplorerComputation {
     for (const [name, targets] of Object.entries(WHY_TARGETS)) {
       const designed = designTeachingWeights(this.#hw, tokens, 'it', WHY_WIDTH, targets);
       if (!designed) return { error: 'The teaching weights could not be designed for these token vectors.' };
-      const layer = this.#hw.createAttention({ batch: 1, tokens: T, dModel: WHY_WIDTH, heads: targets.length, causal: true, seed });
+      const config = { batch: 1, tokens: T, dModel: WHY_WIDTH, heads: targets.length, causal: true, seed };
+      const layer = this.#hw.createAttention(config);
       try {
         layer.setWeights({ wq: designed.wq, wk: designed.wk });
         const r = layer.forward(x, { intermediates: true });
@@ -181,7 +202,10 @@ export class ExplorerComputation {
   #order({ dModel, heads, seed, causal, positions, fallback }) {
     const [a, b] = ORDER_SENTENCES.map((s) => tokenize(s).tokens);
     const T = a.length;
-    const input = (tokens) => { const x = embedTokens(this.#hw, tokens, dModel); return positions ? withPositions(x, T, dModel) : x; };
+    const input = (tokens) => {
+      const x = embedTokens(this.#hw, tokens, dModel);
+      return positions ? withPositions(x, T, dModel) : x;
+    };
     const layer = this.#hw.createAttention({ batch: 1, tokens: T, dModel, heads, causal, seed });
     let outputA; let outputB;
     try { outputA = layer.forward(input(a)); outputB = layer.forward(input(b)); } finally { layer.dispose(); }
@@ -189,13 +213,14 @@ export class ExplorerComputation {
     const perWord = a.map((word, i) => {
       const j = keysB.indexOf(tokenKey(word));
       let m = 0;
-      for (let k = 0; k < dModel; k += 1) m = Math.max(m, Math.abs(outputA[i * dModel + k] - outputB[j * dModel + k]));
+      for (let k = 0; k < dModel; k += 1) {
+        m = Math.max(m, Math.abs(outputA[i * dModel + k] - outputB[j * dModel + k]));
+      }
       return { word, inA: i, inB: j, maxDiff: m };
     });
     const maxDiff = Math.max(...perWord.map((w) => w.maxDiff));
-    return {
-      sentences: [...ORDER_SENTENCES], tokens: { a, b }, config: { batch: 1, tokens: T, dModel, heads, causal, seed },
-      positions, outputA, outputB, perWord, maxDiff, fallback,
-    };
+    const config = { batch: 1, tokens: T, dModel, heads, causal, seed };
+    const tokens = { a, b };
+    return { sentences: [...ORDER_SENTENCES], tokens, config, positions, outputA, outputB, perWord, maxDiff, fallback };
   }
 }

@@ -10,13 +10,19 @@ import { presetOf } from './presets.js';
  * @returns {object} the options to change
  */
 export function configFromMessage(config, current) {
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new TypeError('the configuration must be an object such as { "preset": "gpt2" }');
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    throw new TypeError('the configuration must be an object such as { "preset": "gpt2" }');
+  }
   const given = new Map();
   for (const [key, value] of Object.entries(config)) {
     const row = optionRow(key);
-    if (row === null) throw new TypeError(`unknown option "${String(key).slice(0, 40)}"; use ${OPTION_NAMES.join(', ')}`);
+    if (row === null) {
+      throw new TypeError(`unknown option "${String(key).slice(0, 40)}"; use ${OPTION_NAMES.join(', ')}`);
+    }
     if (given.has(row.name)) throw new TypeError(`option "${row.name}" is given twice`);
-    if (!['string', 'number', 'boolean'].includes(typeof value)) throw new TypeError(`option "${row.name}" must be a string, a number or a boolean`);
+    if (!['string', 'number', 'boolean'].includes(typeof value)) {
+      throw new TypeError(`option "${row.name}" must be a string, a number or a boolean`);
+    }
     given.set(row.name, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
   }
   const { options, notes } = readOptions((name) => (given.has(name) ? given.get(name) : null));
@@ -29,7 +35,10 @@ export function configFromMessage(config, current) {
   }
   const dModel = partial.dModel ?? current.dModel;
   const heads = partial.heads ?? current.heads;
-  if (dModel % heads !== 0) throw new RangeError(`width ${dModel} is not divisible by ${heads} heads (heads x head_dim must equal width)`);
-  if (partial.dModel !== undefined || partial.heads !== undefined || given.has('preset')) partial.preset = presetOf(dModel, heads);
+  if (dModel % heads !== 0) {
+    throw new RangeError(`width ${dModel} is not divisible by ${heads} heads (heads x head_dim must equal width)`);
+  }
+  const sized = partial.dModel !== undefined || partial.heads !== undefined || given.has('preset');
+  if (sized) partial.preset = presetOf(dModel, heads);
   return partial;
 }

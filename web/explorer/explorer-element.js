@@ -19,10 +19,14 @@ import { HeadsPanel } from './panels/heads-panel.js';
 import { LoopFusedPanel } from './panels/loop-fused-panel.js';
 import { WordOrderPanel } from './panels/word-order-panel.js';
 
-const PANEL_CLASSES = { input: InputPanel, why: WhyHeadsPanel, steps: StepsPanel, heads: HeadsPanel, loop: LoopFusedPanel, order: WordOrderPanel };
+const PANEL_CLASSES = {
+  input: InputPanel, why: WhyHeadsPanel, steps: StepsPanel, heads: HeadsPanel, loop: LoopFusedPanel, order: WordOrderPanel,
+};
 // In slide mode on a wide screen these panels put their text beside their figures.
 const TWO_COLUMN_PANELS = new Set(['input', 'steps', 'loop']);
-const NAV_LABELS = { input: 'Input', why: 'One head is not enough', steps: 'Five steps', heads: 'Heads', loop: 'Loop vs fused', order: 'Word order' };
+const NAV_LABELS = {
+  input: 'Input', why: 'One head is not enough', steps: 'Five steps', heads: 'Heads', loop: 'Loop vs fused', order: 'Word order',
+};
 
 let sharedModule = null;
 // How far outside the viewport an element starts loading and computing.
@@ -54,7 +58,8 @@ export class HeadwiseExplorer extends ElementBase {
   });
   #observer = null;
   #waiters = [];
-  #work = { frame: 0, timer: 0, generation: 0, stale: false, inFlight: false }; // frames in flight
+  // Frames in flight; the panels drawn so far in this render and the time spent computing for them.
+  #work = { frame: 0, timer: 0, generation: 0, stale: false, inFlight: false, drawn: [], computeMs: 0 };
   #layout = { width: 0, lastWidth: 0, firstFigure: true };
   #dark = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
 
@@ -75,7 +80,8 @@ export class HeadwiseExplorer extends ElementBase {
   connectedCallback() {
     this.#build();
     if (typeof IntersectionObserver !== 'function') { this.#see(true); return; }
-    this.#observer = new IntersectionObserver((entries) => this.#see(entries.at(-1).isIntersecting), { rootMargin: NEAR_VIEWPORT });
+    const seen = (entries) => this.#see(entries.at(-1).isIntersecting);
+    this.#observer = new IntersectionObserver(seen, { rootMargin: NEAR_VIEWPORT });
     this.#observer.observe(this);
   }
 
@@ -101,9 +107,12 @@ export class HeadwiseExplorer extends ElementBase {
   /** Changes some options; recomputes on the next frame, or at once with { immediate: true }. */
   setOptions(partial, { immediate = false } = {}) {
     this.#build();
-    for (const key of Object.keys(partial)) if (!OPTION_PROPERTIES.includes(key)) throw new TypeError(`unknown explorer option "${key}"`);
+    for (const key of Object.keys(partial)) {
+      if (!OPTION_PROPERTIES.includes(key)) throw new TypeError(`unknown explorer option "${key}"`);
+    }
     Object.assign(this.#options, partial);
-    if ((partial.dModel !== undefined || partial.heads !== undefined) && partial.preset === undefined) this.#options.preset = 'custom';
+    const sized = partial.dModel !== undefined || partial.heads !== undefined;
+    if (sized && partial.preset === undefined) this.#options.preset = 'custom';
     if (immediate) this.#render(); else this.#schedule();
   }
 
@@ -187,7 +196,10 @@ export class HeadwiseExplorer extends ElementBase {
       connected: () => this.isConnected,
       whenActive: () => this.whenActive(),
       viewportHeight: () => globalThis.innerHeight ?? 0,
-      width: (panel) => (this.#twoColumns() && TWO_COLUMN_PANELS.has(panel) ? Math.floor(this.#layout.width * 0.52) : this.#layout.width),
+      width: (panel) => {
+        const { width } = this.#layout;
+        return this.#twoColumns() && TWO_COLUMN_PANELS.has(panel) ? Math.floor(width * 0.52) : width;
+      },
       figureDrawn: () => {
         if (!this.#layout.firstFigure) return;
         this.#layout.firstFigure = false;
@@ -299,30 +311,36 @@ export class HeadwiseExplorer extends ElementBase {
     return this.#options.panel ? [this.#options.panel] : PANELS;
   }
 
-  // One call to the owner for everything the shown panels view.
+  // Asks the owner for what the panels drawn so far in this render view (it computes each part
+  // once and remembers it): panels drawn in later frames add their parts then, in their frame.
   #compute() {
-    const parts = new Set(this.#visiblePanels().flatMap((id) => PANEL_PARTS[id]));
+    const parts = new Set(this.#work.drawn.flatMap((id) => PANEL_PARTS[id]));
+    const t0 = performance.now();
     try {
       this.#computed = this.#owner.compute(this.#options, { parts, order: this.#panels.order.inputs() });
     } catch (error) {
       this.#computed = { status: 'invalid', message: error.message };
     }
+    this.#work.computeMs += performance.now() - t0;
     return this.#computed;
   }
 
-  #update(id) {
-    try {
-      this.#panels[id].update(this.#options, this.#computed);
-    } catch (error) {
-      this.#panels[id].status(`This panel could not be computed: ${error.message}`, 'error');
+  #update(ids) {
+    this.#work.drawn.push(...ids.filter((id) => !this.#work.drawn.includes(id)));
+    this.#compute();
+    for (const id of ids) {
+      try {
+        this.#panels[id].update(this.#options, this.#computed);
+      } catch (error) {
+        this.#panels[id].status(`This panel could not be computed: ${error.message}`, 'error');
+      }
     }
   }
 
   // A panel's own control changed an input of its part: recompute (the rest is remembered), redraw it.
   #refresh(id) {
     if (!this.#owner || this.#lifecycle.state !== 'ready') { this.#work.stale = true; return; }
-    this.#compute();
-    this.#update(id);
+    this.#update([id]);
   }
 
   #render({ progressive = false } = {}) {
@@ -340,24 +358,24 @@ export class HeadwiseExplorer extends ElementBase {
     for (const id of PANELS) this.#panels[id].section.hidden = !visible.includes(id);
     this.#layout.width = main.clientWidth; // one layout per render, before the panels change the DOM
     const t0 = performance.now();
-    const { status } = this.#compute();
-    const t1 = performance.now();
+    Object.assign(this.#work, { drawn: [], computeMs: 0 });
     const generation = this.#work.generation;
     const finish = () => {
       delete this.dataset.drawing;
       this.#layout.lastWidth = this.#layout.width;
       this.dataset.ready = 'true';
-      const t2 = performance.now();
-      // computeMs: the layer's forward passes and the page's inputs; panelsMs: the panels' drawing
-      // (for a progressive first render, until the last panel).
-      this.dispatchEvent(new CustomEvent('headwise-render', { detail: { status, computeMs: t1 - t0, panelsMs: t2 - t1 } }));
+      // computeMs: the owner's computation (layers, forward passes, the page's inputs); panelsMs:
+      // the panels' drawing (for a render spread over frames, until the last panel is drawn).
+      const { computeMs } = this.#work;
+      const detail = { status: this.#computed.status, computeMs, panelsMs: performance.now() - t0 - computeMs };
+      this.dispatchEvent(new CustomEvent('headwise-render', { detail }));
     };
     loading.hidden = true;
     // The first render draws one panel per frame, so the first heatmap is on screen sooner. Later
     // renders draw the panels on screen at once (within the frame) and the others one per frame.
     const now = progressive ? visible.slice(0, 1) : visible.filter((id) => this.#onScreen(id));
     const later = visible.filter((id) => !now.includes(id));
-    now.forEach((id) => this.#update(id));
+    this.#update(now);
     if (later.length === 0) { finish(); return; }
     this.#work.inFlight = true;
     this.dataset.drawing = 'true'; // panels off screen are still to be drawn (one per frame)
@@ -365,7 +383,7 @@ export class HeadwiseExplorer extends ElementBase {
     const next = () => {
       if (generation !== this.#work.generation) return; // a newer render has taken over
       if (k < later.length) {
-        this.#update(later[k]);
+        this.#update([later[k]]);
         k += 1;
         requestAnimationFrame(() => setTimeout(next, 0));
       } else { this.#work.inFlight = false; finish(); }

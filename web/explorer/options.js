@@ -7,7 +7,9 @@ import { PRESETS, DEFAULT_SENTENCE, presetOf } from './presets.js';
 import { DEFAULT_TOKEN_LIMIT } from './tokenizer.js';
 
 export const PANELS = Object.freeze(['input', 'why', 'steps', 'heads', 'loop', 'order']);
-const PANEL_ALIASES = { 'one-head': 'why', 'five-steps': 'steps', fused: 'loop', 'loop-fused': 'loop', 'word-order': 'order', words: 'order' };
+const PANEL_ALIASES = {
+  'one-head': 'why', 'five-steps': 'steps', fused: 'loop', 'loop-fused': 'loop', 'word-order': 'order', words: 'order',
+};
 const MAX_SENTENCE_CHARS = 100_000;
 
 const quoted = (raw) => JSON.stringify(raw.slice(0, 40));
@@ -83,7 +85,10 @@ export function readOptions(get) {
     if (note) { notes.push(note); continue; }
     given.add(row.name);
     o[row.property] = value;
-    if (row.name === 'preset' && value !== 'custom') Object.assign(o, { dModel: PRESETS[value].dModel, heads: PRESETS[value].heads });
+    if (row.name === 'preset' && value !== 'custom') {
+      const { dModel, heads } = PRESETS[value];
+      Object.assign(o, { dModel, heads });
+    }
   }
   if (given.has('width') || given.has('heads') || o.preset === 'custom') o.preset = presetOf(o.dModel, o.heads);
   return { options: o, notes, given };
@@ -98,7 +103,8 @@ export function optionsFromQuery(search) {
 
 /** The getState() view of the options: every option under its camelCase name. */
 export function stateOf(o) {
-  return Object.fromEntries(OPTION_SCHEMA.map((row) => [row.key, row.state ? row.state(o[row.property]) : o[row.property]]));
+  const shown = (row) => (row.state ? row.state(o[row.property]) : o[row.property]);
+  return Object.fromEntries(OPTION_SCHEMA.map((row) => [row.key, shown(row)]));
 }
 
 /** The query string that reproduces the options (for "link to this view"). */
@@ -109,7 +115,8 @@ export function queryOf(o) {
     const v = o[row.property];
     if (row.name === 'preset') { if (!custom) p.set('preset', v); continue; }
     if (row.name === 'width' || row.name === 'heads') { if (custom) p.set(row.name, String(v)); continue; }
-    const shown = row.query ? row.query(v) : v === row.fallback ? null : typeof v === 'boolean' ? (v ? '1' : '0') : String(v);
+    const text = typeof v === 'boolean' ? (v ? '1' : '0') : String(v);
+    const shown = row.query ? row.query(v) : v === row.fallback ? null : text;
     if (shown !== null) p.set(row.name, shown);
   }
   return `?${p}`;
