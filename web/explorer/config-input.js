@@ -1,12 +1,8 @@
 // Turns a configuration from outside (a slide deck's message, a script's setConfig call) into a
-// partial options object, with the same rules and words as URL parameters. Anything that cannot
-// be used throws, so nothing is half applied.
-import { readOptions, OPTION_NAMES } from './options.js';
+// partial options object, through the same schema, rules and words as URL parameters. Anything
+// that cannot be used throws, so nothing is half applied.
+import { readOptions, optionRow, OPTION_NAMES } from './options.js';
 import { presetOf } from './presets.js';
-
-// Alternative spellings, as the element's options name them.
-const ALIASES = { dModel: 'width', maxTokens: 'max-tokens' };
-const FIELDS = { panel: ['panel'], width: ['dModel'], heads: ['heads'], causal: ['causal'], seed: ['seed'], sentence: ['sentence'], slide: ['slide'], 'max-tokens': ['maxTokens'], preset: ['preset', 'dModel', 'heads'] };
 
 /**
  * @param {object} config e.g. { preset: 'gpt2', heads: 4 } or { width: '8', causal: false }
@@ -14,27 +10,35 @@ const FIELDS = { panel: ['panel'], width: ['dModel'], heads: ['heads'], causal: 
  * @returns {object} the options to change
  */
 export function configFromMessage(config, current) {
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new TypeError('the configuration must be an object such as { "preset": "gpt2" }');
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    throw new TypeError('the configuration must be an object such as { "preset": "gpt2" }');
+  }
   const given = new Map();
   for (const [key, value] of Object.entries(config)) {
-    const name = Object.hasOwn(ALIASES, key) ? ALIASES[key] : key;
-    if (!OPTION_NAMES.includes(name)) throw new TypeError(`unknown option "${String(key).slice(0, 40)}"; use ${OPTION_NAMES.join(', ')}`);
-    if (given.has(name)) throw new TypeError(`option "${name}" is given twice`);
-    if (!['string', 'number', 'boolean'].includes(typeof value)) throw new TypeError(`option "${name}" must be a string, a number or a boolean`);
-    given.set(name, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+    const row = optionRow(key);
+    if (row === null) {
+      throw new TypeError(`unknown option "${String(key).slice(0, 40)}"; use ${OPTION_NAMES.join(', ')}`);
+    }
+    if (given.has(row.name)) throw new TypeError(`option "${row.name}" is given twice`);
+    if (!['string', 'number', 'boolean'].includes(typeof value)) {
+      throw new TypeError(`option "${row.name}" must be a string, a number or a boolean`);
+    }
+    given.set(row.name, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
   }
   const { options, notes } = readOptions((name) => (given.has(name) ? given.get(name) : null));
   if (notes.length) throw new RangeError(notes.join(' '));
   const partial = {};
-  for (const name of given.keys()) for (const field of FIELDS[name]) partial[field] = options[field];
-  // width and heads given without a preset override the preset's.
-  if (given.has('preset')) {
-    if (given.has('width')) partial.dModel = options.dModel;
-    if (given.has('heads')) partial.heads = options.heads;
+  for (const name of given.keys()) {
+    const row = optionRow(name);
+    const custom = name === 'preset' && given.get(name) === 'custom'; // keeps the current sizes
+    for (const property of custom ? [] : row.sets ?? [row.property]) partial[property] = options[property];
   }
   const dModel = partial.dModel ?? current.dModel;
   const heads = partial.heads ?? current.heads;
-  if (dModel % heads !== 0) throw new RangeError(`width ${dModel} is not divisible by ${heads} heads (heads x head_dim must equal width)`);
-  if (partial.dModel !== undefined || partial.heads !== undefined) partial.preset = presetOf(dModel, heads);
+  if (dModel % heads !== 0) {
+    throw new RangeError(`width ${dModel} is not divisible by ${heads} heads (heads x head_dim must equal width)`);
+  }
+  const sized = partial.dModel !== undefined || partial.heads !== undefined || given.has('preset');
+  if (sized) partial.preset = presetOf(dModel, heads);
   return partial;
 }

@@ -26,7 +26,8 @@ export interface ExplorerOptions {
  */
 export interface ExplorerConfig {
   panel?: ExplorerPanel | 'all' | '';
-  preset?: ExplorerPreset;
+  /** 'custom' keeps the current width and heads (so a getState() result can be given back). */
+  preset?: ExplorerPreset | 'custom';
   width?: number | string;
   dModel?: number | string;
   heads?: number | string;
@@ -38,7 +39,14 @@ export interface ExplorerConfig {
   maxTokens?: number | string;
 }
 
-/** A plain copy of the element's state (also the result of every slide-control message). */
+/** See ExplorerState.lifecycle. */
+export type ExplorerLifecycle = 'idle' | 'loading' | 'ready' | 'paused' | 'error';
+
+/**
+ * A plain copy of the element's state (also the result of every slide-control message). Its
+ * option fields (panel ... maxTokens) are named and valued as setConfig accepts them; the other
+ * fields are not options and setConfig refuses them.
+ */
 export interface ExplorerState {
   panel: ExplorerPanel | 'all';
   preset: ExplorerPreset | 'custom';
@@ -46,6 +54,7 @@ export interface ExplorerState {
   heads: number;
   causal: boolean;
   seed: number;
+  sentence: string;
   slide: boolean;
   maxTokens: number;
   /** 0..4, an index into steps. */
@@ -58,12 +67,18 @@ export interface ExplorerState {
   ready: boolean;
   /** Near the viewport, so computing and drawing (out of view it does no work). */
   active: boolean;
+  /** idle (not yet near the viewport), loading, ready, paused (out of view) or error (load failed). */
+  lifecycle: ExplorerLifecycle;
+  /** Why URL parameters or attributes were ignored, in words (empty if none were). */
+  notes: string[];
 }
 
 /** Detail of the `headwise-render` event, fired after each render. */
 export interface ExplorerRenderDetail {
   status: 'ok' | 'shapes-only' | 'invalid' | 'sentence';
+  /** The computation of every part the shown panels view (layer, forward passes, five steps). */
   computeMs: number;
+  /** Drawing the panels (for a progressive first render, until the last panel). */
   panelsMs: number;
 }
 
@@ -75,6 +90,8 @@ export class HeadwiseExplorer extends HTMLElement {
   readonly options: ExplorerOptions;
   /** Near the viewport (see ExplorerState.active). */
   readonly active: boolean;
+  /** Visibility and loading (see ExplorerState.lifecycle). */
+  readonly lifecycle: ExplorerLifecycle;
   /** Resolves once the element is near the viewport. */
   whenActive(): Promise<void>;
   /** Changes options without validation (trusted callers); recomputes on the next frame. */

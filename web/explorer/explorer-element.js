@@ -2,10 +2,12 @@
 // parameters (panel, preset, width, heads, causal, seed, sentence, slide, max-tokens); with the
 // `from-url` attribute the page's query string overrides them. Importing this module defines no
 // tag: see define.js. The module starts when the element nears the viewport and does no work
-// while it is out of view; every element on a page shares one module instance.
+// while it is out of view (lifecycle.js); every element on a page shares one module instance.
+// One ExplorerComputation owns the numbers; the panels are views of its result.
 import { loadHeadwise } from '../headwise.js';
-import { Session } from './session.js';
-import { readOptions, OPTION_NAMES, PANELS } from './options.js';
+import { ExplorerComputation, PANEL_PARTS } from './computation.js';
+import { Lifecycle } from './lifecycle.js';
+import { readOptions, stateOf, OPTION_NAMES, OPTION_PROPERTIES, PANELS } from './options.js';
 import { configFromMessage } from './config-input.js';
 import { EXPLORER_CSS } from './styles.js';
 import { DARK, LIGHT } from './figure.js';
@@ -17,10 +19,14 @@ import { HeadsPanel } from './panels/heads-panel.js';
 import { LoopFusedPanel } from './panels/loop-fused-panel.js';
 import { WordOrderPanel } from './panels/word-order-panel.js';
 
-const PANEL_CLASSES = { input: InputPanel, why: WhyHeadsPanel, steps: StepsPanel, heads: HeadsPanel, loop: LoopFusedPanel, order: WordOrderPanel };
+const PANEL_CLASSES = {
+  input: InputPanel, why: WhyHeadsPanel, steps: StepsPanel, heads: HeadsPanel, loop: LoopFusedPanel, order: WordOrderPanel,
+};
 // In slide mode on a wide screen these panels put their text beside their figures.
 const TWO_COLUMN_PANELS = new Set(['input', 'steps', 'loop']);
-const NAV_LABELS = { input: 'Input', why: 'One head is not enough', steps: 'Five steps', heads: 'Heads', loop: 'Loop vs fused', order: 'Word order' };
+const NAV_LABELS = {
+  input: 'Input', why: 'One head is not enough', steps: 'Five steps', heads: 'Heads', loop: 'Loop vs fused', order: 'Word order',
+};
 
 let sharedModule = null;
 // How far outside the viewport an element starts loading and computing.
@@ -37,26 +43,25 @@ export class HeadwiseExplorer extends ElementBase {
   static loadModule = () => loadHeadwise();
 
   #root;
-  #built = false;
+  #ui = null; // { nav, notes, loading, main, wrapper }, built once
   #options = null;
   #notes = [];
-  #hw = null;
-  #session = null;
   #panels = {};
-  #frame = 0;
-  #dark = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
-  #lastWidth = 0;
-  #firstFigure = true;
-  #width = 0;
-  #busyTimer = 0;
-  #generation = 0;
-  #visible = false;
-  #visibility = null;
-  #pending = false; // a render or redraw was asked for while out of view
+  #owner = null; // the ExplorerComputation, while the element is loaded and connected
+  #computed = null; // the owner's last result, which the panels show
+  #lifecycle = new Lifecycle({
+    loading: () => this.#load(),
+    ready: (from) => this.#resume(from),
+    paused: () => this.#pause(),
+    idle: () => this.#unload(),
+    error: () => this.#pause(),
+  });
+  #observer = null;
   #waiters = [];
-  #lastStatus = null;
-  #starting = false;
-  #inFlight = false; // panels of a render are still being drawn, one per frame
+  // Frames in flight; the panels drawn so far in this render and the time spent computing for them.
+  #work = { frame: 0, timer: 0, generation: 0, stale: false, inFlight: false, drawn: [], computeMs: 0 };
+  #layout = { width: 0, lastWidth: 0, firstFigure: true };
+  #dark = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
 
   constructor() {
     super();
@@ -66,66 +71,49 @@ export class HeadwiseExplorer extends ElementBase {
   /** The current options (a copy). */
   get options() { return { ...this.#options }; }
 
+  /** Whether the element is near the viewport (and so computing and drawing). */
+  get active() { return this.#lifecycle.visible; }
+
+  /** 'idle', 'loading', 'ready', 'paused' (out of view) or 'error' (see lifecycle.js). */
+  get lifecycle() { return this.#lifecycle.state; }
+
   connectedCallback() {
-    if (!this.#built) this.#build();
-    if (typeof IntersectionObserver !== 'function') { this.#setVisible(true); return; }
-    this.#visibility = new IntersectionObserver((entries) => this.#setVisible(entries.at(-1).isIntersecting), { rootMargin: NEAR_VIEWPORT });
-    this.#visibility.observe(this);
+    this.#build();
+    if (typeof IntersectionObserver !== 'function') { this.#see(true); return; }
+    const seen = (entries) => this.#see(entries.at(-1).isIntersecting);
+    this.#observer = new IntersectionObserver(seen, { rootMargin: NEAR_VIEWPORT });
+    this.#observer.observe(this);
   }
 
   disconnectedCallback() {
-    this.#visibility?.disconnect();
-    this.#visibility = null;
-    this.#visible = false;
+    this.#observer?.disconnect();
+    this.#observer = null;
+    this.dataset.active = 'false';
+    this.#send('disconnect');
     for (const resolve of this.#waiters.splice(0)) resolve(); // long tasks see the disconnect and stop
-    cancelAnimationFrame(this.#frame);
-    clearTimeout(this.#busyTimer);
-    this.#generation += 1; // stops a progressive first render
-    this.#session?.dispose();
-    this.#session = null;
   }
 
   attributeChangedCallback() {
-    if (!this.#built) return;
+    if (!this.#ui) return;
     this.#readOptions();
     this.#schedule();
   }
 
-  /** Whether the element is near the viewport (and so computing and drawing). */
-  get active() { return this.#visible; }
-
-  #setVisible(visible) {
-    if (visible === this.#visible) return;
-    this.#visible = visible;
-    this.dataset.active = String(visible);
-    if (!visible) {
-      // Stop work in flight; it is redone when the element comes back.
-      cancelAnimationFrame(this.#frame);
-      clearTimeout(this.#busyTimer);
-      if (this.#inFlight) { this.#inFlight = false; this.#pending = true; }
-      this.#generation += 1;
-      return;
-    }
-    for (const resolve of this.#waiters.splice(0)) resolve();
-    if (!this.#session) { this.#start(); return; }
-    if (this.#pending) { this.#pending = false; this.#schedule(); }
-  }
-
   /** Resolves when the element is near the viewport (at once if it is). Long tasks await it. */
   whenActive() {
-    return this.#visible ? Promise.resolve() : new Promise((resolve) => this.#waiters.push(resolve));
+    return this.active ? Promise.resolve() : new Promise((resolve) => this.#waiters.push(resolve));
   }
 
   /** Changes some options; recomputes on the next frame, or at once with { immediate: true }. */
   setOptions(partial, { immediate = false } = {}) {
-    if (!this.#built) this.#build();
-    const known = new Set(['panel', 'preset', 'dModel', 'heads', 'causal', 'seed', 'sentence', 'slide', 'maxTokens']);
-    for (const key of Object.keys(partial)) if (!known.has(key)) throw new TypeError(`unknown explorer option "${key}"`);
-    Object.assign(this.#options, partial);
-    if (partial.dModel !== undefined || partial.heads !== undefined) {
-      if (partial.preset === undefined) this.#options.preset = 'custom';
+    this.#build();
+    for (const key of Object.keys(partial)) {
+      if (!OPTION_PROPERTIES.includes(key)) throw new TypeError(`unknown explorer option "${key}"`);
     }
-    if (immediate && this.#visible) this.#render(); else this.#schedule();
+    Object.assign(this.#options, partial);
+    const sized = partial.dModel !== undefined || partial.heads !== undefined;
+    if (sized && partial.preset === undefined) this.#options.preset = 'custom';
+    if (immediate) this.#render(); else this.#schedule();
   }
 
   /**
@@ -136,7 +124,7 @@ export class HeadwiseExplorer extends ElementBase {
    * @returns the state after the change (see getState)
    */
   setConfig(config) {
-    if (!this.#built) this.#build();
+    this.#build();
     this.setOptions(configFromMessage(config, this.#options));
     return this.getState();
   }
@@ -146,34 +134,45 @@ export class HeadwiseExplorer extends ElementBase {
   previousStep() { return this.#stepBy(-1); }
 
   #stepBy(delta) {
-    if (!this.#built) this.#build();
+    this.#build();
     return this.goToStep(this.#panels.steps.step + delta);
   }
 
   /** Goes to step 0..4 (clamped); redraws now if in view, else when the element comes back. */
   goToStep(step) {
-    if (!this.#built) this.#build();
+    this.#build();
     if (!Number.isInteger(step)) throw new TypeError('step must be a whole number from 0 to 4');
     const panel = this.#panels.steps;
     const clamped = Math.max(0, Math.min(STEPS.length - 1, step));
     if (clamped !== panel.step) {
-      panel.step = clamped;
-      if (!this.#visible || !this.#session) this.#pending = true; // drawn when it is back
-      else if (panel.computed) panel.go(clamped); // (before its first update, that update draws it)
+      const drawing = this.#lifecycle.state === 'ready';
+      if (!drawing) this.#work.stale = true; // drawn when it is back
+      panel.go(clamped, { draw: drawing });
     }
     return this.getState();
   }
 
-  /** A plain, copyable summary: what is shown, the step, whether it is ready and in view. */
+  /** A plain, copyable summary: the options, the step, whether it is ready and in view. */
   getState() {
-    if (!this.#built) this.#build();
-    const o = this.#options;
+    this.#build();
     const step = this.#panels.steps.step;
     return {
-      panel: o.panel ?? 'all', preset: o.preset, width: o.dModel, heads: o.heads, causal: o.causal, seed: o.seed,
-      slide: o.slide, maxTokens: o.maxTokens, step, stepName: STEPS[step], steps: [...STEPS],
-      status: this.#lastStatus, ready: this.dataset.ready === 'true', active: this.#visible,
+      ...stateOf(this.#options), step, stepName: STEPS[step], steps: [...STEPS],
+      status: this.#computed?.status ?? null, ready: this.dataset.ready === 'true', active: this.active,
+      lifecycle: this.#lifecycle.state, notes: [...this.#notes],
     };
+  }
+
+  #send(event) {
+    this.#lifecycle.send(event);
+    this.dataset.lifecycle = this.#lifecycle.state;
+  }
+
+  #see(visible) {
+    if (visible === this.active) return;
+    this.dataset.active = String(visible);
+    this.#send(visible ? 'show' : 'hide');
+    if (visible) for (const resolve of this.#waiters.splice(0)) resolve();
   }
 
   #readOptions() {
@@ -184,19 +183,26 @@ export class HeadwiseExplorer extends ElementBase {
   }
 
   #build() {
-    this.#built = true;
+    if (this.#ui) return;
     this.#readOptions();
     const host = {
       palette: () => (this.#dark?.matches ? DARK : LIGHT),
       onOptions: (partial) => this.setOptions(partial),
-      hw: () => this.#hw,
+      refresh: (id) => this.#refresh(id),
+      runSweep: (options) => {
+        if (!this.#owner) throw new Error('the module is not loaded');
+        return this.#owner.measureHeadsSweep(options);
+      },
       connected: () => this.isConnected,
       whenActive: () => this.whenActive(),
       viewportHeight: () => globalThis.innerHeight ?? 0,
-      width: (panel) => (this.#twoColumns() && TWO_COLUMN_PANELS.has(panel) ? Math.floor(this.#width * 0.52) : this.#width),
+      width: (panel) => {
+        const { width } = this.#layout;
+        return this.#twoColumns() && TWO_COLUMN_PANELS.has(panel) ? Math.floor(width * 0.52) : width;
+      },
       figureDrawn: () => {
-        if (!this.#firstFigure) return;
-        this.#firstFigure = false;
+        if (!this.#layout.firstFigure) return;
+        this.#layout.firstFigure = false;
         // Marked after the next frame, i.e. once the heatmap has been painted, not just drawn.
         requestAnimationFrame(() => setTimeout(() => {
           performance.mark('headwise-first-heatmap');
@@ -204,64 +210,97 @@ export class HeadwiseExplorer extends ElementBase {
         }, 0));
       },
     };
-    this.nav = el('nav', { 'aria-label': 'Panels' });
-    this.notesLine = el('p', { class: 'notes', role: 'note' });
-    this.loading = el('p', { class: 'loading', role: 'status', text: 'Loading the WebAssembly module...' });
-    this.main = el('div', { class: 'panels' });
+    const nav = el('nav', { 'aria-label': 'Panels' });
+    const main = el('div', { class: 'panels' });
     for (const id of PANELS) {
       this.#panels[id] = new PANEL_CLASSES[id](host);
       if (TWO_COLUMN_PANELS.has(id)) this.#panels[id].section.classList.add('two-column');
-      this.main.append(this.#panels[id].section);
-      this.nav.append(el('button', { type: 'button', text: NAV_LABELS[id], onclick: () => {
+      main.append(this.#panels[id].section);
+      nav.append(el('button', { type: 'button', text: NAV_LABELS[id], onclick: () => {
         const section = this.#panels[id].section;
         section.scrollIntoView({ behavior: 'smooth', block: 'start' });
         section.querySelector('h2').tabIndex = -1;
         section.querySelector('h2').focus({ preventScroll: true });
       } }));
     }
-    this.wrapper = el('div', { class: 'explorer' }, this.nav, this.notesLine, this.loading, this.main);
-    this.#root.append(el('style', { text: EXPLORER_CSS }), this.wrapper);
+    const notes = el('p', { class: 'notes', role: 'note' });
+    const loading = el('p', { class: 'loading', role: 'status', text: 'Loading the WebAssembly module...' });
+    const wrapper = el('div', { class: 'explorer' }, nav, notes, loading, main);
+    this.#ui = { nav, notes, loading, main, wrapper };
+    this.#root.append(el('style', { text: EXPLORER_CSS }), wrapper);
     this.#dark?.addEventListener?.('change', () => this.#redraw(true));
-    new ResizeObserver(() => this.#redraw(false)).observe(this.main);
+    new ResizeObserver(() => this.#redraw(false)).observe(main);
   }
 
-  async #start() {
-    if (this.#starting) return;
-    this.#starting = true;
+  // Entering 'loading': load (or share) the module; the lifecycle hears how it went.
+  async #load() {
+    const { loading } = this.#ui;
+    loading.hidden = false;
+    loading.textContent = 'Loading the WebAssembly module...';
+    loading.className = 'loading';
+    delete loading.dataset.kind;
+    let hw;
     try {
       sharedModule ??= HeadwiseExplorer.loadModule();
-      this.#hw = await sharedModule;
+      hw = await sharedModule;
       if (!performance.getEntriesByName('headwise-module-ready').length) performance.mark('headwise-module-ready');
     } catch (error) {
       sharedModule = null;
-      this.loading.textContent = `The WebAssembly module could not be loaded: ${error.message}`;
-      this.loading.className = 'status';
-      this.loading.dataset.kind = 'error';
+      if (this.#lifecycle.state !== 'loading') return;
+      loading.textContent = `The WebAssembly module could not be loaded: ${error.message}`;
+      loading.className = 'status';
+      loading.dataset.kind = 'error';
+      this.#send('failed');
       return;
-    } finally {
-      this.#starting = false;
     }
-    if (!this.isConnected) return;
-    this.#session ??= new (Session)(this.#hw);
-    this.loading.hidden = true;
-    this.#render({ progressive: true });
+    if (this.#lifecycle.state !== 'loading') return; // disconnected meanwhile
+    this.#owner = new ExplorerComputation(hw);
+    loading.hidden = true;
+    this.#work.stale = true; // the first render, when in view
+    this.#send('loaded');
+  }
+
+  // Entering 'ready': draw what was asked while the element was away (the first render included).
+  #resume(from) {
+    if (!this.#work.stale) return;
+    this.#work.stale = false;
+    if (from === 'loading') this.#render({ progressive: true }); else this.#schedule();
+  }
+
+  // Entering 'paused' or 'error': stop work in flight; it is redone when the element comes back.
+  #pause() {
+    this.#cancelFrames();
+    if (this.#work.inFlight) { this.#work.inFlight = false; this.#work.stale = true; }
+  }
+
+  // Entering 'idle' (disconnected): free the layers; a reconnect loads and renders again.
+  #unload() {
+    this.#cancelFrames();
+    this.#work.inFlight = false;
+    this.#owner?.dispose();
+    this.#owner = null;
+  }
+
+  #cancelFrames() {
+    cancelAnimationFrame(this.#work.frame);
+    clearTimeout(this.#work.timer);
+    this.#work.generation += 1; // stops a progressive render
   }
 
   #schedule() {
-    if (!this.#session) return;
-    if (!this.#visible) { this.#pending = true; return; }
-    cancelAnimationFrame(this.#frame);
-    clearTimeout(this.#busyTimer);
+    if (!this.#owner) return;
+    if (this.#lifecycle.state !== 'ready') { this.#work.stale = true; return; }
+    this.#cancelFrames();
     // A big layer (GPT-2 sizes) takes tens of milliseconds to create in one call that cannot be
     // split: say so first, let the message paint, then compute.
     const { dModel } = this.#options;
     if (Number.isInteger(dModel) && dModel >= 512 && dModel <= 4096) {
-      this.loading.hidden = false;
-      this.loading.textContent = `Computing a layer of width ${dModel}...`;
-      this.#frame = requestAnimationFrame(() => { this.#busyTimer = setTimeout(() => this.#render(), 0); });
+      this.#ui.loading.hidden = false;
+      this.#ui.loading.textContent = `Computing a layer of width ${dModel}...`;
+      this.#work.frame = requestAnimationFrame(() => { this.#work.timer = setTimeout(() => this.#render(), 0); });
       return;
     }
-    this.#frame = requestAnimationFrame(() => this.#render());
+    this.#work.frame = requestAnimationFrame(() => this.#render());
   }
 
   #twoColumns() {
@@ -272,60 +311,82 @@ export class HeadwiseExplorer extends ElementBase {
     return this.#options.panel ? [this.#options.panel] : PANELS;
   }
 
-  #render({ progressive = false } = {}) {
-    if (!this.#session) return;
-    if (!this.#visible) { this.#pending = true; return; }
-    const o = this.#options;
-    this.wrapper.classList.toggle('slide', o.slide);
-    this.nav.hidden = Boolean(o.panel);
-    this.notesLine.textContent = this.#notes.join(' ');
-    this.notesLine.hidden = this.#notes.length === 0;
-    const visible = this.#visiblePanels();
-    for (const id of PANELS) this.#panels[id].section.hidden = !visible.includes(id);
-    this.#width = this.main.clientWidth; // one layout per render, before the panels change the DOM
-    let computed;
+  // Asks the owner for what the panels drawn so far in this render view (it computes each part
+  // once and remembers it): panels drawn in later frames add their parts then, in their frame.
+  #compute() {
+    const parts = new Set(this.#work.drawn.flatMap((id) => PANEL_PARTS[id]));
     const t0 = performance.now();
     try {
-      computed = this.#session.compute(o);
+      this.#computed = this.#owner.compute(this.#options, { parts, order: this.#panels.order.inputs() });
     } catch (error) {
-      computed = { status: 'invalid', message: error.message };
+      this.#computed = { status: 'invalid', message: error.message };
     }
-    const t1 = performance.now();
-    this.#lastStatus = computed.status;
-    const generation = ++this.#generation;
-    const updateOne = (id) => {
+    this.#work.computeMs += performance.now() - t0;
+    return this.#computed;
+  }
+
+  #update(ids) {
+    this.#work.drawn.push(...ids.filter((id) => !this.#work.drawn.includes(id)));
+    this.#compute();
+    for (const id of ids) {
       try {
-        this.#panels[id].update(o, computed);
+        this.#panels[id].update(this.#options, this.#computed);
       } catch (error) {
         this.#panels[id].status(`This panel could not be computed: ${error.message}`, 'error');
       }
-    };
+    }
+  }
+
+  // A panel's own control changed an input of its part: recompute (the rest is remembered), redraw it.
+  #refresh(id) {
+    if (!this.#owner || this.#lifecycle.state !== 'ready') { this.#work.stale = true; return; }
+    this.#update([id]);
+  }
+
+  #render({ progressive = false } = {}) {
+    if (!this.#owner) return;
+    if (this.#lifecycle.state !== 'ready') { this.#work.stale = true; return; }
+    this.#cancelFrames();
+    this.#work.inFlight = false;
+    const o = this.#options;
+    const { wrapper, nav, notes, loading, main } = this.#ui;
+    wrapper.classList.toggle('slide', o.slide);
+    nav.hidden = Boolean(o.panel);
+    notes.textContent = this.#notes.join(' ');
+    notes.hidden = this.#notes.length === 0;
+    const visible = this.#visiblePanels();
+    for (const id of PANELS) this.#panels[id].section.hidden = !visible.includes(id);
+    this.#layout.width = main.clientWidth; // one layout per render, before the panels change the DOM
+    const t0 = performance.now();
+    Object.assign(this.#work, { drawn: [], computeMs: 0 });
+    const generation = this.#work.generation;
     const finish = () => {
       delete this.dataset.drawing;
-      this.#lastWidth = this.#width;
+      this.#layout.lastWidth = this.#layout.width;
       this.dataset.ready = 'true';
-      const t2 = performance.now();
-      // computeMs: the layer's forward pass and the page's inputs; panelsMs: the panels' own calls
-      // and drawing (for a progressive first render, until the last panel).
-      this.dispatchEvent(new CustomEvent('headwise-render', { detail: { status: computed.status, computeMs: t1 - t0, panelsMs: t2 - t1 } }));
+      // computeMs: the owner's computation (layers, forward passes, the page's inputs); panelsMs:
+      // the panels' drawing (for a render spread over frames, until the last panel is drawn).
+      const { computeMs } = this.#work;
+      const detail = { status: this.#computed.status, computeMs, panelsMs: performance.now() - t0 - computeMs };
+      this.dispatchEvent(new CustomEvent('headwise-render', { detail }));
     };
-    this.loading.hidden = true;
+    loading.hidden = true;
     // The first render draws one panel per frame, so the first heatmap is on screen sooner. Later
     // renders draw the panels on screen at once (within the frame) and the others one per frame.
     const now = progressive ? visible.slice(0, 1) : visible.filter((id) => this.#onScreen(id));
     const later = visible.filter((id) => !now.includes(id));
-    now.forEach(updateOne);
+    this.#update(now);
     if (later.length === 0) { finish(); return; }
-    this.#inFlight = true;
+    this.#work.inFlight = true;
     this.dataset.drawing = 'true'; // panels off screen are still to be drawn (one per frame)
     let k = 0;
     const next = () => {
-      if (generation !== this.#generation) return; // a newer render has taken over
+      if (generation !== this.#work.generation) return; // a newer render has taken over
       if (k < later.length) {
-        updateOne(later[k]);
+        this.#update([later[k]]);
         k += 1;
         requestAnimationFrame(() => setTimeout(next, 0));
-      } else { this.#inFlight = false; finish(); }
+      } else { this.#work.inFlight = false; finish(); }
     };
     requestAnimationFrame(() => setTimeout(next, 0));
   }
@@ -338,14 +399,13 @@ export class HeadwiseExplorer extends ElementBase {
     return box.bottom > 0 && box.top < (globalThis.innerHeight || 0) && box.height > 0;
   }
 
-
   #redraw(force) {
-    if (!this.#session || !this.dataset.ready) return;
-    if (!this.#visible) { this.#pending = true; return; }
-    const width = this.main.clientWidth;
-    if (!force && Math.abs(width - this.#lastWidth) < 8) return;
-    this.#lastWidth = width;
-    this.#width = width;
+    if (!this.#owner || !this.dataset.ready) return;
+    if (this.#lifecycle.state !== 'ready') { this.#work.stale = true; return; }
+    const width = this.#ui.main.clientWidth;
+    if (!force && Math.abs(width - this.#layout.lastWidth) < 8) return;
+    this.#layout.lastWidth = width;
+    this.#layout.width = width;
     for (const id of this.#visiblePanels()) this.#panels[id].draw?.();
   }
 }

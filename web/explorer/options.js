@@ -1,15 +1,74 @@
-// The explorer's options, read from URL parameters or element attributes (the same names):
-// panel, preset, width, heads, causal, seed, sentence, slide, max-tokens. A value that cannot be
-// used is reported in words and replaced by the default.
-import { PRESETS, DEFAULT_SENTENCE } from './presets.js';
+// The explorer's options: one schema for every way in and out. Each row names an option once
+// (the URL parameter, the attribute and the setConfig / postMessage key), says which property of
+// `options` holds it (the name in camelCase unless told), its default and how a raw value is read.
+// URL parameters, attributes, setConfig, postMessage, setOptions, getState and queryOf all go
+// through this table. A value that cannot be used is reported in words and replaced by the default.
+import { PRESETS, DEFAULT_SENTENCE, presetOf } from './presets.js';
 import { DEFAULT_TOKEN_LIMIT } from './tokenizer.js';
 
 export const PANELS = Object.freeze(['input', 'why', 'steps', 'heads', 'loop', 'order']);
-export const OPTION_NAMES = Object.freeze(['panel', 'preset', 'width', 'heads', 'causal', 'seed', 'sentence', 'slide', 'max-tokens']);
-const PANEL_ALIASES = { 'one-head': 'why', 'five-steps': 'steps', fused: 'loop', 'loop-fused': 'loop', 'word-order': 'order', words: 'order' };
+const PANEL_ALIASES = {
+  'one-head': 'why', 'five-steps': 'steps', fused: 'loop', 'loop-fused': 'loop', 'word-order': 'order', words: 'order',
+};
 const MAX_SENTENCE_CHARS = 100_000;
 
-const flag = (text) => (/^(1|true|on|yes|)$/i.test(text) ? true : /^(0|false|off|no)$/i.test(text) ? false : null);
+const quoted = (raw) => JSON.stringify(raw.slice(0, 40));
+const camelCase = (name) => name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+
+// Readers: (raw string, name) -> { value } or { note }.
+const integer = (min, max) => (raw, name) => {
+  const v = Number(raw.trim());
+  if (Number.isInteger(v) && v >= min && v <= max) return { value: v };
+  return { note: `${name}=${quoted(raw)} was ignored: it must be a whole number from ${min} to ${max}.` };
+};
+const flag = (raw, name) => {
+  const text = raw.trim();
+  if (/^(1|true|on|yes|)$/i.test(text)) return { value: true };
+  if (/^(0|false|off|no)$/i.test(text)) return { value: false };
+  return { note: `${name}=${quoted(raw)} was ignored: use 1 or 0.` };
+};
+const panel = (raw) => {
+  if (raw === '' || raw === 'all') return { value: null };
+  const p = PANEL_ALIASES[raw] ?? raw;
+  if (PANELS.includes(p)) return { value: p };
+  return { note: `panel=${quoted(raw)} is not a panel; use one of ${PANELS.join(', ')}.` };
+};
+// 'custom' (what getState says for other sizes) keeps width and heads as they are.
+const preset = (raw) => {
+  if (Object.hasOwn(PRESETS, raw) || raw === 'custom') return { value: raw };
+  return { note: `preset=${quoted(raw)} is not a preset; use one of ${Object.keys(PRESETS).join(', ')}.` };
+};
+const text = (raw) => ({ value: raw.slice(0, MAX_SENTENCE_CHARS) });
+
+/**
+ * name: URL parameter, attribute and setConfig key; property: where `options` keeps it (also
+ * accepted by setConfig); state: its value in getState(). A preset also sets width and heads.
+ */
+export const OPTION_SCHEMA = Object.freeze([
+  { name: 'panel', read: panel, fallback: null, state: (v) => v ?? 'all', query: (v) => v ?? null },
+  { name: 'preset', read: preset, fallback: 'toy', sets: ['preset', 'dModel', 'heads'] },
+  { name: 'width', property: 'dModel', read: integer(1, 1_000_000), fallback: PRESETS.toy.dModel },
+  { name: 'heads', read: integer(1, 1_000_000), fallback: PRESETS.toy.heads },
+  { name: 'causal', read: flag, fallback: true },
+  { name: 'seed', read: integer(0, 0xffffffff), fallback: 1 },
+  { name: 'sentence', read: text, fallback: DEFAULT_SENTENCE },
+  { name: 'slide', read: flag, fallback: false },
+  { name: 'max-tokens', read: integer(1, 512), fallback: DEFAULT_TOKEN_LIMIT },
+].map((row) => Object.freeze({ ...row, property: row.property ?? camelCase(row.name), key: camelCase(row.name) })));
+
+/** The attribute / URL parameter names. */
+export const OPTION_NAMES = Object.freeze(OPTION_SCHEMA.map((row) => row.name));
+/** The properties of an options object (what setOptions takes). */
+export const OPTION_PROPERTIES = Object.freeze(OPTION_SCHEMA.map((row) => row.property));
+
+/** The schema row a key names: the attribute name, its camelCase or the options property. */
+export function optionRow(key) {
+  return OPTION_SCHEMA.find((row) => row.name === key || row.key === key || row.property === key) ?? null;
+}
+
+export function defaultOptions() {
+  return Object.fromEntries(OPTION_SCHEMA.map((row) => [row.property, row.fallback]));
+}
 
 /**
  * get(name) returns the raw string or null. Width and heads stay as given (even if invalid
@@ -17,64 +76,48 @@ const flag = (text) => (/^(1|true|on|yes|)$/i.test(text) ? true : /^(0|false|off
  */
 export function readOptions(get) {
   const notes = [];
-  const o = { panel: null, preset: 'toy', dModel: PRESETS.toy.dModel, heads: PRESETS.toy.heads, causal: true, seed: 1, sentence: DEFAULT_SENTENCE, slide: false, maxTokens: DEFAULT_TOKEN_LIMIT };
-  const integer = (name, min, max) => {
-    const raw = get(name);
-    if (raw === null) return null;
-    const v = Number(raw.trim());
-    if (!Number.isInteger(v) || v < min || v > max) {
-      notes.push(`${name}=${JSON.stringify(raw.slice(0, 40))} was ignored: it must be a whole number from ${min} to ${max}.`);
-      return null;
+  const o = defaultOptions();
+  const given = new Set();
+  for (const row of OPTION_SCHEMA) {
+    const raw = get(row.name);
+    if (raw === null || raw === undefined) continue;
+    const { value, note } = row.read(String(raw), row.name);
+    if (note) { notes.push(note); continue; }
+    given.add(row.name);
+    o[row.property] = value;
+    if (row.name === 'preset' && value !== 'custom') {
+      const { dModel, heads } = PRESETS[value];
+      Object.assign(o, { dModel, heads });
     }
-    return v;
-  };
-  const panel = get('panel');
-  if (panel !== null && panel !== '' && panel !== 'all') {
-    const p = PANEL_ALIASES[panel] ?? panel;
-    if (PANELS.includes(p)) o.panel = p;
-    else notes.push(`panel=${JSON.stringify(panel.slice(0, 40))} is not a panel; use one of ${PANELS.join(', ')}.`);
   }
-  const preset = get('preset');
-  if (preset !== null) {
-    if (Object.hasOwn(PRESETS, preset)) Object.assign(o, { preset, dModel: PRESETS[preset].dModel, heads: PRESETS[preset].heads });
-    else notes.push(`preset=${JSON.stringify(preset.slice(0, 40))} is not a preset; use one of ${Object.keys(PRESETS).join(', ')}.`);
-  }
-  const width = integer('width', 1, 1_000_000);
-  if (width !== null) o.dModel = width;
-  const heads = integer('heads', 1, 1_000_000);
-  if (heads !== null) o.heads = heads;
-  const seed = integer('seed', 0, 0xffffffff);
-  if (seed !== null) o.seed = seed;
-  const maxTokens = integer('max-tokens', 1, 512);
-  if (maxTokens !== null) o.maxTokens = maxTokens;
-  for (const name of ['causal', 'slide']) {
-    const raw = get(name);
-    if (raw === null) continue;
-    const v = flag(raw.trim());
-    if (v === null) notes.push(`${name}=${JSON.stringify(raw.slice(0, 40))} was ignored: use 1 or 0.`);
-    else o[name] = v;
-  }
-  const sentence = get('sentence');
-  if (sentence !== null) o.sentence = sentence.slice(0, MAX_SENTENCE_CHARS);
-  if (width !== null || heads !== null) o.preset = Object.entries(PRESETS).find(([, p]) => p.dModel === o.dModel && p.heads === o.heads)?.[0] ?? 'custom';
-  return { options: o, notes };
+  if (given.has('width') || given.has('heads') || o.preset === 'custom') o.preset = presetOf(o.dModel, o.heads);
+  return { options: o, notes, given };
 }
 
 /** Options from a query string such as location.search. */
 export function optionsFromQuery(search) {
   const params = new URLSearchParams(search);
-  return readOptions((name) => params.get(name));
+  const { options, notes } = readOptions((name) => params.get(name));
+  return { options, notes };
+}
+
+/** The getState() view of the options: every option under its camelCase name. */
+export function stateOf(o) {
+  const shown = (row) => (row.state ? row.state(o[row.property]) : o[row.property]);
+  return Object.fromEntries(OPTION_SCHEMA.map((row) => [row.key, shown(row)]));
 }
 
 /** The query string that reproduces the options (for "link to this view"). */
 export function queryOf(o) {
   const p = new URLSearchParams();
-  if (o.panel) p.set('panel', o.panel);
-  if (o.preset !== 'custom') p.set('preset', o.preset);
-  else { p.set('width', String(o.dModel)); p.set('heads', String(o.heads)); }
-  if (!o.causal) p.set('causal', '0');
-  if (o.seed !== 1) p.set('seed', String(o.seed));
-  if (o.sentence !== DEFAULT_SENTENCE) p.set('sentence', o.sentence);
-  if (o.slide) p.set('slide', '1');
+  const custom = o.preset === 'custom';
+  for (const row of OPTION_SCHEMA) {
+    const v = o[row.property];
+    if (row.name === 'preset') { if (!custom) p.set('preset', v); continue; }
+    if (row.name === 'width' || row.name === 'heads') { if (custom) p.set(row.name, String(v)); continue; }
+    const text = typeof v === 'boolean' ? (v ? '1' : '0') : String(v);
+    const shown = row.query ? row.query(v) : v === row.fallback ? null : text;
+    if (shown !== null) p.set(row.name, shown);
+  }
   return `?${p}`;
 }

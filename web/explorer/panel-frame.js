@@ -26,7 +26,11 @@ export function drawOnCanvases(area, items, palette) {
 }
 
 export class PanelFrame {
-  /** host: { palette(), onOptions(partial) }. */
+  /**
+   * host: the element, as far as a panel may reach it: palette(), width(id), onOptions(partial),
+   * refresh(id) (the panel's own controls changed an input of its part), runSweep(options),
+   * figureDrawn(). A panel never calls the module: update(options, computed) hands it its numbers.
+   */
   constructor(id, title, intro, host) {
     this.id = id;
     this.host = host;

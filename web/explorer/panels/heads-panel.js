@@ -50,10 +50,10 @@ export class HeadsPanel extends PanelFrame {
     const c = this.computed;
     if (!c || c.status !== 'ok') return;
     const { tokens: T, heads: H, dModel: D, causal } = c.config;
-    const hd = D / H;
+    const hd = c.headDim;
     const shown = Math.min(H, MAX_HEADS_DRAWN);
     let each = this.drawWidth >= 700 ? Math.max(220, Math.floor(this.drawWidth / Math.min(shown, this.drawWidth >= 1000 ? 3 : 2)) - 16) : this.drawWidth;
-    const headMap = (h) => ({ values: c.result.attention, offset: h * T * T, rows: T, cols: T, rowLabels: c.tokens, colLabels: c.tokens, scale: 'probability', masked: causal ? (i, j) => j > i : null, title: `head ${h + 1}` });
+    const headMap = (h) => ({ values: c.fused.attention, offset: h * T * T, rows: T, cols: T, rowLabels: c.tokens, colLabels: c.tokens, scale: 'probability', masked: causal ? (i, j) => j > i : null, title: `head ${h + 1}` });
     if (this.options?.slide) each = this.#fitToSlide(each, shown, headMap(0));
     const items = [];
     for (let h = 0; h < shown; h += 1) {
@@ -67,9 +67,9 @@ export class HeadsPanel extends PanelFrame {
     }
     this.showFigures(items, { row: true });
     const bands = Array.from({ length: H }, (_, h) => ({ from: h * hd, to: (h + 1) * hd, label: `head ${h + 1}` }));
-    const concat = { values: c.result.concat, rows: T, cols: D, rowLabels: c.tokens, columnBands: bands, title: `concat: the ${H} heads' contexts side by side (T = ${T}, ${H} x ${hd} = ${D})` };
-    const wOut = { values: c.weights.wOut, rows: D, cols: D, title: `W_out (${D} x ${D}): every output feature mixes every head` };
-    const out = { values: c.result.output, rows: T, cols: D, rowLabels: c.tokens, title: `output = concat @ W_out (T = ${T}, d_model = ${D})` };
+    const concat = { values: c.fused.concat, rows: T, cols: D, rowLabels: c.tokens, columnBands: bands, title: `concat: the ${H} heads' contexts side by side (T = ${T}, ${H} x ${hd} = ${D})` };
+    const wOut = { values: c.wOut, rows: D, cols: D, title: `W_out (${D} x ${D}): every output feature mixes every head` };
+    const out = { values: c.fused.output, rows: T, cols: D, rowLabels: c.tokens, title: `output = concat @ W_out (T = ${T}, d_model = ${D})` };
     this.mixFigures = [concat, wOut, out].map((m) => heatmapFigure({ ...m, maxWidth: Math.min(this.drawWidth, 560), highlightRow: m.rows === T ? this.highlight : null }));
     this.mixing.textContent = `Merge puts each head's ${hd} context features side by side: ${H} x ${hd} = ${D} columns, back to width d_model. W_out then mixes them, so each output feature can combine what different heads found.`;
     drawOnCanvases(this.mixArea, this.mixFigures.map((figure) => ({ figure })), this.host.palette());
@@ -112,6 +112,6 @@ export class HeadsPanel extends PanelFrame {
   exportData() {
     const c = this.computed;
     if (!c || c.status !== 'ok') return { panel: 'heads', status: this.statusLine.textContent };
-    return { panel: 'heads', tokens: c.tokens, config: c.config, attentionShape: [1, c.config.heads, c.tokens.length, c.tokens.length], attention: c.result.attention, concat: c.result.concat, wOut: c.weights.wOut, output: c.result.output };
+    return { panel: 'heads', tokens: c.tokens, config: c.config, attentionShape: [1, c.config.heads, c.tokens.length, c.tokens.length], attention: c.fused.attention, concat: c.fused.concat, wOut: c.wOut, output: c.fused.output };
   }
 }

@@ -67,7 +67,7 @@ export class InputPanel extends PanelFrame {
       this.rule.textContent = `Width ${o.dModel} cannot be split into ${o.heads} heads: each head gets width / heads features, so the number of heads must divide the width exactly (heads x head_dim = width). ${ok.length ? `Heads that divide ${o.dModel}: ${ok.join(', ')}${ok.length === 12 ? ', ...' : ''}.` : ''} (The module says: ${c.message}.)`;
       this.status('This combination is not valid; the other panels wait for a valid one.', 'error');
     } else {
-      const hd = o.dModel / o.heads;
+      const hd = c.headDim;
       this.rule.textContent = `width ${o.dModel} = ${o.heads} heads x head_dim ${hd}`;
       this.status(c.status === 'shapes-only'
         ? `Shapes only: ${c.message}. The shapes are computed without allocating anything; the computing panels show them instead of numbers.`

@@ -1,10 +1,10 @@
-// Panel 5: loop against fused. Both run on the current configuration and their difference is
-// shown; the heads sweep times both for 2..4000 heads and draws them on log axes.
+// Panel 5: loop against fused. The page's computation runs both on the current configuration; this
+// panel shows their difference. The heads sweep (a measurement, started by its button) times both
+// for 2..4000 heads through the fast kernels and draws them on log axes.
 import { PanelFrame } from '../panel-frame.js';
 import { el, formatNumber } from '../dom.js';
 import { logLogFigure } from '../charts.js';
-import { maxAbsDiff } from '../session.js';
-import { runHeadsSweep, SWEEP_HEADS } from '../sweep.js';
+import { SWEEP_HEADS } from '../sweep.js';
 
 const TOLERANCE = 1e-5;
 
@@ -28,10 +28,15 @@ export class LoopFusedPanel extends PanelFrame {
       this.lastDiff = null;
       delete this.diff.dataset.value;
       this.status(c?.status === 'shapes-only' ? `Shapes only: ${c.message}.` : `Waiting for a valid configuration${c?.message ? `: ${c.message}` : '.'}`, c?.status === 'shapes-only' ? 'warn' : 'error');
+    } else if (c.loop.error) {
+      this.diff.textContent = '';
+      this.lastDiff = null;
+      delete this.diff.dataset.value;
+      this.status(`The loop version could not be computed: ${c.loop.error}`, 'error');
     } else {
-      const loop = c.layer.forwardLoop(c.x);
-      const d = maxAbsDiff(loop, c.result.output);
-      this.lastDiff = { loop, fused: c.result.output, maxDiff: d };
+      const loop = c.loop.output;
+      const d = c.loop.maxDiff;
+      this.lastDiff = { loop, fused: c.fused.output, maxDiff: d };
       this.diff.dataset.value = String(d);
       this.diff.textContent = `max |loop - fused| = ${formatNumber(d)} over ${loop.length} outputs (${c.config.heads} heads, width ${c.config.dModel}, ${c.tokens.length} tokens): ${d < TOLERANCE ? 'below 1e-5, the two versions agree' : 'ABOVE 1e-5: they disagree'}.`;
       this.status('Both versions were just computed by the module in this tab.');
@@ -51,7 +56,7 @@ export class LoopFusedPanel extends PanelFrame {
     this.sweep = { tokens, points: [], done: false };
     this.sweepText.textContent = 'Warming up (the browser optimises the module during the first calls)...';
     try {
-      const result = await runHeadsSweep(this.host.hw(), {
+      const result = await this.host.runSweep({
         tokens, seed: this.options?.seed ?? 1, isCancelled: () => this.cancelled || !this.host.connected(), whenActive: () => this.host.whenActive(),
         onProgress: (done, total, point) => {
           this.progress.value = done;

@@ -1,10 +1,10 @@
-// Panel 3: the five steps of the fused version, each with its live shape, run one by one through
-// the public API; the split step shown as what happens to the memory layout (strides).
+// Panel 3: the five steps of the fused version, each with its live shape, as run one by one
+// through the public API by the page's computation; the split step shown as what happens to the
+// memory layout (strides). Stepping only redraws.
 import { PanelFrame } from '../panel-frame.js';
 import { el, formatNumber, shapeText } from '../dom.js';
 import { heatmapFigure, heatmapTable } from '../heatmap.js';
 import { memoryLayoutFigure, stridesOf } from '../memory-layout.js';
-import { maxAbsDiff } from '../session.js';
 
 export const STEPS = Object.freeze(['project', 'split', 'attend', 'merge', 'out-project']);
 const WHAT = {
@@ -27,17 +27,23 @@ export class StepsPanel extends PanelFrame {
     this.body.append(this.list, el('div', { class: 'stepper' }, this.previous, this.next), this.check, this.strides);
   }
 
-  go(step) {
+  /** Shows step 0..4 (clamped): only a redraw, and only if asked and there is a result to draw. */
+  go(step, { draw = true } = {}) {
     this.step = Math.max(0, Math.min(STEPS.length - 1, step));
-    this.update(this.options, this.computed);
+    if (draw && this.computed) this.#show();
   }
 
   update(o, c) {
     this.options = o;
     this.computed = c;
+    this.#show();
+  }
+
+  #show() {
+    const c = this.computed;
     this.previous.disabled = this.step === 0;
     this.next.disabled = this.step === STEPS.length - 1;
-    if (c?.status !== 'ok') this.outputs = null;
+    this.outputs = c?.status === 'ok' ? c.steps : null;
     if (!c || (c.status !== 'ok' && c.status !== 'shapes-only')) {
       this.list.replaceChildren();
       this.strides.replaceChildren();
@@ -46,8 +52,8 @@ export class StepsPanel extends PanelFrame {
       this.status(c?.message ? `Waiting for a valid configuration: ${c.message}` : 'Waiting for a valid configuration.', 'error');
       return;
     }
-    const { tokens: T, heads: H, dModel: D } = c.config;
-    const hd = D / H;
+    const { tokens: T, heads: H } = c.config;
+    const hd = c.headDim;
     this.list.replaceChildren(...STEPS.map((step, i) => el('li', { class: i === this.step ? 'current' : '', 'aria-current': i === this.step ? 'step' : null },
       el('strong', { text: step }), el('span', { text: ` ${WHAT[step]}` }),
       el('ul', {}, ...c.trace.filter((e) => e.step === step).map((e) => el('li', {}, el('code', { class: 'shape', text: shapeText(e.shape) }), el('span', { text: ` ${e.name}` })))))));
@@ -64,25 +70,22 @@ export class StepsPanel extends PanelFrame {
       this.showFigures([{ figure: memoryLayoutFigure(T, H, hd, this.drawWidth) }]);
       return;
     }
-    // The five steps through the public API, one call each, checked against forward().
-    const layer = c.layer;
-    const projected = layer.project(c.x);
-    const split = layer.split(projected);
-    const attended = layer.attend(split, { intermediates: true });
-    const concat = layer.merge(attended.context);
-    const output = layer.outProject(concat);
-    this.outputs = { projected, split, attended, concat, output };
-    const diff = maxAbsDiff(output, c.result.output);
-    this.check.textContent = `Step by step through the API = forward(): max difference ${formatNumber(diff)}.`;
+    if (this.outputs.error) {
+      this.check.textContent = '';
+      this.clearFigures();
+      this.status(`The steps could not be computed: ${this.outputs.error}`, 'error');
+      return;
+    }
+    this.check.textContent = `Step by step through the API = forward(): max difference ${formatNumber(this.outputs.maxDiff)}.`;
     this.status(`Step ${this.step + 1} of 5: ${STEPS[this.step]}.`);
     this.draw();
   }
 
   draw() {
     const c = this.computed;
-    if (!c || c.status !== 'ok' || !this.outputs) return;
+    if (!c || c.status !== 'ok' || !this.outputs || this.outputs.error) return;
     const { tokens: T, heads: H, dModel: D } = c.config;
-    const hd = D / H;
+    const hd = c.headDim;
     const labels = c.tokens;
     const bands = Array.from({ length: H }, (_, h) => ({ from: h * hd, to: (h + 1) * hd, label: `head ${h + 1}` }));
     const o = this.outputs;
@@ -103,6 +106,6 @@ export class StepsPanel extends PanelFrame {
 
   exportData() {
     const c = this.computed ?? {};
-    return { panel: 'steps', step: STEPS[this.step], trace: c.trace ?? null, config: c.config ?? null, strides: c.config ? stridesOf(c.config.tokens, c.config.heads, c.config.dModel / c.config.heads) : null, outputs: this.outputs ?? null };
+    return { panel: 'steps', step: STEPS[this.step], trace: c.trace ?? null, config: c.config ?? null, strides: c.headDim ? stridesOf(c.config.tokens, c.config.heads, c.headDim) : null, outputs: this.outputs ?? null };
   }
 }

@@ -5,13 +5,8 @@ import { el } from '../dom.js';
 import { heatmapFigure, heatmapTable } from '../heatmap.js';
 import { barsFigure } from '../charts.js';
 import { stackFigures } from '../figure.js';
-import { designTeachingWeights } from '../teaching-weights.js';
-import { embedTokens } from '../token-embeddings.js';
-import { tokenize } from '../tokenizer.js';
 import { DEFAULT_SENTENCE } from '../presets.js';
-
-const WIDTH = 6;
-const TARGETS = { one: [['ball', 'catch']], two: [['ball'], ['catch']] };
+import { WHY_WIDTH as WIDTH } from '../computation.js';
 
 export class WhyHeadsPanel extends PanelFrame {
   constructor(host) {
@@ -20,26 +15,20 @@ export class WhyHeadsPanel extends PanelFrame {
     this.body.append(this.summary);
   }
 
-  update(o) {
-    if (this.seed === o.seed && this.runs) return; // nothing here depends on the other options
-    this.seed = o.seed;
-    const hw = this.host.hw();
-    const { tokens } = tokenize(DEFAULT_SENTENCE);
-    const x = embedTokens(hw, tokens, WIDTH);
-    const T = tokens.length;
-    this.tokens = tokens;
-    this.runs = {};
-    for (const [name, targets] of Object.entries(TARGETS)) {
-      const designed = designTeachingWeights(hw, tokens, 'it', WIDTH, targets);
-      if (!designed) { this.status('The teaching weights could not be designed for these token vectors.', 'error'); this.runs = null; return; }
-      const layer = hw.createAttention({ batch: 1, tokens: T, dModel: WIDTH, heads: targets.length, causal: true, seed: o.seed });
-      try {
-        layer.setWeights({ wq: designed.wq, wk: designed.wk });
-        const r = layer.forward(x, { intermediates: true });
-        const rowsOfLast = targets.map((_, h) => r.attention.slice((h * T + T - 1) * T, (h * T + T) * T));
-        this.runs[name] = { heads: targets.length, attention: r.attention, lastRow: rowsOfLast, wq: designed.wq, wk: designed.wk };
-      } finally { layer.dispose(); }
+  update(o, c) {
+    const why = c?.why;
+    if (why === this.why) return; // nothing here depends on the other options
+    this.why = why;
+    if (!why || why.error) {
+      this.runs = null;
+      this.clearFigures();
+      this.summary.textContent = '';
+      this.status(why?.error ?? 'Waiting for the module.', 'error');
+      return;
     }
+    this.seed = why.seed;
+    this.tokens = why.tokens;
+    this.runs = why.runs;
     const at = (row, token) => row[this.tokens.indexOf(token)];
     const one = this.runs.one.lastRow[0];
     const [h1, h2] = this.runs.two.lastRow;

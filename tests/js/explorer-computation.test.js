@@ -1,0 +1,148 @@
+// The explorer's one owner of the computation, against the built module: each change runs the
+// forward once per version the page shows, a change that touches nothing computes nothing, and
+// the heads sweep times the fast kernels (no intermediates) of both versions.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadHeadwise } from '../../web/headwise.js';
+import { ExplorerComputation, PANEL_PARTS } from '../../web/explorer/computation.js';
+import { defaultOptions } from '../../web/explorer/options.js';
+import { runHeadsSweep } from '../../web/explorer/sweep.js';
+import { countingModule, tally, callName } from './counting-module.js';
+import { referenceMha } from './reference.js';
+import './matchers.js';
+
+const ALL_PARTS = new Set(Object.values(PANEL_PARTS).flat());
+const NO_ORDER_CHANGE = { causal: false, positions: false };
+// What one version shown costs the main layer: one call per version, nothing twice.
+const MAIN_LAYER_CALLS = {
+  'forward fused +intermediates': 1, // heads, steps' check, loop's reference
+  'forward loop +intermediates': 1, // loop panel (intermediates kept: no (B, H, T, T) reallocation)
+  project: 1, split: 1, attend: 1, merge: 1, outProject: 1, // the five steps
+  getWeights: 1, // W_out for the heads panel
+  shapeTrace: 1,
+};
+
+let realHw;
+beforeAll(async () => { realHw = await loadHeadwise(); });
+afterAll(() => expect(realHw.liveLayers()).toBe(0));
+
+function owner() {
+  const counting = countingModule(realHw);
+  return { ...counting, computation: new ExplorerComputation(counting.hw) };
+}
+
+const layerCalls = (calls) => calls.filter((c) => c.on !== 'hw');
+const forwardsOn = (calls, label) => calls.filter((c) => c.on === label && c.method === 'forward').map(callName);
+
+describe('one change, one forward per version shown', () => {
+  test('first computation of every panel: each version once, checked against a double reference', () => {
+    const { computation, calls, layers } = owner();
+    try {
+      const o = defaultOptions();
+      const c = computation.compute(o, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
+      expect(c.status).toBe('ok');
+      const main = layers.find((l) => l.config.dModel === o.dModel && l.config.tokens === c.tokens.length && l.config.heads === o.heads);
+      expect(tally(calls, main.label)).toEqual(MAIN_LAYER_CALLS);
+      // why: two designed layers, one forward each; order: one layer, one forward per sentence.
+      const others = layers.filter((l) => l !== main).map((l) => forwardsOn(calls, l.label));
+      expect(others).toEqual([['forward fused +intermediates'], ['forward fused +intermediates'], ['forward fused', 'forward fused']]);
+      expect(calls.filter((x) => x.method === 'check')).toHaveLength(1); // validated once
+      // The numbers the panels show are the module's forward pass.
+      const twin = realHw.createAttention(c.config); // same seed, same weights
+      const weights = twin.getWeights();
+      twin.dispose();
+      const ref = referenceMha({ ...c.config, headDim: c.headDim }, weights, c.x);
+      expect(c.fused.output).toBeCloseToReference(ref.output);
+      expect(c.fused.attention).toBeCloseToReference(ref.attention);
+      expect(c.loop.output).toBeCloseToReference(ref.output);
+      expect(c.steps.output).toBeCloseToReference(ref.output);
+      expect(c.loop.maxDiff).toBeLessThan(1e-5);
+      expect(c.steps.maxDiff).toBeLessThan(1e-5);
+      expect(Object.isFrozen(c) && Object.isFrozen(c.fused) && Object.isFrozen(c.config)).toBe(true);
+    } finally { computation.dispose(); }
+  });
+
+  test('a change of heads: a new layer, each version once; the seed-only "why" part is not redone', () => {
+    const { computation, calls, layers } = owner();
+    try {
+      const o = defaultOptions();
+      computation.compute(o, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
+      calls.length = 0;
+      const before = layers.length;
+      const c = computation.compute({ ...o, heads: 3 }, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
+      expect(c.headDim).toBe(2);
+      const fresh = layers.slice(before);
+      expect(fresh.map((l) => l.config.heads)).toEqual([3, 3]); // the main layer, then word order's
+      expect(tally(calls, fresh[0].label)).toEqual(MAIN_LAYER_CALLS);
+      expect(forwardsOn(calls, fresh[1].label)).toEqual(['forward fused', 'forward fused']);
+      const elsewhere = layerCalls(calls).filter((x) => x.on !== fresh[0].label && x.on !== fresh[1].label);
+      expect(elsewhere.map((x) => `${x.on} ${x.method}`)).toEqual(['layer 0 dispose']); // the old main layer
+      expect(realHw.liveLayers()).toBe(1); // the old main layer was freed
+    } finally { computation.dispose(); }
+  });
+
+  test('a sentence of the same length reuses the layer; a change that touches no part computes nothing', () => {
+    const { computation, calls, layers } = owner();
+    try {
+      const o = defaultOptions();
+      computation.compute(o, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
+      calls.length = 0;
+      const sentence = 'A cat chased the ball , but it could not catch it';
+      computation.compute({ ...o, sentence }, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
+      expect(calls.filter((x) => x.method === 'createAttention')).toHaveLength(0);
+      const main = layers[0].label;
+      expect(forwardsOn(calls, main)).toEqual(['forward fused +intermediates', 'forward loop +intermediates']);
+      calls.length = 0;
+      // A slide message, the panel shown, a step: the same numbers, no call into the module.
+      const again = computation.compute({ ...o, sentence, slide: true, panel: 'steps' }, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
+      expect(calls).toEqual([]);
+      expect(again.status).toBe('ok');
+    } finally { computation.dispose(); }
+  });
+
+  test('only the parts of the panels shown are computed; word order\'s own controls redo only its part', () => {
+    const { computation, calls, layers } = owner();
+    try {
+      const o = { ...defaultOptions(), panel: 'heads' };
+      const c = computation.compute(o, { parts: PANEL_PARTS.heads });
+      expect(c.loop).toBeUndefined();
+      expect(c.steps).toBeUndefined();
+      expect(tally(calls, layers[0].label)).toEqual({ 'forward fused +intermediates': 1, getWeights: 1, shapeTrace: 1 });
+      expect(layers).toHaveLength(1);
+      calls.length = 0;
+      const parts = ALL_PARTS;
+      computation.compute(o, { parts, order: NO_ORDER_CHANGE });
+      calls.length = 0;
+      const masked = computation.compute(o, { parts, order: { causal: true, positions: false } });
+      expect(masked.order.config.causal).toBe(true);
+      const orderLayer = layers.at(-1).label;
+      expect(layerCalls(calls).map((x) => `${x.on === orderLayer ? 'order' : x.on} ${callName(x)}`))
+        .toEqual(['order forward fused', 'order forward fused', 'order dispose']);
+    } finally { computation.dispose(); }
+  });
+
+  test('invalid and too-large configurations make no forward call', () => {
+    const { computation, calls } = owner();
+    const parts = ['fused', 'loop', 'steps', 'wOut'];
+    try {
+      expect(computation.compute({ ...defaultOptions(), dModel: 7 }, { parts }).status).toBe('invalid');
+      const gpt3 = computation.compute({ ...defaultOptions(), dModel: 12288, heads: 96 }, { parts });
+      expect(gpt3.status).toBe('shapes-only');
+      expect(gpt3.headDim).toBe(128);
+      expect(calls.map((x) => x.method).sort()).toEqual(['check', 'check', 'shapeTrace', 'shapeTrace']);
+    } finally { computation.dispose(); }
+  });
+});
+
+test('the heads sweep times forward() and forward({ variant: "loop" }) without intermediates', async () => {
+  const { hw, calls } = countingModule(realHw);
+  const result = await runHeadsSweep(hw, { tokens: 5, heads: [2, 8], runs: 1 });
+  expect(result.points.map((p) => p.heads)).toEqual([2, 8]);
+  for (const p of result.points) {
+    expect(p.maxDiff).toBeLessThan(1e-5);
+    expect(p.fusedMs).toBeGreaterThan(0);
+    expect(p.loopMs).toBeGreaterThan(0);
+  }
+  const forwards = calls.filter((c) => c.method === 'forward' || c.method === 'forwardLoop').map(callName);
+  expect(new Set(forwards)).toEqual(new Set(['forward fused', 'forward loop']));
+  expect(calls.some((c) => ['project', 'split', 'attend', 'merge', 'outProject'].includes(c.method))).toBe(false);
+});

@@ -1,0 +1,34 @@
+// One table of option values, valid and not, for every way an option reaches the explorer: URL
+// parameters, attributes, setConfig, postMessage; and what getState then says. Used by the Node
+// test of the schema (tests/js) and the browser test of the element (tests/browser). Patterns are
+// strings so the table can cross into a page.
+//   state: what getState shows after the value is applied to the defaults (width 6, 2 heads)
+//   error: the words of the refusal (URL and attributes: a note; setConfig: a RangeError)
+//   setConfigError: setConfig refuses what URL and attributes accept (the width / heads rule)
+export const OPTION_CASES = [
+  { name: 'panel', value: 'heads', state: { panel: 'heads' } },
+  { name: 'panel', value: 'five-steps', state: { panel: 'steps' } },
+  { name: 'panel', value: 'all', state: { panel: 'all' } },
+  { name: 'panel', value: 'nope', error: 'panel="nope" is not a panel' },
+  { name: 'preset', value: 'gpt2', state: { preset: 'gpt2', width: 768, heads: 12 } },
+  { name: 'preset', value: 'gpt9', error: 'preset="gpt9" is not a preset; use one of toy, gpt2, gpt3' },
+  { name: 'width', value: 8, state: { width: 8, preset: 'custom' } },
+  { name: 'width', value: 7, state: { width: 7, preset: 'custom' }, setConfigError: 'width 7 is not divisible by 2 heads' },
+  { name: 'width', value: 'abc', error: 'width="abc" was ignored: it must be a whole number from 1 to 1000000' },
+  { name: 'width', value: '1.5', error: 'width="1.5" was ignored' },
+  { name: 'heads', value: 3, state: { heads: 3, preset: 'custom' } },
+  { name: 'heads', value: -4, error: 'heads="-4" was ignored' },
+  { name: 'causal', value: false, state: { causal: false } },
+  { name: 'causal', value: 'off', state: { causal: false } },
+  { name: 'causal', value: 'maybe', error: 'causal="maybe" was ignored: use 1 or 0' },
+  { name: 'seed', value: 7, state: { seed: 7 } },
+  { name: 'seed', value: 4294967296, error: 'seed="4294967296" was ignored: it must be a whole number from 0 to 4294967295' },
+  { name: 'sentence', value: 'Hello <b>world</b>', state: { sentence: 'Hello <b>world</b>' } },
+  { name: 'slide', value: true, state: { slide: true } },
+  { name: 'slide', value: 'yes', state: { slide: true } },
+  { name: 'max-tokens', value: 20, state: { maxTokens: 20 } },
+  { name: 'max-tokens', value: 513, error: 'max-tokens="513" was ignored: it must be a whole number from 1 to 512' },
+];
+
+/** The text form of a value, as a URL parameter or an attribute carries it. */
+export const asText = (value) => String(value);
