@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { heatmapFigure } from '../../web/explorer/heatmap.js';
 import { diverging, viridis } from '../../web/explorer/colour-scale.js';
+import { maxAbsVisible, poolMatrix, pooledRow } from '../../web/explorer/heatmap-cells.js';
 
 const causal = (i, j) => j > i;
 
@@ -91,12 +92,38 @@ describe('heatmap cells', () => {
     const T = 200;
     const values = causalAttention(T);
     for (const [row, block] of [[199, 49], [0, 0], [130, 32]]) {
-      const figure = heatmapFigure({ values, rows: T, cols: T, scale: 'probability', masked: causal, highlightRow: row });
+      const options = { values, rows: T, cols: T, scale: 'probability', masked: causal, highlightRow: row };
+      const figure = heatmapFigure(options);
       const grid = gridOf(figure);
       const frame = figure.items.filter((it) => it.kind === 'rect' && it.stroke === 'accent2');
       expect(frame.length, `row ${row}`).toBe(1);
       expect(frame[0].y).toBe(grid.y + block * grid.cellH - 1);
       expect(frame[0].h).toBe(grid.cellH + 2);
     }
+  });
+});
+
+describe('poolMatrix and maxAbsVisible', () => {
+  test('masked entries (here -Infinity scores) enter neither a block mean nor the signed scale', () => {
+    const rows = 130;
+    const scores = new Float32Array(rows * rows);
+    for (let i = 0; i < rows; i += 1) {
+      for (let j = 0; j < rows; j += 1) scores[i * rows + j] = j > i ? -Infinity : Math.cos(i + 2 * j);
+    }
+    const pool = poolMatrix(scores, rows, rows, { masked: causal });
+    const want = expectedCells(scores, rows, rows, causal);
+    expect([pool.rb, pool.cb, pool.r, pool.c]).toEqual([want.rb, want.cb, want.r, want.c]);
+    want.cells.forEach((v, k) => {
+      expect(pool.hidden[k]).toBe(v === null ? 1 : 0);
+      if (v !== null) expect(Math.abs(pool.mean[k] - v)).toBeLessThanOrEqual(1e-12 + 1e-12 * Math.abs(v));
+    });
+    let maxAbs = 0;
+    for (let i = 0; i < rows; i += 1) {
+      for (let j = 0; j <= i; j += 1) maxAbs = Math.max(maxAbs, Math.abs(scores[i * rows + j]));
+    }
+    expect(maxAbsVisible(scores, rows, rows, { masked: causal })).toBe(maxAbs);
+    expect(pooledRow(pool, rows, rows)).toBe(null);
+    expect(pooledRow(pool, -1, rows)).toBe(null);
+    expect(pooledRow(pool, rows - 1, rows)).toBe(want.r - 1);
   });
 });
