@@ -16,7 +16,9 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, height = 150 }
     const base = y0 + height;
     fig.text(left, y0 + 6, row.name, { size: 11, fill: 'muted' });
     fig.line(left, base, left + band * labels.length, base, 'grid');
-    for (const tick of [0, 0.5, 1]) fig.text(left - 4, base - tick * (height - 16), tick.toFixed(1), { size: 10, anchor: 'end', fill: 'muted' });
+    for (const tick of [0, 0.5, 1]) {
+      fig.text(left - 4, base - tick * (height - 16), tick.toFixed(1), { size: 10, anchor: 'end', fill: 'muted' });
+    }
     row.values.forEach((v, i) => {
       const h = Math.max(0, v) * (height - 16);
       const x = left + i * band + 2;
@@ -25,7 +27,10 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, height = 150 }
     });
   });
   const yLabels = top + rows.length * (height + groupGap) + 4;
-  labels.forEach((label, i) => fig.text(left + i * band + band / 2 + 2, yLabels, label.length > 10 ? `${label.slice(0, 9)}…` : label, { size: 11, rotate: 45 }));
+  labels.forEach((label, i) => {
+    const text = label.length > 10 ? `${label.slice(0, 9)}…` : label;
+    fig.text(left + i * band + band / 2 + 2, yLabels, text, { size: 11, rotate: 45 });
+  });
   return fig;
 }
 
