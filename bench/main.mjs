@@ -25,7 +25,8 @@ function hasTorch() {
   const r = spawnSync(torchPython, ['-c', 'import torch'], { encoding: 'utf8' });
   return r.status === 0 ? null : (r.stderr.trim().split('\n').at(-1) || 'python3-torch not importable');
 }
-const torchMissing = hasTorch();
+// bench/run.sh sets BENCH_SKIP_PYTORCH (the reason) when the user did not let it install PyTorch's packages.
+const torchMissing = process.env.BENCH_SKIP_PYTORCH || hasTorch();
 
 // What each peer is, how to start it, and when it is not even tried (with the reason).
 const PEERS = [

@@ -7,6 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.js';
 import { serveWeb, WEB_DIR } from './static-server.js';
 import { ARTIFACTS, canvasColourCounts, openExplorer, panelText } from './page-checks.js';
+import { viridis } from '../../web/explorer/colour-scale.js';
+import { LIGHT } from '../../web/explorer/figure.js';
 
 const FILE_URL = pathToFileURL(WEB_DIR).href;
 const DEFAULT_TOKENS = 12; // "The dog chased the ball , but it could not catch it"
@@ -34,6 +36,56 @@ async function assertPanelsDrawn(page, panels) {
   }
 }
 
+const rgbOf = (hex) => parseInt(hex.slice(1, 7), 16);
+const VIRIDIS_RGB = new Set(Array.from({ length: 256 }, (_, k) => rgbOf(viridis(k / 255))));
+
+/**
+ * Head h's heatmap as drawn, cell by cell, against the numbers in the panel's table: the pixel near
+ * each cell's top-left corner (clear of the printed value) must have the viridis colour of its
+ * number (printed to 4 digits, so either neighbouring level is accepted), or the grid colour where
+ * the causal mask hides it. The grid is found as the box of pixels that hold viridis colours.
+ */
+async function assertHeatmapMatchesTable(page, h, T) {
+  const details = page.locator('[data-panel="heads"] details.numbers');
+  if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
+  const { numbers, width, height, data } = await page.locator('headwise-explorer').evaluate((host, head) => {
+    const section = host.shadowRoot.querySelector('[data-panel="heads"]');
+    const caption = `Head ${head + 1} attention`;
+    const table = [...section.querySelectorAll('table')].find((t) => t.caption.textContent === caption);
+    const rows = [...table.tBodies[0].rows].map((tr) => [...tr.cells].slice(1).map((td) => td.textContent));
+    const canvas = section.querySelectorAll('.figures:not(.mix) canvas')[head];
+    const image = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    return { numbers: rows, width: canvas.width, height: canvas.height, data: Array.from(image.data) };
+  }, h);
+  assert.equal(numbers.length, T);
+  const pixel = (x, y) => {
+    const k = 4 * (y * width + x);
+    return (data[k] << 16) | (data[k + 1] << 8) | data[k + 2];
+  };
+  let [x0, y0, x1, y1] = [width, height, -1, -1];
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      if (data[4 * (y * width + x) + 3] === 255 && VIRIDIS_RGB.has(pixel(x, y))) {
+        x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
+      }
+    }
+  }
+  const [cellW, cellH] = [(x1 + 1 - x0) / T, (y1 + 1 - y0) / T];
+  assert.ok(cellW >= 4 && cellH >= 4, `head ${h + 1}: grid of ${cellW} x ${cellH} px cells`);
+  for (let i = 0; i < T; i += 1) {
+    for (let j = 0; j < T; j += 1) {
+      const got = pixel(Math.floor(x0 + (j + 0.2) * cellW), Math.floor(y0 + (i + 0.2) * cellH));
+      const text = numbers[i][j];
+      const want = text === 'masked' ? [rgbOf(LIGHT.grid)]
+        : [-5e-5, 0, 5e-5].map((d) => rgbOf(viridis(Number(text) + d)));
+      assert.equal(text === 'masked', j > i, `head ${h + 1} cell ${i}, ${j} is masked only above the diagonal`);
+      const hex = (v) => `#${v.toString(16).padStart(6, '0')}`;
+      const message = `head ${h + 1} cell ${i}, ${j}: drawn ${hex(got)}, its number ${text} wants ${hex(want[1] ?? want[0])}`;
+      assert.ok(want.includes(got), message);
+    }
+  }
+}
+
 for (const origin of ['http', 'file']) {
   describe(`explorer over ${origin}`, () => {
     test('every panel shows real content, the numbers agree, bad width is explained', async () => {
@@ -45,6 +97,7 @@ for (const origin of ['http', 'file']) {
         }
         await assertPanelsDrawn(page, ['input', 'why', 'steps', 'heads', 'order']);
         assert.equal(await page.locator('.tokens li').count(), DEFAULT_TOKENS);
+        for (const h of [0, 1]) await assertHeatmapMatchesTable(page, h, DEFAULT_TOKENS);
 
         // Shapes follow the configuration: 12 tokens, width 6, 2 heads of 3.
         const steps = await panelText(page, 'steps');
