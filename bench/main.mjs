@@ -1,4 +1,4 @@
-// `npm run bench` (through bench/run.sh): every peer on every case of issue 4, in one sitting.
+// `npm run bench` (through bench/run.sh): every peer on every case of cases.mjs, in one sitting.
 // BENCH_CASES=toy,gpt2-T128 runs only those cases, BENCH_ROUNDS=1 one round instead of two.
 // Writes each case's input once, runs each (peer, case) in a process of its own, checks the
 // outputs against ours first, then prints the tables (also saved to bench/build/results.md).
