@@ -14,7 +14,10 @@ export function wrapText(text, width, size = 13) {
   const lines = [];
   let line = '';
   for (const word of text.split(' ')) {
-    if (line && (line.length + 1 + word.length) > perLine) { lines.push(line); line = word; } else line = line ? `${line} ${word}` : word;
+    if (line && (line.length + 1 + word.length) > perLine) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
   }
   if (line) lines.push(line);
   return lines;
@@ -34,16 +37,18 @@ export function heatmapFigure(o) {
   const rowLabels = p.rb === 1 ? (o.rowLabels ?? []) : [];
   const colLabels = p.cb === 1 ? (o.colLabels ?? []) : [];
   const fontSize = 12;
-  const left = rowLabels.length ? Math.min(96, 8 + Math.max(...rowLabels.map((l) => approxTextWidth(shortLabel(l), fontSize)))) : 8;
+  const labelWidth = (labels) => Math.max(...labels.map((l) => approxTextWidth(shortLabel(l), fontSize)));
+  const left = rowLabels.length ? Math.min(96, 8 + labelWidth(rowLabels)) : 8;
   const pooledNote = p.rb > 1 || p.cb > 1 ? ` (drawn as ${p.r} x ${p.c} block averages)` : '';
   const titleLines = wrapText(title + pooledNote, Math.max(200, maxWidth - 8));
-  const top = 6 + 16 * titleLines.length + (colLabels.length ? Math.min(72, 10 + Math.max(...colLabels.map((l) => approxTextWidth(shortLabel(l), fontSize))) * 0.72) : 0);
+  const top = 6 + 16 * titleLines.length + (colLabels.length ? Math.min(72, 10 + labelWidth(colLabels) * 0.72) : 0);
   const bands = o.columnBands ?? [];
   const bottom = bands.length ? 22 : 4;
   const cell = Math.max(1, Math.min(40, Math.floor((maxWidth - left - 8) / p.c)));
   const cellH = Math.max(cell, p.rb > 1 || p.r * cell < 60 ? Math.min(40, Math.ceil(60 / p.r)) : cell);
   const titleWidth = Math.max(...titleLines.map((l) => approxTextWidth(l, 13)));
-  const fig = new Figure(Math.max(left + p.c * cell + 8, Math.min(maxWidth, titleWidth + 4)), top + p.r * cellH + bottom, title + pooledNote);
+  const figWidth = Math.max(left + p.c * cell + 8, Math.min(maxWidth, titleWidth + 4));
+  const fig = new Figure(figWidth, top + p.r * cellH + bottom, title + pooledNote);
   titleLines.forEach((line, i) => fig.text(0, 10 + 16 * i, line, { size: 13, weight: '600' }));
   const maxAbs = scale === 'signed' ? maxAbsVisible(values, rows, cols, { offset, masked: o.masked }) : 0;
   const showValues = o.showValues ?? (cell >= 30 && cellH >= 22);
@@ -64,9 +69,14 @@ export function heatmapFigure(o) {
   const highlight = pooledRow(p, o.highlightRow, rows);
   if (highlight != null) fig.rect(left - 1, top + highlight * cellH - 1, p.c * cell + 2, cellH + 2, null, 'accent2', 3);
   rowLabels.forEach((label, i) => fig.text(left - 6, top + i * cellH + cellH / 2, shortLabel(label), {
-    size: fontSize, anchor: 'end', weight: i === o.highlightRow ? '700' : 'normal', fill: i === o.highlightRow ? 'accent2' : 'fg',
+    size: fontSize,
+    anchor: 'end',
+    weight: i === o.highlightRow ? '700' : 'normal',
+    fill: i === o.highlightRow ? 'accent2' : 'fg',
   }));
-  colLabels.forEach((label, j) => fig.text(left + j * cell + cell / 2 + 3, top - 6, shortLabel(label), { size: fontSize, rotate: -45 }));
+  colLabels.forEach((label, j) => {
+    fig.text(left + j * cell + cell / 2 + 3, top - 6, shortLabel(label), { size: fontSize, rotate: -45 });
+  });
   bands.forEach((band, k) => {
     const x1 = left + (band.from / p.cb) * cell;
     const x2 = left + (band.to / p.cb) * cell;
@@ -85,7 +95,8 @@ export function heatmapTable(o) {
   const table = document.createElement('table');
   const caption = table.createCaption();
   caption.textContent = title + (shownCols < cols || shownRows < rows
-    ? ` (first ${shownRows} of ${rows} rows, ${shownCols} of ${cols} columns; all numbers are in the JSON export)` : '');
+    ? ` (first ${shownRows} of ${rows} rows, ${shownCols} of ${cols} columns; all numbers are in the JSON export)`
+    : '');
   const head = table.createTHead().insertRow();
   head.appendChild(document.createElement('th'));
   for (let j = 0; j < shownCols; j += 1) {
