@@ -1,4 +1,4 @@
-// `npm run bench` (through bench/run.sh): every peer on every case of issue 4, in one sitting.
+// `npm run bench` (through bench/run.sh): every peer on every case of cases.mjs, in one sitting.
 // BENCH_CASES=toy,gpt2-T128 runs only those cases, BENCH_ROUNDS=1 one round instead of two.
 // Writes each case's input once, runs each (peer, case) in a process of its own, checks the
 // outputs against ours first, then prints the tables (also saved to bench/build/results.md).
@@ -25,7 +25,8 @@ function hasTorch() {
   const r = spawnSync(torchPython, ['-c', 'import torch'], { encoding: 'utf8' });
   return r.status === 0 ? null : (r.stderr.trim().split('\n').at(-1) || 'python3-torch not importable');
 }
-const torchMissing = hasTorch();
+// bench/run.sh sets BENCH_SKIP_PYTORCH (the reason) when the user did not let it install PyTorch's packages.
+const torchMissing = process.env.BENCH_SKIP_PYTORCH || hasTorch();
 
 // What each peer is, how to start it, and when it is not even tried (with the reason).
 const PEERS = [

@@ -7,6 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.js';
 import { serveWeb, WEB_DIR } from './static-server.js';
 import { ARTIFACTS, canvasColourCounts, openExplorer, panelText } from './page-checks.js';
+import { viridis } from '../../web/explorer/colour-scale.js';
+import { LIGHT } from '../../web/explorer/figure.js';
 
 const FILE_URL = pathToFileURL(WEB_DIR).href;
 const DEFAULT_TOKENS = 12; // "The dog chased the ball , but it could not catch it"
@@ -34,6 +36,71 @@ async function assertPanelsDrawn(page, panels) {
   }
 }
 
+const rgbOf = (hex) => parseInt(hex.slice(1, 7), 16);
+const VIRIDIS_RGB = new Set(Array.from({ length: 256 }, (_, k) => rgbOf(viridis(k / 255))));
+
+/** The pixels of the heads panel's canvas `index`, with pixel(x, y) as 0xrrggbb. */
+async function headCanvasPixels(page, index) {
+  const image = await page.locator('headwise-explorer').evaluate((host, k) => {
+    const canvas = host.shadowRoot.querySelectorAll('[data-panel="heads"] .figures:not(.mix) canvas')[k];
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    return { width: canvas.width, height: canvas.height, data: Array.from(data) };
+  }, index);
+  const { width, height, data } = image;
+  const pixel = (x, y) => {
+    const k = 4 * (y * width + x);
+    return (data[k] << 16) | (data[k + 1] << 8) | data[k + 2];
+  };
+  return { width, height, pixel };
+}
+
+/** The box around every viridis-coloured pixel: the heatmap's grid when its corners are visible. */
+function viridisBox({ width, height, pixel }) {
+  let [x0, y0, x1, y1] = [width, height, -1, -1];
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      if (!VIRIDIS_RGB.has(pixel(x, y))) continue;
+      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+    }
+  }
+  return { x0, y0, w: x1 + 1 - x0, h: y1 + 1 - y0 };
+}
+
+/**
+ * Head h's heatmap as drawn, cell by cell, against the numbers in the panel's table: the pixel near
+ * each cell's top-left corner (clear of the printed value) must have the viridis colour of its
+ * number (printed to 4 digits, so either neighbouring level is accepted), or the grid colour where
+ * the causal mask hides it. The grid is found as the box of pixels that hold viridis colours.
+ */
+async function assertHeatmapMatchesTable(page, h, T) {
+  const details = page.locator('[data-panel="heads"] details.numbers');
+  if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
+  const numbers = await page.locator('headwise-explorer').evaluate((host, head) => {
+    const caption = `Head ${head + 1} attention`;
+    const tables = host.shadowRoot.querySelectorAll('[data-panel="heads"] table');
+    const table = [...tables].find((t) => t.caption.textContent === caption);
+    return [...table.tBodies[0].rows].map((tr) => [...tr.cells].slice(1).map((td) => td.textContent));
+  }, h);
+  assert.equal(numbers.length, T);
+  const image = await headCanvasPixels(page, h);
+  const { pixel } = image;
+  const { x0, y0, w, h: gridH } = viridisBox(image);
+  const [cellW, cellH] = [w / T, gridH / T];
+  assert.ok(cellW >= 4 && cellH >= 4, `head ${h + 1}: grid of ${cellW} x ${cellH} px cells`);
+  for (let i = 0; i < T; i += 1) {
+    for (let j = 0; j < T; j += 1) {
+      const got = pixel(Math.floor(x0 + (j + 0.2) * cellW), Math.floor(y0 + (i + 0.2) * cellH));
+      const text = numbers[i][j];
+      const want = text === 'masked' ? [rgbOf(LIGHT.grid)]
+        : [-5e-5, 0, 5e-5].map((d) => rgbOf(viridis(Number(text) + d)));
+      assert.equal(text === 'masked', j > i, `head ${h + 1} cell ${i}, ${j} is masked only above the diagonal`);
+      const hex = (v) => `#${v.toString(16).padStart(6, '0')}`;
+      const message = `head ${h + 1} cell ${i}, ${j}: drawn ${hex(got)}, its number ${text}`;
+      assert.ok(want.includes(got), `${message} wants ${hex(want[1] ?? want[0])}`);
+    }
+  }
+}
+
 for (const origin of ['http', 'file']) {
   describe(`explorer over ${origin}`, () => {
     test('every panel shows real content, the numbers agree, bad width is explained', async () => {
@@ -45,6 +112,7 @@ for (const origin of ['http', 'file']) {
         }
         await assertPanelsDrawn(page, ['input', 'why', 'steps', 'heads', 'order']);
         assert.equal(await page.locator('.tokens li').count(), DEFAULT_TOKENS);
+        for (const h of [0, 1]) await assertHeatmapMatchesTable(page, h, DEFAULT_TOKENS);
 
         // Shapes follow the configuration: 12 tokens, width 6, 2 heads of 3.
         const steps = await panelText(page, 'steps');
@@ -101,6 +169,32 @@ for (const origin of ['http', 'file']) {
 }
 
 describe('explorer layouts and embedding', () => {
+  test('T = 200: the pooled heatmap draws a block masked only when the mask hides all of it', async () => {
+    const T = 200;
+    const sentence = Array.from({ length: T }, (_, i) => `w${i % 23}`).join(' ');
+    const url = `${server.url}index.html?panel=heads&max-tokens=${T}&sentence=${encodeURIComponent(sentence)}`;
+    const { page, context, problems } = await openExplorer(browser, url);
+    try {
+      const image = await headCanvasPixels(page, 0);
+      const { pixel } = image;
+      const { x0, y0, w, h } = viridisBox(image);
+      // 200 rows in blocks of 4, 200 columns in blocks of 3: 50 x 67 cells.
+      const [rows, cols, rb, cb] = [50, 67, 4, 3];
+      const [cellW, cellH] = [w / cols, h / rows];
+      assert.ok(cellW >= 2 && cellH >= 2, `cells of ${cellW} x ${cellH} px`);
+      const wrong = [];
+      for (let i = 0; i < rows; i += 1) {
+        for (let j = 0; j < cols; j += 1) {
+          const got = pixel(Math.floor(x0 + (j + 0.5) * cellW), Math.floor(y0 + (i + 0.5) * cellH));
+          const hidden = j * cb > Math.min(T - 1, i * rb + rb - 1); // first column after the block's last row
+          if (hidden ? got !== rgbOf(LIGHT.grid) : !VIRIDIS_RGB.has(got)) wrong.push(`${i},${j}`);
+        }
+      }
+      assert.deepEqual(wrong, [], 'cells drawn masked when visible, or visible when masked');
+      assert.deepEqual(problems, []);
+    } finally { await context.close(); }
+  });
+
   test('a 390-px phone: no sideways scrolling, heatmaps drawn', async () => {
     const { page, context, problems } = await openExplorer(browser, `${server.url}index.html`, { width: 390, height: 844 });
     try {

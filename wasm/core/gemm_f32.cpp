@@ -25,8 +25,9 @@ constexpr std::size_t kPackedMinWork = 32 * 32 * 32;
 // Few columns (n < kNr) over at least this long a k: dot products along k (gemm_dots).
 constexpr std::size_t kDotsMinDepth = 8 * kWidth;
 
-// Packing scratch. The core is single-threaded (see TOOLCHAIN: no wasm threads), so one static
-// pair of panels serves every call and packing never allocates.
+// Packing scratch. The core is single-threaded (wasm threads would need cross-origin isolation,
+// which a page framed by a slide deck cannot have), so one static pair of panels serves every call
+// and packing never allocates.
 alignas(64) float packed_a[kMc * kKc];
 alignas(64) float packed_b[kKc * kNc];
 

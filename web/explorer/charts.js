@@ -16,7 +16,9 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, height = 150 }
     const base = y0 + height;
     fig.text(left, y0 + 6, row.name, { size: 11, fill: 'muted' });
     fig.line(left, base, left + band * labels.length, base, 'grid');
-    for (const tick of [0, 0.5, 1]) fig.text(left - 4, base - tick * (height - 16), tick.toFixed(1), { size: 10, anchor: 'end', fill: 'muted' });
+    for (const tick of [0, 0.5, 1]) {
+      fig.text(left - 4, base - tick * (height - 16), tick.toFixed(1), { size: 10, anchor: 'end', fill: 'muted' });
+    }
     row.values.forEach((v, i) => {
       const h = Math.max(0, v) * (height - 16);
       const x = left + i * band + 2;
@@ -25,15 +27,41 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, height = 150 }
     });
   });
   const yLabels = top + rows.length * (height + groupGap) + 4;
-  labels.forEach((label, i) => fig.text(left + i * band + band / 2 + 2, yLabels, label.length > 10 ? `${label.slice(0, 9)}…` : label, { size: 11, rotate: 45 }));
+  labels.forEach((label, i) => {
+    const text = label.length > 10 ? `${label.slice(0, 9)}…` : label;
+    fig.text(left + i * band + band / 2 + 2, yLabels, text, { size: 11, rotate: 45 });
+  });
   return fig;
 }
 
-const niceLog = (min, max) => {
-  const ticks = [];
-  for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)); e += 1) ticks.push(10 ** e);
-  return ticks;
-};
+/**
+ * Tick values on a log axis from lo to hi: the powers of ten inside it, or, when fewer than two
+ * fall inside, the 1-2-5 steps inside it (so a narrow range still has labelled ticks).
+ */
+export function logTicks(lo, hi) {
+  if (!(lo > 0 && hi >= lo && Number.isFinite(hi))) return [];
+  const inside = (steps) => {
+    const ticks = [];
+    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e += 1) {
+      for (const m of steps) {
+        const t = m * 10 ** e;
+        if (t >= lo * (1 - 1e-12) && t <= hi * (1 + 1e-12)) ticks.push(t);
+      }
+    }
+    return ticks;
+  };
+  const decades = inside([1]);
+  return decades.length >= 2 ? decades : inside([1, 2, 5]);
+}
+
+/** Maps v in [lo, hi] on a log scale to [from, to] (pixels); a range of one value maps to `from`. */
+export function logPosition(v, lo, hi, from, to) {
+  const span = Math.log10(hi) - Math.log10(lo);
+  return from + ((Math.log10(v) - Math.log10(lo)) / (span || 1)) * (to - from);
+}
+
+/** The label of a tick: whole numbers as they are, 1e+3 and up in exponent form. */
+export const tickLabel = (t) => (t >= 1000 ? t.toExponential(0) : String(t));
 
 /** series: [{ name, colour, points: [[x, y]] }] on log x and log y axes. */
 export function logLogFigure({ series, title, xLabel, yLabel, maxWidth = 640, height = 320, xRange, yRange }) {
@@ -44,11 +72,17 @@ export function logLogFigure({ series, title, xLabel, yLabel, maxWidth = 640, he
   const [x0, x1] = xRange ?? [Math.min(...all.map((p) => p[0])), Math.max(...all.map((p) => p[0]))];
   const ys = all.map((p) => p[1]).filter((v) => v > 0);
   const [y0, y1] = yRange ?? (ys.length ? [Math.min(...ys) / 1.5, Math.max(...ys) * 1.5] : [1, 10]);
-  const lx = (v) => left + ((Math.log10(v) - Math.log10(x0)) / (Math.log10(x1) - Math.log10(x0) || 1)) * w;
-  const ly = (v) => top + h - ((Math.log10(v) - Math.log10(y0)) / (Math.log10(y1) - Math.log10(y0) || 1)) * h;
+  const lx = (v) => logPosition(v, x0, x1, left, left + w);
+  const ly = (v) => logPosition(v, y0, y1, top + h, top);
   fig.text(0, 10, title, { size: 13, weight: '600' });
-  for (const t of niceLog(x0, x1)) if (t >= x0 && t <= x1) { fig.line(lx(t), top, lx(t), top + h, 'grid'); fig.text(lx(t), top + h + 14, String(t), { size: 11, anchor: 'middle', fill: 'muted' }); }
-  for (const t of niceLog(y0, y1)) if (t >= y0 && t <= y1) { fig.line(left, ly(t), left + w, ly(t), 'grid'); fig.text(left - 6, ly(t), t >= 1000 ? t.toExponential(0) : String(t), { size: 11, anchor: 'end', fill: 'muted' }); }
+  for (const t of logTicks(x0, x1)) {
+    fig.line(lx(t), top, lx(t), top + h, 'grid');
+    fig.text(lx(t), top + h + 14, String(t), { size: 11, anchor: 'middle', fill: 'muted' });
+  }
+  for (const t of logTicks(y0, y1)) {
+    fig.line(left, ly(t), left + w, ly(t), 'grid');
+    fig.text(left - 6, ly(t), tickLabel(t), { size: 11, anchor: 'end', fill: 'muted' });
+  }
   fig.rect(left, top, w, h, null, 'muted');
   fig.text(left + w / 2, height - 8, xLabel, { size: 12, anchor: 'middle' });
   fig.text(14, top + h / 2, yLabel, { size: 12, anchor: 'middle', rotate: -90 });

@@ -1,6 +1,6 @@
 // The slide-control protocol's validation in Node, against a recording stand-in for the element:
 // only allow-listed methods are ever called, whatever the message names.
-import { test } from 'node:test';
+import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { answer, allowedOriginsFrom, MAX_MESSAGE_CHARS } from '../../web/explorer/slide-messages.js';
 import { configFromMessage } from '../../web/explorer/config-input.js';

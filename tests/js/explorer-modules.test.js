@@ -1,5 +1,6 @@
-// The explorer's page-side modules in Node: tokenizer, options, positions, teaching weights.
-import { test } from 'node:test';
+// The explorer's page-side modules in Node (Vitest, no browser): tokenizer, options, positions,
+// teaching weights, SVG export.
+import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { loadHeadwise } from '../../web/headwise.js';

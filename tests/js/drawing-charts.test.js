@@ -1,0 +1,75 @@
+// The charts' axes: log ticks, where each tick and point lands, and the bar chart's scale, from
+// the figures' drawing lists against positions computed here.
+import { describe, expect, test } from 'vitest';
+import { barsFigure, logLogFigure, logPosition, logTicks, tickLabel } from '../../web/explorer/charts.js';
+import { viridis } from '../../web/explorer/colour-scale.js';
+
+const close = (a, b) => Math.abs(a - b) <= 1e-9 + 1e-9 * Math.abs(b);
+
+describe('log axes', () => {
+  test('ticks: the powers of ten inside the range, else the 1-2-5 steps inside it', () => {
+    expect(logTicks(2, 4000)).toEqual([10, 100, 1000]);
+    expect(logTicks(1, 1000)).toEqual([1, 10, 100, 1000]);
+    expect(logTicks(1.3, 12)).toEqual([2, 5, 10]);
+    expect(logTicks(0.03, 0.3)).toEqual([0.05, 0.1, 0.2]);
+    expect(logTicks(3, 4)).toEqual([]);
+    expect(logTicks(0, 10)).toEqual([]);
+    expect(logTicks(10, 1)).toEqual([]);
+  });
+
+  test('positions are linear in log10, ends on the ends; labels from 1000 up in exponent form', () => {
+    expect(logPosition(2, 2, 4000, 64, 624)).toBe(64);
+    expect(close(logPosition(4000, 2, 4000, 64, 624), 624)).toBe(true);
+    const want = 64 + ((Math.log(100) - Math.log(2)) / (Math.log(4000) - Math.log(2))) * 560;
+    expect(close(logPosition(100, 2, 4000, 64, 624), want)).toBe(true);
+    expect(logPosition(5, 5, 5, 10, 20)).toBe(10);
+    expect([tickLabel(10), tickLabel(100), tickLabel(1000), tickLabel(20000)]).toEqual(['10', '100', '1e+3', '2e+4']);
+  });
+
+  test('the log-log figure puts each tick label and each point where the scale says', () => {
+    const series = [{ name: 'loop', colour: '#D55E00', points: [[2, 3], [16, 20], [4000, 9000]] }];
+    const options = { series, title: 't', xLabel: 'heads', yLabel: 'us', maxWidth: 640, height: 320, xRange: [2, 4000] };
+    const figure = logLogFigure(options);
+    const [left, top, w, h] = [64, 30, 640 - 64 - 16, 320 - 30 - 44];
+    const [y0, y1] = [3 / 1.5, 9000 * 1.5];
+    const texts = figure.items.filter((it) => it.kind === 'text');
+    for (const t of [10, 100, 1000]) {
+      const label = texts.find((it) => it.text === String(t) && it.anchor === 'middle');
+      expect(label, `x tick ${t}`).toBeTruthy();
+      const x = left + (Math.log(t / 2) / Math.log(4000 / 2)) * w;
+      expect(close(label.x, x), `x tick ${t} at ${label.x}, want ${x}`).toBe(true);
+    }
+    for (const t of [10, 100, 1000, 10000]) {
+      const label = texts.find((it) => it.text === tickLabel(t) && it.anchor === 'end');
+      expect(label, `y tick ${t}`).toBeTruthy();
+      const y = top + h - (Math.log(t / y0) / Math.log(y1 / y0)) * h;
+      expect(close(label.y, y), `y tick ${t} at ${label.y}, want ${y}`).toBe(true);
+    }
+    const line = figure.items.find((it) => it.kind === 'polyline');
+    series[0].points.forEach(([px, py], k) => {
+      expect(close(line.points[k][0], left + (Math.log(px / 2) / Math.log(2000)) * w)).toBe(true);
+      expect(close(line.points[k][1], top + h - (Math.log(py / y0) / Math.log(y1 / y0)) * h)).toBe(true);
+    });
+  });
+});
+
+describe('bar chart', () => {
+  test('ticks 0, 0.5, 1 and bars of height value x (height - 16), coloured by value', () => {
+    const values = [0, 0.25, 0.5, 1];
+    const height = 150;
+    const labels = ['a', 'b', 'c', 'd'];
+    const figure = barsFigure({ rows: [{ name: 'one head', values }], labels, title: 't', height });
+    const base = 26 + height;
+    for (const t of [0, 0.5, 1]) {
+      const label = figure.items.find((it) => it.kind === 'text' && it.text === t.toFixed(1) && it.anchor === 'end');
+      expect(label.y, `tick ${t}`).toBe(base - t * (height - 16));
+    }
+    const bars = figure.items.filter((it) => it.kind === 'rect');
+    expect(bars.length).toBe(values.length);
+    bars.forEach((bar, i) => {
+      expect(bar.h).toBe(values[i] * (height - 16));
+      expect(bar.y + bar.h).toBe(base);
+      expect(bar.fill).toBe(viridis(0.15 + 0.85 * values[i]));
+    });
+  });
+});

@@ -1,0 +1,62 @@
+// What a heatmap draws, without drawing it: a matrix pooled into at most MAX_DRAWN_ROWS x
+// MAX_DRAWN_COLS blocks, which blocks are masked, and each cell's colour. Pure, so tests check it
+// against a plain loop.
+import { diverging, viridis } from './colour-scale.js';
+
+export const MAX_DRAWN_ROWS = 64;
+export const MAX_DRAWN_COLS = 96;
+
+/**
+ * Pools rows x cols values (row-major from `offset`) into r x c blocks of rb x cb entries.
+ * A block's value is the mean of its visible entries; it is masked only when `masked(i, j)`, asked
+ * with matrix indices, holds for every entry. Masked entries never enter a mean: they may hold
+ * -Infinity (scores) or zeros (attention) that say nothing about what is shown.
+ */
+export function poolMatrix(values, rows, cols, { offset = 0, masked = null } = {}) {
+  const rb = Math.ceil(rows / MAX_DRAWN_ROWS);
+  const cb = Math.ceil(cols / MAX_DRAWN_COLS);
+  const r = Math.ceil(rows / rb);
+  const c = Math.ceil(cols / cb);
+  const mean = new Float64Array(r * c);
+  const hidden = new Uint8Array(r * c);
+  for (let i = 0; i < r; i += 1) {
+    for (let j = 0; j < c; j += 1) {
+      let sum = 0;
+      let n = 0;
+      for (let a = i * rb; a < Math.min(rows, (i + 1) * rb); a += 1) {
+        for (let b = j * cb; b < Math.min(cols, (j + 1) * cb); b += 1) {
+          if (!masked?.(a, b)) { sum += values[offset + a * cols + b]; n += 1; }
+        }
+      }
+      if (n) mean[i * c + j] = sum / n; else hidden[i * c + j] = 1;
+    }
+  }
+  return { rb, cb, r, c, mean, hidden };
+}
+
+/** The largest |value| over the visible, finite entries: the end of a signed scale. */
+export function maxAbsVisible(values, rows, cols, { offset = 0, masked = null } = {}) {
+  let maxAbs = 0;
+  for (let i = 0; i < rows; i += 1) {
+    for (let j = 0; j < cols; j += 1) {
+      const v = Math.abs(values[offset + i * cols + j]);
+      if (Number.isFinite(v) && v > maxAbs && !masked?.(i, j)) maxAbs = v;
+    }
+  }
+  return maxAbs;
+}
+
+/** One colour per pooled cell: 'grid' (the theme's grid colour) when masked. */
+export function cellColours(pool, scale, maxAbs = 0) {
+  const colours = new Array(pool.r * pool.c);
+  for (let k = 0; k < colours.length; k += 1) {
+    if (pool.hidden[k]) colours[k] = 'grid';
+    else colours[k] = scale === 'probability' ? viridis(pool.mean[k]) : diverging(pool.mean[k], maxAbs);
+  }
+  return colours;
+}
+
+/** The pooled row that holds matrix row `row`, or null when there is none. */
+export function pooledRow(pool, row, rows) {
+  return row != null && row >= 0 && row < rows ? Math.floor(row / pool.rb) : null;
+}
