@@ -28,3 +28,4 @@ if ! /usr/bin/python3 -c 'import torch' 2>/dev/null || ! dpkg -s "${torch_packag
 fi
 
 node bench/main.mjs
+node bench/train.mjs  # training: ours vs PyTorch vs TensorFlow.js wasm (docs/benchmarks-training.md)
