@@ -41,13 +41,17 @@ async function loadOurs() {
     const initial = init ? (trainer.setWeights(init), init) : trainer.getWeights();
     const losses = [];
     const stepMs = [];
+    let cpuMs = 0;
     let trainMs = 0;
     let stepTo95 = null;
     let msTo95 = null;
     for (let t = 1; t <= steps; t += 1) {
+      const cpu0 = process.cpuUsage();
       const start = performance.now();
       const { loss } = trainer.step(1);
       const ms = performance.now() - start;
+      const cpu = process.cpuUsage(cpu0);
+      if (t > warmUpSteps) cpuMs += (cpu.user + cpu.system) / 1e3;
       losses.push(loss);
       stepMs.push(ms);
       trainMs += ms;
@@ -57,7 +61,8 @@ async function loadOurs() {
       }
     }
     trainer.dispose?.();
-    return { medianStepMs: median(stepMs.slice(warmUpSteps)), losses, stepTo95,
+    return { medianStepMs: median(stepMs.slice(warmUpSteps)), cpuStepMs: cpuMs / Math.max(1, steps - warmUpSteps),
+      losses, stepTo95,
       trainSecondsTo95: msTo95 === null ? null : msTo95 / 1e3, initial };
   };
 }
@@ -153,31 +158,38 @@ async function main() {
   }
 
   // 2. Step time.
-  console.log(`-- median ms per training step (batch 32, ${STEP_STEPS} steps, first 20 left out)`);
+  console.log(`-- ms per training step, batch 32, ${STEP_STEPS} steps (tfjs at most 150), first 20 left out: `
+    + 'median wall time (mean CPU time); ratios of wall medians');
   const stepMs = {};
+  const cpuStep = {};
   for (const heads of HEADS) {
     for (const name of names) {
       const steps = name === 'tfjs-wasm' ? Math.min(STEP_STEPS, 150) : STEP_STEPS;
       const r = await peers[name]({ heads, seed: 1, steps, evalEvery: 100000 });
       (stepMs[name] ??= {})[heads] = r.medianStepMs;
+      (cpuStep[name] ??= {})[heads] = r.cpuStepMs;
     }
   }
   console.log(`| heads | ${names.join(' | ')} |${names.includes('ours') ? ' pytorch/ours | tfjs/ours |' : ''}`);
   console.log(`|---|${names.map(() => '---').join('|')}|${names.includes('ours') ? '---|---|' : ''}`);
   for (const heads of HEADS) {
-    const cells = names.map((n) => fmt(stepMs[n][heads]));
+    const cells = names.map((n) => `${fmt(stepMs[n][heads])} (${fmt(cpuStep[n][heads])})`);
     const ratio = (n) => (stepMs[n] ? fmt(stepMs[n][heads] / stepMs.ours[heads], 1) : '-');
-    console.log(`| ${heads} | ${cells.join(' | ')} |${names.includes('ours') ? ` ${ratio('pytorch')} | ${ratio('tfjs-wasm')} |` : ''}`);
+    const ratios = names.includes('ours') ? ` ${ratio('pytorch')} | ${ratio('tfjs-wasm')} |` : '';
+    console.log(`| ${heads} | ${cells.join(' | ')} |${ratios}`);
   }
 
   // 3. Time to 95% at 2 heads.
   if (env.TRAIN_SKIP_95 !== '1') {
-    console.log(`-- time to 95% held-out accuracy, 2 heads, seeds 1-${SEEDS} (training time; evaluation every 10 steps)`);
+    console.log(`-- time to 95% held-out accuracy, 2 heads, seeds 1-${SEEDS} `
+      + '(training wall time; evaluation every 10 steps)');
     console.log('| peer | per seed: step (s) | median s |');
     console.log('|---|---|---|');
     for (const name of names) {
       const rows = [];
-      for (let seed = 1; seed <= SEEDS; seed += 1) rows.push(await peers[name]({ heads: 2, seed, steps: 1500, stopAt: 0.95 }));
+      for (let seed = 1; seed <= SEEDS; seed += 1) {
+        rows.push(await peers[name]({ heads: 2, seed, steps: 1500, stopAt: 0.95 }));
+      }
       const cells = rows.map((r) => (r.stepTo95 ? `${r.stepTo95} (${fmt(r.trainSecondsTo95)})` : 'not reached'));
       const secs = rows.map((r) => r.trainSecondsTo95 ?? Infinity);
       console.log(`| ${name} | ${cells.join(', ')} | ${fmt(median(secs))} |`);

@@ -113,7 +113,8 @@ export async function trainTfjs(o) {
   const init = opts.init ?? initialWeights(opts);
   checkWeights(init, opts);
   const shape = shapes(opts);
-  const p = Object.fromEntries(NAMES.map((n) => [n, tf.variable(tf.tensor(Float32Array.from(init[n]), shape[n]), true, n)]));
+  const p = Object.fromEntries(NAMES.map((n) => [n,
+    tf.variable(tf.tensor(Float32Array.from(init[n]), shape[n]), true, n)]));
   const optimizer = tf.train.adam(opts.lr, 0.9, 0.999, 1e-8);
   const K = VARIANTS[opts.variant];
   const H = opts.heads;
@@ -145,6 +146,7 @@ export async function trainTfjs(o) {
 
   const losses = [];
   const stepMs = [];
+  const cpuMs = []; // CPU time per step: steadier than wall time on a shared machine
   const evals = [];
   let trainMs = 0;
   let stepTo95 = null;
@@ -154,10 +156,13 @@ export async function trainTfjs(o) {
     const x = tokensOf(tokens, opts.embedding);
     const y = oneHotFloat(targets, K);
     optimizer.learningRate = opts.warmup > 0 ? opts.lr * Math.min(1, t / opts.warmup) : opts.lr;
+    const cpu0 = process.cpuUsage();
     const start = performance.now();
     const loss = optimizer.minimize(() => crossEntropy(forward(p, x, opts.batch, H, opts.embedding).logits, y), true);
     const value = loss.dataSync()[0];
     const ms = performance.now() - start;
+    const cpu = process.cpuUsage(cpu0);
+    if (t > opts.warmUpSteps) cpuMs.push((cpu.user + cpu.system) / 1e3);
     tf.dispose([loss, y, ...Object.values(x)]);
     trainMs += ms;
     stepMs.push(ms);
@@ -179,6 +184,7 @@ export async function trainTfjs(o) {
     peer: `tfjs-${opts.backend}`, tfjs: tf.version_core, embedding: opts.embedding, heads: H, width: opts.width,
     variant: opts.variant, seed: opts.seed, steps: opts.steps, batch: opts.batch,
     medianStepMs: median(stepMs.slice(opts.warmUpSteps).length ? stepMs.slice(opts.warmUpSteps) : stepMs),
+    cpuStepMs: cpuMs.length ? cpuMs.reduce((a, b) => a + b, 0) / cpuMs.length : null,
     finalAccuracy: final.accuracy, bestAccuracy: Math.max(...evals.map((e) => e.accuracy)),
     stepTo95, trainSecondsTo95: msTo95 === null ? null : msTo95 / 1e3, trainSeconds: trainMs / 1e3,
     verbShare: final.verbShare, nounShare: final.nounShare, losses, evals,
@@ -187,7 +193,8 @@ export async function trainTfjs(o) {
 
 function parseArgs(argv) {
   const o = {};
-  const num = new Set(['heads', 'width', 'mlp', 'seed', 'steps', 'batch', 'lr', 'warmup', 'evalSize', 'evalEvery', 'stopAt']);
+  const num = new Set(['heads', 'width', 'mlp', 'seed', 'steps', 'batch', 'lr', 'warmup', 'evalSize', 'evalEvery',
+    'stopAt']);
   for (let i = 0; i < argv.length; i += 1) {
     const key = argv[i].replace(/^--/, '').replace(/-(\w)/g, (_, c) => c.toUpperCase());
     if (key === 'quiet') { o.quiet = true; continue; }
@@ -204,7 +211,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const missing = probeGatherGradient();
   console.log(`backend ${tf.getBackend()}: gradient of tf.gather ${missing ? `fails (${missing})` : 'works'}`);
   const r = await trainTfjs(o);
-  console.log(`median step ${r.medianStepMs.toFixed(3)} ms, final accuracy ${r.finalAccuracy.toFixed(4)}, `
+  console.log(`median step ${r.medianStepMs.toFixed(3)} ms (CPU ${r.cpuStepMs?.toFixed(3)} ms), `
+    + `final accuracy ${r.finalAccuracy.toFixed(4)}, `
     + `95% at step ${r.stepTo95} (${r.trainSecondsTo95?.toFixed(3) ?? '-'} s of training)`);
   console.log(`attention from '?': latest verb ${r.verbShare.map((x) => x.toFixed(3)).join(' ')}, `
     + `latest noun ${r.nounShare.map((x) => x.toFixed(3)).join(' ')}`);

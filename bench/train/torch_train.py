@@ -201,10 +201,13 @@ def main():
     verb_pos, noun_pos = latest_positions(ev_words_list)
 
     losses, step_ms, evals = [], [], []
+    cpu_ms = None  # CPU time per step after warm-up: steadier than wall time on a shared machine
     train_s, reached_step, reached_s = 0.0, None, None
     for t in range(1, args.steps + 1):
         for group in opt.param_groups:
             group["lr"] = args.lr * min(1.0, t / args.warmup) if args.warmup > 0 else args.lr
+        if t == args.warm_up_steps + 1:
+            cpu_start, cpu_steps = time.process_time(), 0
         start = time.perf_counter()
         logits, _ = model.forward(batches[t - 1])
         loss = torch.nn.functional.cross_entropy(logits, batch_targets[t - 1])
@@ -212,11 +215,17 @@ def main():
         loss.backward()
         opt.step()
         elapsed = time.perf_counter() - start
+        if t > args.warm_up_steps:
+            cpu_steps += 1
+            cpu_ms = (time.process_time() - cpu_start) * 1e3 / cpu_steps
         train_s += elapsed
         step_ms.append(elapsed * 1e3)
         losses.append(loss.item())
         if t % args.eval_every == 0 or t == args.steps:
+            ev_start = time.process_time()
             ev_loss, acc, verb, noun = evaluate(model, ev_words, ev_targets, verb_pos, noun_pos)
+            if t > args.warm_up_steps:
+                cpu_start += time.process_time() - ev_start  # evaluation is not training
             evals.append({"step": t, "loss": ev_loss, "accuracy": acc})
             if reached_step is None and acc >= 0.95:
                 reached_step, reached_s = t, train_s
@@ -226,20 +235,22 @@ def main():
                 break
 
     timed = sorted(step_ms[args.warm_up_steps:]) or sorted(step_ms)
-    median_ms = timed[len(timed) // 2] if len(timed) % 2 else 0.5 * (timed[len(timed) // 2 - 1] + timed[len(timed) // 2])
+    mid = len(timed) // 2
+    median_ms = timed[mid] if len(timed) % 2 else 0.5 * (timed[mid - 1] + timed[mid])
     _, final_acc, verb, noun = evaluate(model, ev_words, ev_targets, verb_pos, noun_pos)
     summary = {
         "peer": "pytorch", "torch": torch.__version__, "dtype": str(dtype).replace("torch.", ""),
         "heads": args.heads, "width": args.width, "mlp": args.mlp, "variant": args.variant, "seed": args.seed,
         "steps": args.steps, "batch": args.batch, "fullAttention": args.full_attention, "init": args.init,
-        "medianStepMs": median_ms, "finalAccuracy": final_acc,
+        "medianStepMs": median_ms, "cpuStepMs": cpu_ms, "finalAccuracy": final_acc,
         "bestAccuracy": max(e["accuracy"] for e in evals),
         "stepTo95": reached_step, "trainSecondsTo95": reached_s, "trainSeconds": train_s,
         "verbShare": verb, "nounShare": noun, "specialised": specialised(verb, noun),
         "losses": losses, "evals": evals,
     }
-    print("median step %.3f ms (steps %d-%d), final accuracy %.4f, 95%% at step %s (%s s of training)" % (
-        median_ms, args.warm_up_steps + 1, args.steps, final_acc, reached_step,
+    print("median step %.3f ms (steps %d-%d; CPU %s ms per step), final accuracy %.4f, "
+          "95%% at step %s (%s s of training)" % (
+        median_ms, args.warm_up_steps + 1, args.steps, "%.3f" % cpu_ms if cpu_ms else "-", final_acc, reached_step,
         "%.3f" % reached_s if reached_s is not None else "-"))
     print("attention from '?': latest verb %s, latest noun %s, specialised heads: %s" % (
         " ".join("%.3f" % x for x in verb), " ".join("%.3f" % x for x in noun), summary["specialised"]))

@@ -21,7 +21,8 @@ export function initialWeights({ heads, width, mlp = 64, variant = 'verb-noun', 
   const out = { heads, dModel: width, mlpWidth: mlp, variant };
   for (const [name, shape] of Object.entries(shapes({ width, mlp, variant }))) {
     const size = shape.reduce((a, b) => a * b, 1);
-    const bound = name.endsWith('Embedding') ? Math.sqrt(3) : 1 / Math.sqrt(name === 'w2' || name === 'b2' ? mlp : width);
+    const fanIn = name === 'w2' || name === 'b2' ? mlp : width;
+    const bound = name.endsWith('Embedding') ? Math.sqrt(3) : 1 / Math.sqrt(fanIn);
     out[name] = Array.from({ length: size }, () => Math.fround((2 * next() - 1) * bound));
   }
   return out;
