@@ -4,14 +4,14 @@
 //   2. median time per step (forward + backward + Adam, batch 32) at 1, 2 and 4 heads;
 //   3. time to 95% held-out accuracy at 2 heads (training time only, evaluation every 10 steps), per seed.
 // Environment: TRAIN_HEADS=1,2,4  TRAIN_STEP_STEPS=300 (steps timed per peer)  TRAIN_SEEDS=3
-//   TRAIN_PEERS=ours,pytorch,tfjs-wasm  TRAIN_SKIP_95=1 (step times only).
+//   TRAIN_PEERS=ours,pytorch,tfjs-wasm  TRAIN_SKIP_95=1 (step times only)  TRAIN_OURS_MODULE=path/headwise.js.
 //   node bench/train.mjs        (from the repository root, after `cd bench && npm ci`)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { initialWeights } from './train/weights.mjs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { initialWeights, NAMES } from './train/weights.mjs';
 import { makeGenerator } from '../web/train-task.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -33,12 +33,15 @@ const tmp = mkdtempSync(join(tmpdir(), 'headwise-train-'));
 
 // ---- ours: the only part that knows our API (createTrainer from web/headwise.js). ----
 async function loadOurs() {
-  const api = await import('../web/headwise.js').catch(() => ({}));
+  // TRAIN_OURS_MODULE points at another build of web/headwise.js (e.g. a branch's worktree).
+  const url = env.TRAIN_OURS_MODULE ? pathToFileURL(env.TRAIN_OURS_MODULE).href : '../web/headwise.js';
+  const api = await import(url).catch((error) => (console.log(`ours: ${error.message}`), {}));
   if (typeof api.createTrainer !== 'function') return null;
   return async ({ heads, seed, steps, init, stopAt, evalEvery = 10, warmUpSteps = 20 }) => {
     const trainer = await api.createTrainer({ heads, dModel: WIDTH, mlpWidth: 64, variant: 'verb-noun', seed,
       batch: 32, learningRate: 3e-3 });
-    const initial = init ? (trainer.setWeights(init), init) : trainer.getWeights();
+    if (init) trainer.setWeights(Object.fromEntries(NAMES.map((n) => [n, init[n]])));
+    const initial = init ?? trainer.getWeights();
     const losses = [];
     const stepMs = [];
     let cpuMs = 0;

@@ -40,6 +40,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--two-head-seeds", type=int, default=3)
+    ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--float64", action="store_true")
     ap.add_argument("--only", help="comma-separated labels to run")
     ap.add_argument("--out")
@@ -51,7 +52,7 @@ def main():
             continue
         n = args.two_head_seeds if heads == 2 and variant == "verb-noun" else args.seeds
         rows = []
-        for seed in range(1, n + 1):
+        for seed in range(args.first_seed, args.first_seed + n):
             r = run(heads, width, variant, seed, extra)
             r.pop("losses")
             rows.append(r)
