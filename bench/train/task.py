@@ -1,8 +1,8 @@
 """The "latest verb and latest noun" task, word for word the same generator as web/train-task.js.
 
 mulberry32 on 32-bit unsigned integers (masked with 0xFFFFFFFF), so Python, JavaScript and C++ draw
-identical sequences for a seed. Run as a script to print the first K sequences of a seed as JSON:
-    python3 bench/train/task.py SEED K
+identical sequences for a seed. Run as a script to print the first K sequences of a seed (or of several) as JSON:
+    python3 bench/train/task.py SEED K        python3 bench/train/task.py 1,2,3 K
 """
 import json
 import sys
@@ -89,4 +89,9 @@ def first_sequences(seed, k):
 
 
 if __name__ == "__main__":
-    print(json.dumps(first_sequences(int(sys.argv[1]), int(sys.argv[2])), separators=(",", ":")))
+    # SEED K prints a list of K sequences; SEED,SEED,... K prints {"seed": list, ...}.
+    seeds, k = [int(s) for s in sys.argv[1].split(",")], int(sys.argv[2])
+    if "," in sys.argv[1]:
+        print(json.dumps({str(s): first_sequences(s, k) for s in seeds}, separators=(",", ":")))
+    else:
+        print(json.dumps(first_sequences(seeds[0], k), separators=(",", ":")))
