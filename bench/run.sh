@@ -55,3 +55,4 @@ answer y or set BENCH_INSTALL_OPENBLAS=1 to install)"
 fi
 
 node bench/main.mjs
+node bench/train.mjs  # training: ours vs PyTorch vs TensorFlow.js wasm (docs/benchmarks-training.md)
