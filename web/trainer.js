@@ -2,15 +2,11 @@
 // arguments and turns results into plain JS values. Use it through Headwise.createTrainer().
 import { floatArrayArgument } from './arguments.js';
 import { HeadwiseError } from './errors.js';
+import { QUESTION, TOKENS, vocabulary } from './train-task.js';
 
 /** The task's 21 tokens in id order: nouns 0-7, verbs 8-15, fillers 16-19, "?" = 20. */
-export const TRAIN_VOCABULARY = Object.freeze([
-  'dog', 'ball', 'cat', 'bird', 'boy', 'girl', 'stick', 'bone',
-  'chase', 'catch', 'see', 'like', 'find', 'drop', 'kick', 'follow',
-  'the', 'a', 'it', 'and', '?',
-]);
-const TOKENS = 12;
-const QUERY = 20;
+export const TRAIN_VOCABULARY = vocabulary;
+const QUERY = QUESTION;
 const VARIANTS = Object.freeze({ 'verb-noun': 0, verb: 1 });
 
 export const TRAINER_DEFAULTS = Object.freeze({
