@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "attention_backward.hpp"
-#include "reference.hpp"
+#include "test_helpers.hpp"
 
 namespace headwise {
 namespace {

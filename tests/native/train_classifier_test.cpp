@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "reference.hpp"
+#include "test_helpers.hpp"
 #include "train/adam.hpp"
 #include "train/classifier.hpp"
 #include "train/task.hpp"
