@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(
   cmake g++ make        # native build
+  clang-format          # C++ formatting, checked by npm test
   libgtest-dev          # native tests (GoogleTest)
   libxsimd-dev          # SIMD, header-only, used natively and in wasm
   emscripten            # em++ 3.1.6 with Embind

@@ -196,7 +196,7 @@ export class Trainer {
         throw new TypeError(`unknown weight "${name}" (this model has ${[...offsets.keys()].join(', ')})`);
       }
       const [at, shape] = offsets.get(name);
-      checked.push([at, floatArrayArgument(name, value, shape)]);
+      checked.push([at, floatArrayArgument(name, value, shape.reduce((a, b) => a * b, 1), shape)]);
     }
     const view = this.#checked(this.#core.call('trainerBufferView', this.#live(), 0));
     for (const [at, array] of checked) view.set(array, at);

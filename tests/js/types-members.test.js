@@ -19,8 +19,11 @@ function declared() {
       exports.add(name);
       classes[name] = new Set(node.members.map((m) => m.name?.text).filter(Boolean));
     } else if (ts.isFunctionDeclaration(node)) exports.add(name);
-    else if (ts.isInterfaceDeclaration(node)) interfaces[name] = new Set(node.members.map((m) => m.name.text));
+    else if (ts.isInterfaceDeclaration(node)) interfaces[name] = new Set(node.members.map((m) => m.name?.text).filter(Boolean));
+    else if (ts.isVariableStatement(node)) for (const d of node.declarationList.declarations) exports.add(d.name.text);
   }
+  // An interface with a class's name adds to that class (declaration merging).
+  for (const name of Object.keys(classes)) for (const m of interfaces[name] ?? []) classes[name].add(m);
   return { exports, classes, interfaces };
 }
 
@@ -41,6 +44,9 @@ test('every public member is declared, and every declared member exists', async 
   const layer = hw.createAttention();
   expect(sorted(classes.Headwise)).toEqual(sorted(runtimeMembers(hw)));
   expect(sorted(classes.MultiHeadAttention)).toEqual(sorted(runtimeMembers(layer)));
+  const trainer = hw.createTrainer({ evalSize: 1 });
+  expect(sorted(classes.Trainer)).toEqual(sorted(runtimeMembers(trainer)));
+  trainer.dispose();
   expect(sorted(interfaces.MemoryStats)).toEqual(sorted(Object.keys(hw.memoryStats())));
   const all = layer.forward(new Float32Array(36), { intermediates: true });
   expect(sorted(interfaces.Intermediates)).toEqual(sorted(Object.keys(all)));

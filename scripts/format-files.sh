@@ -1,0 +1,5 @@
+# The project's own sources, by kind (sourced by check-format.sh and format.sh).
+# Tracked and new (untracked, not ignored) files alike, so a file is checked before its first commit.
+project_files() { git ls-files --cached --others --exclude-standard -- "$@"; }
+cpp_files() { project_files 'wasm/*.cpp' 'wasm/*.hpp' 'tests/*.cpp' 'tests/*.hpp' 'bench/*.cpp'; }
+js_files() { project_files '*.js' '*.mjs' '*.ts' | grep -v -e '^web/explorer/viridis-data.js$' -e '/node_modules/'; }
