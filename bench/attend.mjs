@@ -22,7 +22,7 @@ export async function benchAttend(tokensList, { heads = 12, headDim = 64, reps =
     }
     times.sort((a, b) => a - b);
     const median = times[times.length >> 1];
-    const flops = 2 * 2 * heads * headDim * (T * (T + 1)) / 2;  // QK^T and PV, causal half
+    const flops = (2 * 2 * heads * headDim * (T * (T + 1))) / 2; // QK^T and PV, causal half
     rows.push({ T, medianMs: median, min: times[0], max: times.at(-1), gflops: flops / (median * 1e6) });
     for (const p of [q, kk, v, ctx, scratch]) k._free(p);
   }
@@ -32,7 +32,9 @@ export async function benchAttend(tokensList, { heads = 12, headDim = 64, reps =
 if (import.meta.url === `file://${process.argv[1]}`) {
   const list = process.argv.slice(2).map(Number);
   for (const r of await benchAttend(list.length ? list : [128, 1024, 4096])) {
-    console.log(`T=${r.T}: ${r.medianMs.toFixed(2)} ms (${r.min.toFixed(2)}-${r.max.toFixed(2)})  `
-      + `${r.gflops.toFixed(1)} GFLOP/s`);
+    console.log(
+      `T=${r.T}: ${r.medianMs.toFixed(2)} ms (${r.min.toFixed(2)}-${r.max.toFixed(2)})  ` +
+        `${r.gflops.toFixed(1)} GFLOP/s`,
+    );
   }
 }

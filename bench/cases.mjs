@@ -5,15 +5,30 @@ const toyHeads = (heads) => ({ name: `heads-${heads}`, batch: 2, tokens: 6, dMod
 
 export const CASES = [
   { name: 'toy', batch: 2, tokens: 6, dModel: 6, heads: 2 },
-  gpt2(128), gpt2(512), gpt2(1024), gpt2(4096), gpt2(8192),
-  toyHeads(2), toyHeads(16), toyHeads(128), toyHeads(1000), toyHeads(4000),
+  gpt2(128),
+  gpt2(512),
+  gpt2(1024),
+  gpt2(4096),
+  gpt2(8192),
+  toyHeads(2),
+  toyHeads(16),
+  toyHeads(128),
+  toyHeads(1000),
+  toyHeads(4000),
 ].map((c) => ({ ...c, headDim: c.headDim ?? c.dModel / c.heads, causal: true }));
 
 // Multiply-adds x 2 of the projections, the causal half of QK^T and PV, and W_out.
 export function flopsOf({ batch: B, tokens: T, dModel: D, heads: H, headDim: hd }) {
   const C = H * hd;
-  return 2 * B * T * D * C * 3 + 2 * 2 * B * H * hd * (T * (T + 1)) / 2 + 2 * B * T * C * D;
+  return 2 * B * T * D * C * 3 + (2 * 2 * B * H * hd * (T * (T + 1))) / 2 + 2 * B * T * C * D;
 }
 
 // The case as a headwise configuration.
-export const layerConfig = ({ batch, tokens, dModel, heads, headDim, causal }) => ({ batch, tokens, dModel, heads, headDim, causal });
+export const layerConfig = ({ batch, tokens, dModel, heads, headDim, causal }) => ({
+  batch,
+  tokens,
+  dModel,
+  heads,
+  headDim,
+  causal,
+});

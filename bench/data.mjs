@@ -4,12 +4,19 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 export function tensorsOf(c) {
   const C = c.heads * c.headDim;
-  return [['x', c.batch * c.tokens * c.dModel], ['wq', c.dModel * C], ['wk', c.dModel * C],
-    ['wv', c.dModel * C], ['wOut', C * c.dModel]];
+  return [
+    ['x', c.batch * c.tokens * c.dModel],
+    ['wq', c.dModel * C],
+    ['wk', c.dModel * C],
+    ['wv', c.dModel * C],
+    ['wOut', C * c.dModel],
+  ];
 }
 
 export function writeCaseData(path, c, arrays) {
-  const parts = tensorsOf(c).map(([name]) => Buffer.from(arrays[name].buffer, arrays[name].byteOffset, arrays[name].byteLength));
+  const parts = tensorsOf(c).map(([name]) =>
+    Buffer.from(arrays[name].buffer, arrays[name].byteOffset, arrays[name].byteLength),
+  );
   writeFileSync(path, Buffer.concat(parts));
 }
 
@@ -18,7 +25,7 @@ export function readCaseData(path, c) {
   const all = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
   const out = {};
   let at = 0;
-  for (const [name, n] of tensorsOf(c)) out[name] = all.slice(at, at += n);
+  for (const [name, n] of tensorsOf(c)) out[name] = all.slice(at, (at += n));
   return out;
 }
 

@@ -7,13 +7,22 @@ import { gzipSync } from 'node:zlib';
 import { launchChromium } from '../tests/browser/chromium.js';
 import { serveWeb, WEB_DIR } from '../tests/browser/static-server.js';
 
-const median = (v) => { const s = [...v].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const median = (v) => {
+  const s = [...v].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
 // 1. Size: everything index.html requests (the bundle carries the wasm).
 const files = ['index.html', 'build/explorer/explorer.js'];
-let raw = 0; let gz = 0;
-for (const f of files) { const b = readFileSync(WEB_DIR + f); raw += b.length; gz += gzipSync(b, { level: 9 }).length; }
+let raw = 0;
+let gz = 0;
+for (const f of files) {
+  const b = readFileSync(WEB_DIR + f);
+  raw += b.length;
+  gz += gzipSync(b, { level: 9 }).length;
+}
 console.log(`page size: ${files.join(' + ')} = ${kb(raw)} raw, ${kb(gz)} gzipped (budget 200 KB gzipped)`);
 
 const browser = await launchChromium();
@@ -31,7 +40,9 @@ try {
     readies.push(await page.evaluate(() => performance.getEntriesByName('headwise-module-ready')[0].startTime));
     await context.close();
   }
-  console.log(`first heatmap painted after navigation: median ${median(firsts).toFixed(0)} ms of ${firsts.length} fresh loads (min ${Math.min(...firsts).toFixed(0)}, max ${Math.max(...firsts).toFixed(0)}; budget 500 ms); the module was ready at ${median(readies).toFixed(0)} ms`);
+  console.log(
+    `first heatmap painted after navigation: median ${median(firsts).toFixed(0)} ms of ${firsts.length} fresh loads (min ${Math.min(...firsts).toFixed(0)}, max ${Math.max(...firsts).toFixed(0)}; budget 500 ms); the module was ready at ${median(readies).toFixed(0)} ms`,
+  );
 
   // 3. Recompute and redraw, synchronously, after a change (T = 32 tokens, width 256): heads walk
   // through 2, 4, 8, 16, 8, 4 (every change is a new layer), the sentence alternates one word.
@@ -39,12 +50,16 @@ try {
   for (const panel of ['heads', 'steps', '']) {
     const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
     const page = await context.newPage();
-    await page.goto(`${server.url}index.html?width=256&heads=8&panel=${panel}&sentence=${encodeURIComponent(sentence)}`);
+    await page.goto(
+      `${server.url}index.html?width=256&heads=8&panel=${panel}&sentence=${encodeURIComponent(sentence)}`,
+    );
     await page.waitForSelector('headwise-explorer[data-ready]');
     const r = await page.evaluate(async (words) => {
       const el = document.querySelector('headwise-explorer');
       let detail = null;
-      el.addEventListener('headwise-render', (e) => { detail = e.detail; });
+      el.addEventListener('headwise-render', (e) => {
+        detail = e.detail;
+      });
       // total: the synchronous part, what lands in the frame of the change (the panels on screen);
       // panels off screen follow one per frame, and the render event says when all are drawn.
       const time = async (change) => {
@@ -55,7 +70,8 @@ try {
         while (!detail) await new Promise((done) => requestAnimationFrame(done));
         return { total, ...detail };
       };
-      const heads = []; const sentences = [];
+      const heads = [];
+      const sentences = [];
       const cycle = [2, 4, 8, 16, 8, 4];
       for (let i = 0; i < 36; i += 1) {
         heads.push(await time({ heads: cycle[i % cycle.length] }));
@@ -63,15 +79,25 @@ try {
         sentences.push(await time({ sentence: `${words.split(' ').slice(1).join(' ')} ${i % 2 ? 'x' : 'y'}` }));
         await new Promise((done) => requestAnimationFrame(done));
       }
-      const med = (v, k) => { const s = v.slice(6).map((x) => x[k]).sort((a, b) => a - b); return s[s.length >> 1]; };
+      const med = (v, k) => {
+        const s = v
+          .slice(6)
+          .map((x) => x[k])
+          .sort((a, b) => a - b);
+        return s[s.length >> 1];
+      };
       return ['total', 'computeMs', 'panelsMs'].map((k) => [med(heads, k), med(sentences, k)]);
     }, sentence);
     const f = (v) => v.toFixed(1);
-    console.log(`recompute + redraw in the frame of the change (${panel ? `panel=${panel}` : 'all six panels, at the top of the page'}, T = 32, width 256): heads change median ${f(r[0][0])} ms, sentence change median ${f(r[0][1])} ms (budget 16 ms); layer + forward ${f(r[1][0])} / ${f(r[1][1])} ms; all panels drawn, counting those off screen that follow one per frame: ${f(r[2][0])} / ${f(r[2][1])} ms after the forward pass`);
+    console.log(
+      `recompute + redraw in the frame of the change (${panel ? `panel=${panel}` : 'all six panels, at the top of the page'}, T = 32, width 256): heads change median ${f(r[0][0])} ms, sentence change median ${f(r[0][1])} ms (budget 16 ms); layer + forward ${f(r[1][0])} / ${f(r[1][1])} ms; all panels drawn, counting those off screen that follow one per frame: ${f(r[2][0])} / ${f(r[2][1])} ms after the forward pass`,
+    );
     await context.close();
   }
 } finally {
   await browser.close();
   await server.close();
 }
-console.log(`measured in headless Chromium on this machine just now (${new Date().toISOString()}); command: node bench/explorer-budgets.js`);
+console.log(
+  `measured in headless Chromium on this machine just now (${new Date().toISOString()}); command: node bench/explorer-budgets.js`,
+);

@@ -23,7 +23,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
 function hasTorch() {
   const r = spawnSync(torchPython, ['-c', 'import torch'], { encoding: 'utf8' });
-  return r.status === 0 ? null : (r.stderr.trim().split('\n').at(-1) || 'python3-torch not importable');
+  return r.status === 0 ? null : r.stderr.trim().split('\n').at(-1) || 'python3-torch not importable';
 }
 // bench/run.sh sets BENCH_SKIP_PYTORCH (the reason) when the user did not let it install PyTorch's packages.
 const torchMissing = process.env.BENCH_SKIP_PYTORCH || hasTorch();
@@ -36,35 +36,57 @@ const PEERS = [
   { name: 'native-loop', label: 'headwise loop (native -march=native)', native: 'loop' },
   { name: 'onnxruntime-web', label: 'onnxruntime-web 1.30 (wasm, 1 thread)', node: true },
   { name: 'tfjs-wasm', label: 'TensorFlow.js 4.22 wasm (1 thread)', node: true },
-  { name: 'plain-js', label: 'plain JS (Float32Array)', node: true,
-    skip: (c) => (c.tokens >= 4096 ? 'skipped: about a minute or more per call' : null) },
-  { name: 'pytorch', label: 'PyTorch 1.13 (Debian, OpenBLAS, jemalloc, 1 thread)', torch: true,
+  {
+    name: 'plain-js',
+    label: 'plain JS (Float32Array)',
+    node: true,
+    skip: (c) => (c.tokens >= 4096 ? 'skipped: about a minute or more per call' : null),
+  },
+  {
+    name: 'pytorch',
+    label: 'PyTorch 1.13 (Debian, OpenBLAS, jemalloc, 1 thread)',
+    torch: true,
     skip: (c) => {
       if (torchMissing) return `skipped: ${torchMissing}`;
-      const need = 3 * 4 * c.batch * c.heads * c.tokens * c.tokens;  // (B,H,T,T) x ~3 live
-      return need > freemem() - 2 * GiB ? `skipped: needs ~${(need / GiB).toFixed(0)} GB for its (B, H, T, T) tensors, ${(freemem() / GiB).toFixed(0)} GB free` : null;
-    } },
+      const need = 3 * 4 * c.batch * c.heads * c.tokens * c.tokens; // (B,H,T,T) x ~3 live
+      return need > freemem() - 2 * GiB
+        ? `skipped: needs ~${(need / GiB).toFixed(0)} GB for its (B, H, T, T) tensors, ${(freemem() / GiB).toFixed(0)} GB free`
+        : null;
+    },
+  },
 ];
 
 function runPeer(peer, c) {
   const dims = [c.batch, c.tokens, c.dModel, c.heads, c.headDim].map(String);
   const out = `${dir}/${c.name}.${peer.name}.out`;
-  let cmd, args, env = process.env;
+  let cmd,
+    args,
+    env = process.env;
   if (peer.node) [cmd, args] = [process.execPath, [`${here}peer.mjs`, peer.name, c.name, dir]];
   else if (peer.native) [cmd, args] = [nativeExe, [peer.native, ...dims, `${dir}/${c.name}.in`, out]];
   else {
     [cmd, args] = [torchPython, [`${here}torch_bench.py`, ...dims, `${dir}/${c.name}.in`, out]];
-    env = { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1', MKL_NUM_THREADS: '1',
+    env = {
+      ...process.env,
+      OPENBLAS_NUM_THREADS: '1',
+      OMP_NUM_THREADS: '1',
+      MKL_NUM_THREADS: '1',
       // jemalloc that keeps freed pages: otherwise every forward re-faults its (B,H,T,T) tensors'
       // pages (12-21 us per 4 KiB page on this VM), which measured 4-15x slower at T = 512.
-      ...(existsSync(jemalloc) ? { LD_PRELOAD: jemalloc, MALLOC_CONF: 'dirty_decay_ms:-1,muzzy_decay_ms:-1' } : {}) };
+      ...(existsSync(jemalloc) ? { LD_PRELOAD: jemalloc, MALLOC_CONF: 'dirty_decay_ms:-1,muzzy_decay_ms:-1' } : {}),
+    };
   }
   const r = spawnSync(cmd, args, { env, encoding: 'utf8', timeout: 600_000, maxBuffer: 1 << 24 });
   const last = (r.stdout || '').trim().split('\n').at(-1);
   if (r.status !== 0 || !last?.startsWith('{')) {
-    const why = r.error?.code === 'ETIMEDOUT' ? 'timed out after 10 min'
-      : (r.stderr || '').trim().split('\n').filter((l) => /error|Error|abort|memory|bad_alloc|Killed/.test(l)).at(-1)
-        ?? (r.signal ? `killed by ${r.signal}` : `exit ${r.status}`);
+    const why =
+      r.error?.code === 'ETIMEDOUT'
+        ? 'timed out after 10 min'
+        : ((r.stderr || '')
+            .trim()
+            .split('\n')
+            .filter((l) => /error|Error|abort|memory|bad_alloc|Killed/.test(l))
+            .at(-1) ?? (r.signal ? `killed by ${r.signal}` : `exit ${r.status}`));
     return { error: `failed: ${why.trim().slice(0, 110)}` };
   }
   return { ...JSON.parse(last), output: readFloats(out) };
@@ -84,7 +106,7 @@ function runRounds(c) {
         continue;
       }
       const kept = best.get(peer.name);
-      if (round > 0 && kept?.error) continue;  // failed once (out of memory, timeout): not again
+      if (round > 0 && kept?.error) continue; // failed once (out of memory, timeout): not again
       const r = runPeer(peer, c);
       if (!kept || r.error || r.medianMs < kept.medianMs) best.set(peer.name, r);
     }
@@ -102,7 +124,14 @@ function maxDiff(a, b) {
   return worst;
 }
 
-const fmtMs = (ms) => (ms < 0.01 ? `${(ms * 1000).toFixed(2)} us` : ms < 1 ? `${(ms * 1000).toFixed(0)} us` : ms < 100 ? `${ms.toFixed(2)} ms` : `${ms.toFixed(0)} ms`);
+const fmtMs = (ms) =>
+  ms < 0.01
+    ? `${(ms * 1000).toFixed(2)} us`
+    : ms < 1
+      ? `${(ms * 1000).toFixed(0)} us`
+      : ms < 100
+        ? `${ms.toFixed(2)} ms`
+        : `${ms.toFixed(0)} ms`;
 const fmtMb = (b) => (b === undefined ? '' : `${(b / 2 ** 20).toFixed(0)}`);
 
 async function main() {
@@ -110,10 +139,19 @@ async function main() {
   const hw = await loadHeadwise();
   const cases = CASES.filter((c) => !only || only.includes(c.name));
   const lines = [];
-  const say = (s = '') => { console.log(s); lines.push(s); };
-  say(`headwise bench, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ${cpus()[0].model} (${cpus().length} cores, shared), single thread everywhere`);
-  say(`each peer runs ${ROUNDS} rounds per case (in list order, then reversed) and keeps its round with the lowest median`);
-  say('median of samples after warm-up (min-max); GFLOP/s counts the causal half of QK^T and PV; ratio = peer time / headwise fused (wasm) time; peak = process peak RSS (MB), wasm = our module\'s linear memory (MB); max |diff| vs headwise fused wasm output');
+  const say = (s = '') => {
+    console.log(s);
+    lines.push(s);
+  };
+  say(
+    `headwise bench, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ${cpus()[0].model} (${cpus().length} cores, shared), single thread everywhere`,
+  );
+  say(
+    `each peer runs ${ROUNDS} rounds per case (in list order, then reversed) and keeps its round with the lowest median`,
+  );
+  say(
+    "median of samples after warm-up (min-max); GFLOP/s counts the causal half of QK^T and PV; ratio = peer time / headwise fused (wasm) time; peak = process peak RSS (MB), wasm = our module's linear memory (MB); max |diff| vs headwise fused wasm output",
+  );
 
   for (const c of cases) {
     // Inputs from the module's own seeded generators, written once for every peer.
@@ -122,7 +160,9 @@ async function main() {
     layer.dispose();
     const flops = flopsOf(c);
     say();
-    say(`## ${c.name}: B=${c.batch} T=${c.tokens} d_model=${c.dModel} H=${c.heads} hd=${c.headDim} (${(flops / 1e9).toFixed(3)} GFLOP)`);
+    say(
+      `## ${c.name}: B=${c.batch} T=${c.tokens} d_model=${c.dModel} H=${c.heads} hd=${c.headDim} (${(flops / 1e9).toFixed(3)} GFLOP)`,
+    );
     say('| peer | median (min-max) | GFLOP/s | ratio | peak MB | max abs diff |');
     say('|---|---|---|---|---|---|');
     const results = runRounds(c);
@@ -136,11 +176,15 @@ async function main() {
       const diff = ours ? maxDiff(r.output, ours.output) : NaN;
       const ratio = ours ? (r.medianMs / ours.medianMs).toFixed(2) : '';
       const mem = `${fmtMb(r.peakRssBytes)}${r.wasmMemoryBytes ? ` (wasm ${fmtMb(r.wasmMemoryBytes)})` : ''}`;
-      say(`| ${peer.label} | ${fmtMs(r.medianMs)} (${fmtMs(r.minMs)}-${fmtMs(r.maxMs)}) | ${(flops / (r.medianMs * 1e6)).toFixed(2)} | ${ratio} | ${mem} | ${diff.toExponential(1)} |`);
+      say(
+        `| ${peer.label} | ${fmtMs(r.medianMs)} (${fmtMs(r.minMs)}-${fmtMs(r.maxMs)}) | ${(flops / (r.medianMs * 1e6)).toFixed(2)} | ${ratio} | ${mem} | ${diff.toExponential(1)} |`,
+      );
     }
     if (c.name === 'toy') {
       const r = runPeer({ name: 'ours-core-call', node: true }, c);
-      say(`| (headwise fused: the module call alone, no copies) | ${r.error ?? `${fmtMs(r.medianMs)} (${fmtMs(r.minMs)}-${fmtMs(r.maxMs)})`} | | ${r.error ? '' : (r.medianMs / ours.medianMs).toFixed(2)} | | ${r.error ? '' : maxDiff(r.output, ours.output).toExponential(1)} |`);
+      say(
+        `| (headwise fused: the module call alone, no copies) | ${r.error ?? `${fmtMs(r.medianMs)} (${fmtMs(r.minMs)}-${fmtMs(r.maxMs)})`} | | ${r.error ? '' : (r.medianMs / ours.medianMs).toFixed(2)} | | ${r.error ? '' : maxDiff(r.output, ours.output).toExponential(1)} |`,
+      );
     }
   }
 
@@ -155,10 +199,19 @@ async function main() {
       for (let i = 0; i < ROUNDS; ++i) rounds.push(await run());
       return rounds[0].map((_, row) => rounds.reduce((b, r) => (r[row].medianMs < b[row].medianMs ? r : b))[row]);
     };
-    for (const r of await bestOf(() => benchGemm([[1024, 768, 2304], [1024, 768, 768]])))
-      say(`| GEMM ${r.path} | ${r.shape} | ${fmtMs(r.medianMs)} (${fmtMs(r.min)}-${fmtMs(r.max)}) | ${r.gflops.toFixed(1)} |`);
+    for (const r of await bestOf(() =>
+      benchGemm([
+        [1024, 768, 2304],
+        [1024, 768, 768],
+      ]),
+    ))
+      say(
+        `| GEMM ${r.path} | ${r.shape} | ${fmtMs(r.medianMs)} (${fmtMs(r.min)}-${fmtMs(r.max)}) | ${r.gflops.toFixed(1)} |`,
+      );
     for (const r of await bestOf(() => benchAttend([1024, 4096])))
-      say(`| tiled causal attention, 12 heads x hd 64 | T=${r.T} | ${fmtMs(r.medianMs)} (${fmtMs(r.min)}-${fmtMs(r.max)}) | ${r.gflops.toFixed(1)} |`);
+      say(
+        `| tiled causal attention, 12 heads x hd 64 | T=${r.T} | ${fmtMs(r.medianMs)} (${fmtMs(r.min)}-${fmtMs(r.max)}) | ${r.gflops.toFixed(1)} |`,
+      );
   }
   writeFileSync(`${here}build/results.md`, `${lines.join('\n')}\n`);
   console.log(`\n(saved to bench/build/results.md)`);

@@ -17,7 +17,8 @@ namespace {
 
 double now_ms() {
   return std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now().time_since_epoch()).count();
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 }  // namespace
@@ -41,7 +42,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::ifstream in(argv[7], std::ios::binary);
-  for (TensorId id : {TensorId::kInput, TensorId::kWq, TensorId::kWk, TensorId::kWv, TensorId::kWout})
+  for (TensorId id :
+       {TensorId::kInput, TensorId::kWq, TensorId::kWk, TensorId::kWv, TensorId::kWout})
     in.read(reinterpret_cast<char*>(model->tensor(id)),
             std::streamsize(model->tensor_size(id) * sizeof(float)));
   if (!in) {
@@ -80,9 +82,10 @@ int main(int argc, char** argv) {
   std::ifstream status("/proc/self/status");
   for (std::string line; std::getline(status, line);)
     if (line.rfind("VmHWM:", 0) == 0) peak_kb = std::atol(line.c_str() + 6);
-  std::printf("{\"medianMs\":%.9g,\"minMs\":%.9g,\"maxMs\":%.9g,\"samples\":%zu,"
-              "\"callsPerSample\":%zu,\"peakRssBytes\":%ld}\n",
-              per_call[per_call.size() / 2], per_call.front(), per_call.back(), per_call.size(),
-              batch, peak_kb * 1024L);
+  std::printf(
+      "{\"medianMs\":%.9g,\"minMs\":%.9g,\"maxMs\":%.9g,\"samples\":%zu,"
+      "\"callsPerSample\":%zu,\"peakRssBytes\":%ld}\n",
+      per_call[per_call.size() / 2], per_call.front(), per_call.back(), per_call.size(), batch,
+      peak_kb * 1024L);
   return 0;
 }

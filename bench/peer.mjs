@@ -24,5 +24,4 @@ const out = peer.output();
 writeFileSync(`${dir}/${caseName}.${peerName}.out`, Buffer.from(out.buffer, out.byteOffset, out.byteLength));
 // VmHWM, not getrusage's maxrss: Linux carries the parent's peak into maxrss across fork + exec.
 const peakRssBytes = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) * 1024;
-console.log(JSON.stringify({ ...timing, peakRssBytes,
-  ...(peer.extra ? peer.extra() : {}) }));
+console.log(JSON.stringify({ ...timing, peakRssBytes, ...(peer.extra ? peer.extra() : {}) }));

@@ -17,13 +17,13 @@ class Plan {
     return false;
   }
   sampling() {
-    const n = this.perCall.length, elapsed = performance.now() - this.sampleStart;
+    const n = this.perCall.length,
+      elapsed = performance.now() - this.sampleStart;
     return !((n >= 7 && elapsed >= 1500) || (n >= 3 && elapsed >= 8000) || n >= 300);
   }
   result() {
     const t = [...this.perCall].sort((a, b) => a - b);
-    return { medianMs: t[t.length >> 1], minMs: t[0], maxMs: t.at(-1), samples: t.length,
-      callsPerSample: this.batch };
+    return { medianMs: t[t.length >> 1], minMs: t[0], maxMs: t.at(-1), samples: t.length, callsPerSample: this.batch };
   }
 }
 

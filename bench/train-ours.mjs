@@ -10,7 +10,9 @@ const seed = Number(process.argv[3] ?? 2);
 const hw = await loadHeadwise();
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-console.log(`# node bench/train-ours.mjs ${rounds} ${seed}  (Node ${process.version}, wasm SIMD128 via ${hw.simdArch})`);
+console.log(
+  `# node bench/train-ours.mjs ${rounds} ${seed}  (Node ${process.version}, wasm SIMD128 via ${hw.simdArch})`,
+);
 console.log('heads | step median ms | min | max | steps to 95% | train seconds to 95% | held-out accuracy at stop');
 for (const heads of [1, 2, 4]) {
   const t = hw.createTrainer({ heads, seed: 1, evalSize: 1 });
@@ -33,6 +35,8 @@ for (const heads of [1, 2, 4]) {
   }
   const final = run.evaluate().accuracy;
   run.dispose();
-  console.log(`${heads} | ${median(ms).toFixed(3)} | ${Math.min(...ms).toFixed(3)} | ${Math.max(...ms).toFixed(3)} | `
-    + `${reached ?? 'not by 1500'} | ${reached ? (trainMs / 1000).toFixed(2) : '-'} | ${final.toFixed(4)}`);
+  console.log(
+    `${heads} | ${median(ms).toFixed(3)} | ${Math.min(...ms).toFixed(3)} | ${Math.max(...ms).toFixed(3)} | ` +
+      `${reached ?? 'not by 1500'} | ${reached ? (trainMs / 1000).toFixed(2) : '-'} | ${final.toFixed(4)}`,
+  );
 }

@@ -38,8 +38,15 @@ async function loadOurs() {
   const api = await import(url).catch((error) => (console.log(`ours: ${error.message}`), {}));
   if (typeof api.createTrainer !== 'function') return null;
   return async ({ heads, seed, steps, init, stopAt, evalEvery = 10, warmUpSteps = 20 }) => {
-    const trainer = await api.createTrainer({ heads, dModel: WIDTH, mlpWidth: 64, variant: 'verb-noun', seed,
-      batch: 32, learningRate: 3e-3 });
+    const trainer = await api.createTrainer({
+      heads,
+      dModel: WIDTH,
+      mlpWidth: 64,
+      variant: 'verb-noun',
+      seed,
+      batch: 32,
+      learningRate: 3e-3,
+    });
     if (init) trainer.setWeights(Object.fromEntries(NAMES.map((n) => [n, init[n]])));
     const initial = init ?? trainer.getWeights();
     const losses = [];
@@ -64,18 +71,37 @@ async function loadOurs() {
       }
     }
     trainer.dispose?.();
-    return { medianStepMs: median(stepMs.slice(warmUpSteps)), cpuStepMs: cpuMs / Math.max(1, steps - warmUpSteps),
-      losses, stepTo95,
-      trainSecondsTo95: msTo95 === null ? null : msTo95 / 1e3, initial };
+    return {
+      medianStepMs: median(stepMs.slice(warmUpSteps)),
+      cpuStepMs: cpuMs / Math.max(1, steps - warmUpSteps),
+      losses,
+      stepTo95,
+      trainSecondsTo95: msTo95 === null ? null : msTo95 / 1e3,
+      initial,
+    };
   };
 }
 
 // ---- peers ----
 function pytorch({ heads, seed, steps, init, stopAt, evalEvery = 10 }) {
   const out = join(tmp, `torch-${heads}-${seed}-${steps}.json`);
-  const args = [join(here, 'train/torch_train.py'), '--heads', String(heads), '--width', String(WIDTH), '--seed',
-    String(seed), '--steps', String(steps), '--eval-every', String(evalEvery), '--quiet', '--json', out];
-  if (init) writeFileSync(join(tmp, 'init.json'), JSON.stringify(init)), args.push('--init', join(tmp, 'init.json'));
+  const args = [
+    join(here, 'train/torch_train.py'),
+    '--heads',
+    String(heads),
+    '--width',
+    String(WIDTH),
+    '--seed',
+    String(seed),
+    '--steps',
+    String(steps),
+    '--eval-every',
+    String(evalEvery),
+    '--quiet',
+    '--json',
+    out,
+  ];
+  if (init) (writeFileSync(join(tmp, 'init.json'), JSON.stringify(init)), args.push('--init', join(tmp, 'init.json')));
   if (stopAt !== undefined) args.push('--stop-at', String(stopAt));
   const r = spawnSync('/usr/bin/python3', args, { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`torch_train.py failed: ${(r.stderr || r.error?.message || '').slice(-400)}`);
@@ -127,9 +153,11 @@ function curveCheck(name, losses, reference) {
     if (err > ATOL + RTOL * Math.abs(reference[i])) pass = false;
     if (err > worst) [worst, worstStep] = [err, i + 1];
   }
-  console.log(`  ${name} vs pytorch, first ${CURVE_STEPS} losses: worst |diff| ${worst.toExponential(2)} at step `
-    + `${worstStep} (loss ${fmt(reference[worstStep - 1], 4)}): ${pass ? 'agree' : 'DISAGREE'} within `
-    + `${ATOL} + ${RTOL}*|pytorch|`);
+  console.log(
+    `  ${name} vs pytorch, first ${CURVE_STEPS} losses: worst |diff| ${worst.toExponential(2)} at step ` +
+      `${worstStep} (loss ${fmt(reference[worstStep - 1], 4)}): ${pass ? 'agree' : 'DISAGREE'} within ` +
+      `${ATOL} + ${RTOL}*|pytorch|`,
+  );
   return pass;
 }
 
@@ -161,8 +189,10 @@ async function main() {
   }
 
   // 2. Step time.
-  console.log(`-- ms per training step, batch 32, ${STEP_STEPS} steps (tfjs at most 150), first 20 left out: `
-    + 'median wall time (mean CPU time); ratios of CPU times');
+  console.log(
+    `-- ms per training step, batch 32, ${STEP_STEPS} steps (tfjs at most 150), first 20 left out: ` +
+      'median wall time (mean CPU time); ratios of CPU times',
+  );
   const stepMs = {};
   const cpuStep = {};
   for (const heads of HEADS) {
@@ -186,16 +216,23 @@ async function main() {
   // 3. Time to 95% at 2 heads, every peer from the same initial weights per seed (ours' when it is
   // there), so that they follow nearly the same trajectory and only the speed differs.
   if (env.TRAIN_SKIP_95 !== '1') {
-    console.log(`-- time to 95% held-out accuracy, 2 heads, seeds 1-${SEEDS}, same initial weights per seed `
-      + '(training wall time; evaluation every 10 steps; "not reached" counts as infinite in the median)');
+    console.log(
+      `-- time to 95% held-out accuracy, 2 heads, seeds 1-${SEEDS}, same initial weights per seed ` +
+        '(training wall time; evaluation every 10 steps; "not reached" counts as infinite in the median)',
+    );
     const inits = [];
     for (let seed = 1; seed <= SEEDS; seed += 1) inits.push(initialWeights({ heads: 2, width: WIDTH, seed }));
     const rows = {};
     for (const name of names) {
       rows[name] = [];
       for (let seed = 1; seed <= SEEDS; seed += 1) {
-        const r = await peers[name]({ heads: 2, seed, steps: 1500, stopAt: 0.95,
-          init: name === 'ours' ? undefined : inits[seed - 1] });
+        const r = await peers[name]({
+          heads: 2,
+          seed,
+          steps: 1500,
+          stopAt: 0.95,
+          init: name === 'ours' ? undefined : inits[seed - 1],
+        });
         if (name === 'ours') inits[seed - 1] = r.initial;
         rows[name].push(r);
       }

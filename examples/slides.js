@@ -16,7 +16,11 @@
   const frames = Array.from(document.querySelectorAll('.slide iframe'));
   const widget = new URLSearchParams(location.search).get('widget');
   let widgetBase = null;
-  try { widgetBase = widget ? new URL(widget) : null; } catch { widgetBase = null; }
+  try {
+    widgetBase = widget ? new URL(widget) : null;
+  } catch {
+    widgetBase = null;
+  }
   if (widgetBase && !/^https?:$/.test(widgetBase.protocol)) widgetBase = null;
   frames.forEach((frame) => {
     const url = new URL(frame.dataset.embed, widgetBase ?? new URL('../web/', location.href));
@@ -72,11 +76,17 @@
 
   document.addEventListener('keydown', (event) => {
     if (event.target.closest && event.target.closest('input, textarea, select')) return;
-    if (['ArrowRight', 'PageDown', ' '].includes(event.key)) { event.preventDefault(); move(1); }
-    if (['ArrowLeft', 'PageUp'].includes(event.key)) { event.preventDefault(); move(-1); }
+    if (['ArrowRight', 'PageDown', ' '].includes(event.key)) {
+      event.preventDefault();
+      move(1);
+    }
+    if (['ArrowLeft', 'PageUp'].includes(event.key)) {
+      event.preventDefault();
+      move(-1);
+    }
   });
   document.querySelectorAll('[data-go]').forEach((button) => {
     button.addEventListener('click', () => move(Number(button.dataset.go)));
   });
   show((parseInt(location.hash.slice(1), 10) || 1) - 1);
-}());
+})();

@@ -24,7 +24,8 @@ const dropDefaultWasmUrl = {
   enforce: 'pre',
   transform(code, id) {
     if (!id.endsWith('/web/core-loader.js')) return null;
-    if (!code.includes(DEFAULT_WASM_URL)) this.error(`core-loader.js no longer contains ${DEFAULT_WASM_URL}; update ${import.meta.url}`);
+    if (!code.includes(DEFAULT_WASM_URL))
+      this.error(`core-loader.js no longer contains ${DEFAULT_WASM_URL}; update ${import.meta.url}`);
     return code.replace(DEFAULT_WASM_URL, 'undefined');
   },
 };
@@ -36,7 +37,10 @@ const noNodeFs = {
   name: 'headwise-no-node-fs',
   enforce: 'pre',
   resolveId: (id) => (id === NODE_FS ? `\0${NODE_FS}` : null),
-  load: (id) => (id === `\0${NODE_FS}` ? 'export function readFile() { throw new Error("node:fs is not available in the browser bundle"); }' : null),
+  load: (id) =>
+    id === `\0${NODE_FS}`
+      ? 'export function readFile() { throw new Error("node:fs is not available in the browser bundle"); }'
+      : null,
 };
 
 export default {

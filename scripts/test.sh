@@ -5,6 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
+echo "== formatting (clang-format, Prettier) and line lengths"
+bash scripts/check-format.sh
+
 echo "== native build and GoogleTest"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j"$(nproc)"

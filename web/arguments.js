@@ -4,8 +4,15 @@
 // no caller code (a getter, a Proxy, a valueOf) can run between the check and the write.
 
 export const CONFIG_DEFAULTS = Object.freeze({
-  batch: 1, tokens: 6, dModel: 6, heads: 2, headDim: undefined,
-  causal: true, bias: false, seed: 0, memoryBudget: undefined,
+  batch: 1,
+  tokens: 6,
+  dModel: 6,
+  heads: 2,
+  headDim: undefined,
+  causal: true,
+  bias: false,
+  seed: 0,
+  memoryBudget: undefined,
 });
 
 const SIZE_KEYS = ['batch', 'tokens', 'dModel', 'heads'];
@@ -42,7 +49,9 @@ export function describe(value) {
   try {
     const constructorName = value.constructor?.name;
     if (typeof constructorName === 'string' && constructorName !== '') return `a ${constructorName}`;
-  } catch { /* described generically */ }
+  } catch {
+    /* described generically */
+  }
   return 'an object';
 }
 
@@ -126,8 +135,10 @@ export function optionsArgument(what, options, known) {
 }
 
 function outOfRange(name, index, value) {
-  return new RangeError(`${name}[${index}] is ${value}; every value must be finite`
-    + (isFinite(value) ? ' in float32 (at most 3.4028234663852886e38 in size)' : ''));
+  return new RangeError(
+    `${name}[${index}] is ${value}; every value must be finite` +
+      (isFinite(value) ? ' in float32 (at most 3.4028234663852886e38 in size)' : ''),
+  );
 }
 
 /**
@@ -145,7 +156,7 @@ export function floatArrayArgument(name, value, length, shape) {
     const got = typedArrayLength.call(value);
     if (got !== length) throw wrongLength(got);
     const copy = new Float32Array(length);
-    typedArraySet.call(copy, value);  // reads the buffer directly: no caller code runs
+    typedArraySet.call(copy, value); // reads the buffer directly: no caller code runs
     for (let i = 0; i < length; i += 1) {
       if (!isFinite(copy[i])) throw outOfRange(name, i, copy[i]);
     }
@@ -159,7 +170,7 @@ export function floatArrayArgument(name, value, length, shape) {
   if (got !== length) throw wrongLength(got);
   const copy = new Float32Array(length);
   for (let i = 0; i < length; i += 1) {
-    const element = value[i];  // read once (a getter or a Proxy trap runs here, before any write)
+    const element = value[i]; // read once (a getter or a Proxy trap runs here, before any write)
     if (typeof element !== 'number') {
       throw new TypeError(`${name}[${i}] must be a number, got ${describe(element)}`);
     }

@@ -5,8 +5,8 @@ import createHeadwiseCore from './build/headwise-core.js';
 
 const defaultWasmUrl = new URL('./build/headwise-core.wasm', import.meta.url);
 
-const isNode = typeof process === 'object' && typeof process.versions?.node === 'string'
-  && typeof window === 'undefined';
+const isNode =
+  typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
 
 async function instantiateFromUrl(url, imports) {
   if (isNode && String(url).startsWith('file:')) {
@@ -15,8 +15,10 @@ async function instantiateFromUrl(url, imports) {
   }
   const response = await fetch(url);
   if (!response.ok) throw new Error(`could not load ${url}: HTTP ${response.status}`);
-  if (typeof WebAssembly.instantiateStreaming === 'function'
-      && response.headers.get('content-type') === 'application/wasm') {
+  if (
+    typeof WebAssembly.instantiateStreaming === 'function' &&
+    response.headers.get('content-type') === 'application/wasm'
+  ) {
     return WebAssembly.instantiateStreaming(response, imports);
   }
   return WebAssembly.instantiate(await response.arrayBuffer(), imports);
@@ -30,7 +32,9 @@ export function loadCore({ wasmBinary, wasmUrl } = {}) {
   let rejectLoad;
   let core = null;
   let abortReason = null;
-  const failed = new Promise((_, reject) => { rejectLoad = reject; });
+  const failed = new Promise((_, reject) => {
+    rejectLoad = reject;
+  });
   const ready = createHeadwiseCore({
     instantiateWasm(imports, receive) {
       const instantiating = wasmBinary
@@ -40,7 +44,9 @@ export function loadCore({ wasmBinary, wasmUrl } = {}) {
       return {};
     },
     print() {},
-    printErr(text) { console.warn(`[headwise] ${text}`); },
+    printErr(text) {
+      console.warn(`[headwise] ${text}`);
+    },
     // After an abort the module's memory is in an unknown state; record it so the API can refuse.
     onAbort(what) {
       abortReason = String(what ?? 'unknown reason');

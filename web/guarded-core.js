@@ -17,9 +17,11 @@ export class GuardedCore {
   // it and even the handler could not run (no stack left), so the next use finishes the job.
   #openStack = null;
   #openName = '';
-  #interruptedBy = null;  // the exception that left a call from inside the module
+  #interruptedBy = null; // the exception that left a call from inside the module
 
-  constructor(raw) { this.#raw = raw; }
+  constructor(raw) {
+    this.#raw = raw;
+  }
 
   /** Why the module stopped, or null while it works. */
   get stoppedReason() {
@@ -35,8 +37,10 @@ export class GuardedCore {
   call(name, ...args) {
     const stopped = this.stoppedReason;
     if (stopped !== null) {
-      throw new HeadwiseError(`the WebAssembly module has stopped (${stopped}) and cannot be used any more; `
-        + 'load a fresh one with loadHeadwise()');
+      throw new HeadwiseError(
+        `the WebAssembly module has stopped (${stopped}) and cannot be used any more; ` +
+          'load a fresh one with loadHeadwise()',
+      );
     }
     const raw = this.#raw;
     this.#openStack = raw.stackSave();

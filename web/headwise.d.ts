@@ -50,7 +50,11 @@ export interface TraceEntry {
  */
 export type FloatInput = Float32Array | number[];
 
-export interface QKV<T = Float32Array> { q: T; k: T; v: T }
+export interface QKV<T = Float32Array> {
+  q: T;
+  k: T;
+  v: T;
+}
 
 export interface Weights {
   /** (dModel, heads*headDim), row-major: q = x @ wq. */
@@ -123,7 +127,9 @@ export class HeadwiseError extends Error {}
 
 export class MultiHeadAttention {
   readonly config: ResolvedConfig;
-  readonly shapes: Readonly<Record<'input' | 'projected' | 'heads' | 'scores' | 'concat' | 'output' | 'wq' | 'wOut' | 'bq' | 'bOut', number[]>>;
+  readonly shapes: Readonly<
+    Record<'input' | 'projected' | 'heads' | 'scores' | 'concat' | 'output' | 'wq' | 'wOut' | 'bq' | 'bOut', number[]>
+  >;
   readonly disposed: boolean;
   /** The whole forward pass; with intermediates the attention kernel differs (see ForwardOptions). */
   forward(x: FloatInput, options?: ForwardOptions & { intermediates?: false }): Float32Array;
@@ -136,7 +142,10 @@ export class MultiHeadAttention {
   split(projected: QKV<FloatInput>): QKV;
   /** Step 3: per head softmax(q k^T / sqrt(hd) + mask) v -> context (B, H, T, hd). */
   attend(heads: QKV<FloatInput>, options?: { intermediates?: false }): { context: Float32Array };
-  attend(heads: QKV<FloatInput>, options: { intermediates: true }): { context: Float32Array; scores: Float32Array; attention: Float32Array };
+  attend(
+    heads: QKV<FloatInput>,
+    options: { intermediates: true },
+  ): { context: Float32Array; scores: Float32Array; attention: Float32Array };
   /** Step 4: (B, H, T, hd) -> transpose(1, 2) -> view (B, T, H*hd). */
   merge(context: FloatInput): Float32Array;
   /** Step 5: concat @ W_out (+ b_out) -> (B, T, dModel). */
@@ -231,8 +240,10 @@ export class Trainer {
   readonly parameters: ReadonlyArray<{ name: string; shape: number[] }>;
   /** The core's tensor table: each parameter, its gradient and Adam's moments, one row each. */
   readonly tensorTable: ReadonlyArray<{
-    name: string; role: 'weight' | 'bias' | 'embedding' | 'gradient' | 'optimizerState';
-    shape: number[]; symbols: string[];
+    name: string;
+    role: 'weight' | 'bias' | 'embedding' | 'gradient' | 'optimizerState';
+    shape: number[];
+    symbols: string[];
   }>;
   readonly classes: number;
   readonly steps: number;

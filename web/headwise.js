@@ -2,7 +2,12 @@
 // This file is the public API; the page and npm users both use it and nothing below it.
 import { loadCore } from './core-loader.js';
 import {
-  deepFreeze, floatArrayArgument, normalizeConfig, optionsArgument, positiveSize, seedArgument,
+  deepFreeze,
+  floatArrayArgument,
+  normalizeConfig,
+  optionsArgument,
+  positiveSize,
+  seedArgument,
 } from './arguments.js';
 import { HeadwiseError } from './errors.js';
 import { GuardedCore } from './guarded-core.js';
@@ -21,8 +26,11 @@ function tablesOf(core) {
     T: byName(tensors),
     STEP: byName(steps),
     INPUT_STREAM: input.stream,
-    learned: Object.freeze(tensors.filter((row) => row.role === 'weight' || row.role === 'bias')
-      .map((row) => Object.freeze({ ...row, shape: Object.freeze([...row.shape]) }))),
+    learned: Object.freeze(
+      tensors
+        .filter((row) => row.role === 'weight' || row.role === 'bias')
+        .map((row) => Object.freeze({ ...row, shape: Object.freeze([...row.shape]) })),
+    ),
   });
 }
 
@@ -35,7 +43,7 @@ export class MultiHeadAttention {
   #T;
   #STEP;
   #learned;
-  #shapes;  // the layer's own shapes: the public `shapes` is a frozen copy, never read back
+  #shapes; // the layer's own shapes: the public `shapes` is a frozen copy, never read back
 
   /** @internal use Headwise.createAttention */
   constructor(core, handle, config, registry, tables) {
@@ -48,23 +56,38 @@ export class MultiHeadAttention {
     const headDim = config.headDim ?? config.dModel / config.heads;
     /** The configuration, with headDim and concatWidth (heads x headDim) filled in. */
     this.config = Object.freeze({
-      batch: config.batch, tokens: config.tokens, dModel: config.dModel, heads: config.heads,
-      headDim, concatWidth: config.heads * headDim, causal: config.causal, bias: config.bias,
+      batch: config.batch,
+      tokens: config.tokens,
+      dModel: config.dModel,
+      heads: config.heads,
+      headDim,
+      concatWidth: config.heads * headDim,
+      causal: config.causal,
+      bias: config.bias,
       seed: config.seed,
     });
     const { batch: B, tokens: Tn, dModel: D, heads: H } = this.config;
     const C = this.config.concatWidth;
     const shapes = () => ({
-      input: [B, Tn, D], projected: [B, Tn, C], heads: [B, H, Tn, headDim],
-      scores: [B, H, Tn, Tn], concat: [B, Tn, C], output: [B, Tn, D],
-      wq: [D, C], wOut: [C, D], bq: [C], bOut: [D],
+      input: [B, Tn, D],
+      projected: [B, Tn, C],
+      heads: [B, H, Tn, headDim],
+      scores: [B, H, Tn, Tn],
+      concat: [B, Tn, C],
+      output: [B, Tn, D],
+      wq: [D, C],
+      wOut: [C, D],
+      bq: [C],
+      bOut: [D],
     });
     this.#shapes = deepFreeze(shapes());
     /** Every tensor's shape, frozen all the way down. */
     this.shapes = deepFreeze(shapes());
   }
 
-  get disposed() { return this.#handle === 0; }
+  get disposed() {
+    return this.#handle === 0;
+  }
 
   /**
    * The whole forward pass. variant: 'fused' (default) or 'loop'. With intermediates the attention
@@ -84,8 +107,11 @@ export class MultiHeadAttention {
     const concat = this.#read(this.#T.concat);
     return {
       output,
-      q: this.#read(this.#T.qHeads), k: this.#read(this.#T.kHeads), v: this.#read(this.#T.vHeads),
-      scores: this.#read(this.#T.scores), attention: this.#read(this.#T.attention),
+      q: this.#read(this.#T.qHeads),
+      k: this.#read(this.#T.kHeads),
+      v: this.#read(this.#T.vHeads),
+      scores: this.#read(this.#T.scores),
+      attention: this.#read(this.#T.attention),
       // The loop version writes each head's context straight into its columns of concat.
       context: variant === 'loop' ? this.#headsOf(concat) : this.#read(this.#T.contextHeads),
       concat,
@@ -109,7 +135,11 @@ export class MultiHeadAttention {
   split(projected) {
     const { q, k, v } = qkvArgument('split', projected);
     const shape = this.#shapes.projected;
-    this.#write([[this.#T.q, 'q', q, shape], [this.#T.k, 'k', k, shape], [this.#T.v, 'v', v, shape]]);
+    this.#write([
+      [this.#T.q, 'q', q, shape],
+      [this.#T.k, 'k', k, shape],
+      [this.#T.v, 'v', v, shape],
+    ]);
     this.#run(this.#STEP.split);
     return { q: this.#read(this.#T.qHeads), k: this.#read(this.#T.kHeads), v: this.#read(this.#T.vHeads) };
   }
@@ -119,7 +149,11 @@ export class MultiHeadAttention {
     const { q, k, v } = qkvArgument('attend', heads);
     const { intermediates = false } = optionsArgument('attend', options, ['intermediates']);
     const shape = this.#shapes.heads;
-    this.#write([[this.#T.qHeads, 'q', q, shape], [this.#T.kHeads, 'k', k, shape], [this.#T.vHeads, 'v', v, shape]]);
+    this.#write([
+      [this.#T.qHeads, 'q', q, shape],
+      [this.#T.kHeads, 'k', k, shape],
+      [this.#T.vHeads, 'v', v, shape],
+    ]);
     this.#keep(intermediates);
     this.#run(this.#STEP.attend);
     const context = this.#read(this.#T.contextHeads);
@@ -194,14 +228,19 @@ export class MultiHeadAttention {
   }
 
   // Views into wasm memory go stale when memory grows: take one, use it at once, never keep it.
-  #view(id) { return this.#core.call('tensorView', this.#live(), id); }
-  #read(id) { return this.#view(id).slice(); }
+  #view(id) {
+    return this.#core.call('tensorView', this.#live(), id);
+  }
+  #read(id) {
+    return this.#view(id).slice();
+  }
 
   // Every argument is converted and checked into a private copy first; only then are views taken
   // and the copies written, so no caller code runs between a check and its write.
   #write(writes) {
     const copies = writes.map(([id, name, value, shape]) => [
-      id, floatArrayArgument(name, value, sizeOf(shape), shape),
+      id,
+      floatArrayArgument(name, value, sizeOf(shape), shape),
     ]);
     for (const [id, copy] of copies) this.#view(id).set(copy);
   }
@@ -210,7 +249,7 @@ export class MultiHeadAttention {
     if (typeof intermediates !== 'boolean') {
       throw new TypeError(`intermediates must be true or false, got ${String(intermediates)}`);
     }
-    if (intermediates === this.#keeping) return;  // one call into the module saved per forward
+    if (intermediates === this.#keeping) return; // one call into the module saved per forward
     if (!this.#core.call('keepIntermediates', this.#live(), intermediates)) {
       throw new HeadwiseError(this.#core.call('lastError'));
     }
@@ -228,7 +267,10 @@ export class MultiHeadAttention {
     for (let b = 0; b < B; b += 1)
       for (let t = 0; t < Tn; t += 1)
         for (let h = 0; h < H; h += 1)
-          out.set(concat.subarray((b * Tn + t) * C + h * hd, (b * Tn + t) * C + (h + 1) * hd), ((b * H + h) * Tn + t) * hd);
+          out.set(
+            concat.subarray((b * Tn + t) * C + h * hd, (b * Tn + t) * C + (h + 1) * hd),
+            ((b * H + h) * Tn + t) * hd,
+          );
     return out;
   }
 }
@@ -274,7 +316,9 @@ export class Headwise {
   }
 
   /** Why the module stopped (after an abort or a trap), or null while it works. */
-  get stoppedReason() { return this.#core.stoppedReason; }
+  get stoppedReason() {
+    return this.#core.stoppedReason;
+  }
 
   /** Creates a layer; weights come from config.seed unless you setWeights() afterwards. */
   createAttention(config = {}) {
@@ -318,19 +362,27 @@ export class Headwise {
   }
 
   /** Creates a trainer of the "latest verb and latest noun" classifier (see web/trainer.js). */
-  createTrainer(options = {}) { return createTrainerOn(this.#core, options); }
+  createTrainer(options = {}) {
+    return createTrainerOn(this.#core, options);
+  }
 
   /** How many trainers are alive in the module (for leak checks). */
-  liveTrainers() { return this.#core.call('liveTrainers'); }
+  liveTrainers() {
+    return this.#core.call('liveTrainers');
+  }
 
   /** How many layers are alive in the module (for leak checks). */
-  liveLayers() { return this.#core.call('liveModels'); }
+  liveLayers() {
+    return this.#core.call('liveModels');
+  }
 
   /**
    * { wasmMemoryBytes, heapInUseBytes, stackPointer }: linear memory size, bytes currently
    * allocated, and where the module's stack pointer stands between calls (constant unless leaked).
    */
-  memoryStats() { return this.#core.call('memoryStats'); }
+  memoryStats() {
+    return this.#core.call('memoryStats');
+  }
 }
 
 let shared = null;
@@ -344,7 +396,9 @@ export async function loadHeadwise(options) {
   if (options) return new Headwise(await loadCore(options));
   if (shared && (await shared.catch(() => null))?.stoppedReason != null) shared = null;
   shared ??= loadCore().then((core) => new Headwise(core));
-  shared.catch(() => { shared = null; });  // a failed load is retried next time
+  shared.catch(() => {
+    shared = null;
+  }); // a failed load is retried next time
   return shared;
 }
 
@@ -358,8 +412,12 @@ export function weightsFromPyTorch(weights, dModel) {
   if (weights === null || typeof weights !== 'object') {
     throw new TypeError('weightsFromPyTorch expects { inProjWeight, outProjWeight, inProjBias?, outProjBias? }');
   }
-  const given = optionsArgument('weightsFromPyTorch', weights,
-    ['inProjWeight', 'outProjWeight', 'inProjBias', 'outProjBias']);
+  const given = optionsArgument('weightsFromPyTorch', weights, [
+    'inProjWeight',
+    'outProjWeight',
+    'inProjBias',
+    'outProjBias',
+  ]);
   const E = dModel;
   if (typeof E !== 'number' || !Number.isInteger(E) || E < 1) {
     throw new RangeError(`dModel must be a whole number of at least 1, got ${String(E)}`);

@@ -3,9 +3,26 @@
 // Pure module: no I/O, no wasm, usable by the trainer API, the page and the benchmarks.
 
 export const vocabulary = Object.freeze([
-  'dog', 'ball', 'cat', 'bird', 'boy', 'girl', 'stick', 'bone',
-  'chase', 'catch', 'see', 'like', 'find', 'drop', 'kick', 'follow',
-  'the', 'a', 'it', 'and',
+  'dog',
+  'ball',
+  'cat',
+  'bird',
+  'boy',
+  'girl',
+  'stick',
+  'bone',
+  'chase',
+  'catch',
+  'see',
+  'like',
+  'find',
+  'drop',
+  'kick',
+  'follow',
+  'the',
+  'a',
+  'it',
+  'and',
   '?',
 ]);
 export const NOUN_BASE = 0;

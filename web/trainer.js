@@ -10,13 +10,25 @@ const QUERY = QUESTION;
 const VARIANTS = Object.freeze({ 'verb-noun': 0, verb: 1 });
 
 export const TRAINER_DEFAULTS = Object.freeze({
-  heads: 2, dModel: 32, mlpWidth: 64, variant: 'verb-noun', seed: 0, learningRate: 3e-3,
-  batch: 32, warmup: 100, evalSize: 2048,
+  heads: 2,
+  dModel: 32,
+  mlpWidth: 64,
+  variant: 'verb-noun',
+  seed: 0,
+  learningRate: 3e-3,
+  batch: 32,
+  warmup: 100,
+  evalSize: 2048,
 });
 // Whole-number options and their ranges (the core checks the same and the dModel/heads rule).
 const INTEGER_RANGES = Object.freeze({
-  heads: [1, 64], dModel: [1, 1024], mlpWidth: [1, 4096], seed: [0, 0xffffffff],
-  batch: [1, 4096], warmup: [0, 1e9], evalSize: [1, 65536],
+  heads: [1, 64],
+  dModel: [1, 1024],
+  mlpWidth: [1, 4096],
+  seed: [0, 0xffffffff],
+  batch: [1, 4096],
+  warmup: [0, 1e9],
+  evalSize: [1, 65536],
 });
 // Keys getWeights() adds next to the tensors; setWeights() accepts them back and ignores them.
 const WEIGHT_META_KEYS = new Set(['format', 'config', 'step']);
@@ -69,7 +81,9 @@ export function sequenceIds(sequence) {
   let items = sequence;
   if (typeof sequence === 'string') items = sequence.trim().split(/\s+/);
   if (!Array.isArray(items) && !ArrayBuffer.isView(items)) {
-    throw new TypeError(`the sequence must be a string, an array of words or an array of ids, got ${describe(sequence)}`);
+    throw new TypeError(
+      `the sequence must be a string, an array of words or an array of ids, got ${describe(sequence)}`,
+    );
   }
   const ids = Array.from(items, (item, i) => {
     if (typeof item === 'number') {
@@ -114,7 +128,8 @@ export class Trainer {
     /** The options, with defaults filled in. */
     this.options = options;
     const table = core.call('trainerTable', handle);
-    this.#rows = table.filter((row) => row.slot === 0)
+    this.#rows = table
+      .filter((row) => row.slot === 0)
       .map(({ name, shape }) => ({ name, shape, size: shape.reduce((a, b) => a * b, 1) }));
     /** Parameter tensors in order: { name, shape } (each weight is x_in @ W, shaped (in, out)). */
     this.parameters = Object.freeze(this.#rows.map(({ name, shape }) => Object.freeze({ name, shape })));
@@ -122,13 +137,17 @@ export class Trainer {
      * The core's tensor table for this model: every parameter, its gradient and Adam's two
      * moments, one row each: { name, role, shape, symbols } (symbols: the shape's dimensions).
      */
-    this.tensorTable = Object.freeze(table.map(({ name, role, shape, symbols }) => Object.freeze({ name, role, shape, symbols })));
+    this.tensorTable = Object.freeze(
+      table.map(({ name, role, shape, symbols }) => Object.freeze({ name, role, shape, symbols })),
+    );
     /** How many classes the variant has (64 for "verb-noun", 8 for "verb"). */
     this.classes = options.variant === 'verb' ? 8 : 64;
     this.steps = 0;
   }
 
-  get disposed() { return this.#handle === 0; }
+  get disposed() {
+    return this.#handle === 0;
+  }
 
   /**
    * n updates (default 1) on fresh batches. Returns the mean over those n batches of the loss and
@@ -145,13 +164,17 @@ export class Trainer {
   }
 
   /** Loss and accuracy on the held-out set (options.evalSize sequences of its own seed). */
-  evaluate() { return this.#checked(this.#core.call('trainerEvaluate', this.#live())); }
+  evaluate() {
+    return this.#checked(this.#core.call('trainerEvaluate', this.#live()));
+  }
 
   /**
    * Per head, the mean attention from "?" on the latest verb and on the latest noun over the
    * held-out set: a head that specialised puts most of its weight on one of the two.
    */
-  headShares() { return this.#checked(this.#core.call('trainerHeadShares', this.#live())); }
+  headShares() {
+    return this.#checked(this.#core.call('trainerHeadShares', this.#live()));
+  }
 
   /** Attention from "?" for one sequence: { tokens (12 words), heads: [Float32Array(12) per head] }. */
   attentionFrom(sequence) {
@@ -185,7 +208,7 @@ export class Trainer {
     }
     const offsets = new Map();
     let offset = 0;
-    for (const row of this.#rows) offsets.set(row.name, [offset, row.shape]), offset += row.size;
+    for (const row of this.#rows) (offsets.set(row.name, [offset, row.shape]), (offset += row.size));
     if (weights.format !== undefined && weights.format !== WEIGHTS_FORMAT) {
       throw new RangeError(`weights.format must be "${WEIGHTS_FORMAT}", got ${describe(weights.format)}`);
     }
@@ -196,7 +219,15 @@ export class Trainer {
         throw new TypeError(`unknown weight "${name}" (this model has ${[...offsets.keys()].join(', ')})`);
       }
       const [at, shape] = offsets.get(name);
-      checked.push([at, floatArrayArgument(name, value, shape.reduce((a, b) => a * b, 1), shape)]);
+      checked.push([
+        at,
+        floatArrayArgument(
+          name,
+          value,
+          shape.reduce((a, b) => a * b, 1),
+          shape,
+        ),
+      ]);
     }
     const view = this.#checked(this.#core.call('trainerBufferView', this.#live(), 0));
     for (const [at, array] of checked) view.set(array, at);
@@ -224,8 +255,18 @@ export class Trainer {
 /** @internal Headwise.createTrainer calls this with its guarded core. */
 export function createTrainerOn(core, options) {
   const o = normalizeTrainerOptions(options);
-  const handle = core.call('trainerCreate', o.heads, o.dModel, o.mlpWidth, VARIANTS[o.variant], o.seed,
-    o.learningRate, o.batch, o.warmup, o.evalSize);
+  const handle = core.call(
+    'trainerCreate',
+    o.heads,
+    o.dModel,
+    o.mlpWidth,
+    VARIANTS[o.variant],
+    o.seed,
+    o.learningRate,
+    o.batch,
+    o.warmup,
+    o.evalSize,
+  );
   if (handle === 0) throw new HeadwiseError(core.call('trainerLastError'));
   const trainer = new Trainer(core, handle, o);
   registryFor(core).register(trainer, handle, trainer);

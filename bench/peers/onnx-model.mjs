@@ -2,12 +2,15 @@
 // few ModelProto fields it needs are encoded below (field numbers from onnx/onnx.proto).
 // Graph: MatMul x3 -> Reshape -> Transpose -> MatMul(q, k^T) -> Mul(1/sqrt(hd)) -> Add(causal
 // mask) -> Softmax -> MatMul(., v) -> Transpose -> Reshape -> MatMul(W_out).
-const FLOAT = 1, INT64 = 7, ATTR_INT = 2, ATTR_INTS = 7;
+const FLOAT = 1,
+  INT64 = 7,
+  ATTR_INT = 2,
+  ATTR_INTS = 7;
 
 function varint(n) {
   const out = [];
   let v = BigInt(n);
-  if (v < 0n) v += 1n << 64n;  // int64 as two's complement
+  if (v < 0n) v += 1n << 64n; // int64 as two's complement
   do {
     let byte = Number(v & 0x7fn);
     v >>= 7n;
@@ -19,32 +22,49 @@ function varint(n) {
 const key = (field, wire) => varint((field << 3) | wire);
 const intField = (field, n) => [...key(field, 0), ...varint(n)];
 function bytesField(field, bytes) {
-  const b = bytes instanceof Uint8Array ? bytes : typeof bytes === 'string' ? new TextEncoder().encode(bytes) : Uint8Array.from(bytes);
+  const b =
+    bytes instanceof Uint8Array
+      ? bytes
+      : typeof bytes === 'string'
+        ? new TextEncoder().encode(bytes)
+        : Uint8Array.from(bytes);
   return concat([Uint8Array.from([...key(field, 2), ...varint(b.length)]), b]);
 }
 function concat(parts) {
   const arrays = parts.map((p) => (p instanceof Uint8Array ? p : Uint8Array.from(p)));
   const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
   let at = 0;
-  for (const a of arrays) out.set(a, at), at += a.length;
+  for (const a of arrays) (out.set(a, at), (at += a.length));
   return out;
 }
 
-function tensor(name, dims, type, data) {  // TensorProto: dims 1, data_type 2, name 8, raw_data 9
+function tensor(name, dims, type, data) {
+  // TensorProto: dims 1, data_type 2, name 8, raw_data 9
   const raw = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   return concat([...dims.map((d) => intField(1, d)), intField(2, type), bytesField(8, name), bytesField(9, raw)]);
 }
-function attribute(name, value) {  // AttributeProto: name 1, i 3, ints 8, type 20
-  if (Array.isArray(value)) return concat([bytesField(1, name), ...value.map((v) => intField(8, v)), intField(20, ATTR_INTS)]);
+function attribute(name, value) {
+  // AttributeProto: name 1, i 3, ints 8, type 20
+  if (Array.isArray(value))
+    return concat([bytesField(1, name), ...value.map((v) => intField(8, v)), intField(20, ATTR_INTS)]);
   return concat([bytesField(1, name), intField(3, value), intField(20, ATTR_INT)]);
 }
-function node(op, inputs, outputs, attrs = {}) {  // NodeProto: input 1, output 2, op_type 4, attribute 5
-  return concat([...inputs.map((i) => bytesField(1, i)), ...outputs.map((o) => bytesField(2, o)),
-    bytesField(4, op), ...Object.entries(attrs).map(([n, v]) => bytesField(5, attribute(n, v)))]);
+function node(op, inputs, outputs, attrs = {}) {
+  // NodeProto: input 1, output 2, op_type 4, attribute 5
+  return concat([
+    ...inputs.map((i) => bytesField(1, i)),
+    ...outputs.map((o) => bytesField(2, o)),
+    bytesField(4, op),
+    ...Object.entries(attrs).map(([n, v]) => bytesField(5, attribute(n, v))),
+  ]);
 }
-function valueInfo(name, dims) {  // ValueInfoProto{name 1, type 2{tensor_type 1{elem_type 1, shape 2{dim 1{dim_value 1}}}}}
+function valueInfo(name, dims) {
+  // ValueInfoProto{name 1, type 2{tensor_type 1{elem_type 1, shape 2{dim 1{dim_value 1}}}}}
   const shape = concat(dims.map((d) => bytesField(1, intField(1, d))));
-  return concat([bytesField(1, name), bytesField(2, bytesField(1, concat([intField(1, FLOAT), bytesField(2, shape)])))]);
+  return concat([
+    bytesField(1, name),
+    bytesField(2, bytesField(1, concat([intField(1, FLOAT), bytesField(2, shape)]))),
+  ]);
 }
 
 export function attentionModel(c, { wq, wk, wv, wOut }) {
@@ -53,8 +73,11 @@ export function attentionModel(c, { wq, wk, wv, wOut }) {
   const mask = new Float32Array(T * T);
   if (c.causal) for (let i = 0; i < T; ++i) mask.fill(-Infinity, i * T + i + 1, (i + 1) * T);
   const inits = [
-    tensor('wq', [D, C], FLOAT, wq), tensor('wk', [D, C], FLOAT, wk), tensor('wv', [D, C], FLOAT, wv),
-    tensor('wout', [C, D], FLOAT, wOut), tensor('mask', [T, T], FLOAT, mask),
+    tensor('wq', [D, C], FLOAT, wq),
+    tensor('wk', [D, C], FLOAT, wk),
+    tensor('wv', [D, C], FLOAT, wv),
+    tensor('wout', [C, D], FLOAT, wOut),
+    tensor('mask', [T, T], FLOAT, mask),
     tensor('scale', [], FLOAT, Float32Array.of(1 / Math.sqrt(hd))),
     tensor('heads_shape', [4], INT64, BigInt64Array.from([B, T, H, hd].map(BigInt))),
     tensor('concat_shape', [3], INT64, BigInt64Array.from([B, T, C].map(BigInt))),
@@ -74,10 +97,18 @@ export function attentionModel(c, { wq, wk, wv, wOut }) {
   nodes.push(node('Reshape', ['context_t', 'concat_shape'], ['concat']));
   nodes.push(node('MatMul', ['concat', 'wout'], ['y']));
   // GraphProto: node 1, name 2, initializer 5, input 11, output 12
-  const graph = concat([...nodes.map((n) => bytesField(1, n)), bytesField(2, 'mha'),
-    ...inits.map((t) => bytesField(5, t)), bytesField(11, valueInfo('x', [B, T, D])),
-    bytesField(12, valueInfo('y', [B, T, D]))]);
+  const graph = concat([
+    ...nodes.map((n) => bytesField(1, n)),
+    bytesField(2, 'mha'),
+    ...inits.map((t) => bytesField(5, t)),
+    bytesField(11, valueInfo('x', [B, T, D])),
+    bytesField(12, valueInfo('y', [B, T, D])),
+  ]);
   // ModelProto: ir_version 1, producer_name 2, graph 7, opset_import 8 {domain 1, version 2}
-  return concat([intField(1, 8), bytesField(2, 'headwise-bench'), bytesField(7, graph),
-    bytesField(8, concat([bytesField(1, ''), intField(2, 17)]))]);
+  return concat([
+    intField(1, 8),
+    bytesField(2, 'headwise-bench'),
+    bytesField(7, graph),
+    bytesField(8, concat([bytesField(1, ''), intField(2, 17)])),
+  ]);
 }

@@ -64,9 +64,8 @@ function forward(p, tokens, B, H, embedding) {
   const T = TOKENS;
   const D = p.wq.shape[0];
   const hd = D / H;
-  const x0flat = embedding === 'gather'
-    ? tf.gather(p.tokenEmbedding, tokens.ids)
-    : tf.matMul(tokens.oneHot, p.tokenEmbedding);                                    // (B*T, D)
+  const x0flat =
+    embedding === 'gather' ? tf.gather(p.tokenEmbedding, tokens.ids) : tf.matMul(tokens.oneHot, p.tokenEmbedding); // (B*T, D)
   const x0 = tf.add(tf.reshape(x0flat, [B, T, D]), p.positionEmbedding);
   const flat = tf.reshape(x0, [B * T, D]);
   const heads = (w, b) => tf.transpose(tf.reshape(tf.add(tf.matMul(flat, w), b), [B, T, H, hd]), [0, 2, 1, 3]);
@@ -75,7 +74,7 @@ function forward(p, tokens, B, H, embedding) {
   // Query at "?" only: it sees all 12 positions, so the causal mask removes nothing.
   const last = tf.reshape(tf.slice(x0, [0, T - 1, 0], [B, 1, D]), [B, D]);
   const q = tf.reshape(tf.add(tf.matMul(last, p.wq), p.bq), [B, H, 1, hd]);
-  const a = tf.softmax(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(hd)));        // (B, H, 1, T)
+  const a = tf.softmax(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(hd))); // (B, H, 1, T)
   const ctx = tf.reshape(tf.matMul(a, v), [B, D]);
   const h1 = tf.add(last, tf.add(tf.matMul(ctx, p.wOut), p.bOut));
   const h2 = tf.add(h1, tf.add(tf.matMul(tf.relu(tf.add(tf.matMul(h1, p.w1), p.b1)), p.w2), p.b2));
@@ -87,9 +86,7 @@ function crossEntropy(logits, targetsOneHot) {
 }
 
 function tokensOf(ids, embedding) {
-  return embedding === 'gather'
-    ? { ids: tf.tensor1d(ids, 'int32') }
-    : { oneHot: oneHotFloat(ids, vocabulary.length) };
+  return embedding === 'gather' ? { ids: tf.tensor1d(ids, 'int32') } : { oneHot: oneHotFloat(ids, vocabulary.length) };
 }
 
 function latestPositions(tokens, n) {
@@ -107,14 +104,30 @@ function latestPositions(tokens, n) {
 
 // Trains one model; returns the summary printed by the CLI (per-step losses included).
 export async function trainTfjs(o) {
-  const opts = { heads: 2, width: 32, mlp: 64, variant: 'verb-noun', seed: 1, steps: 1500, batch: 32, lr: 3e-3,
-    warmup: 100, evalSize: 2048, evalEvery: 10, warmUpSteps: 20, backend: 'wasm', embedding: 'onehot', ...o };
+  const opts = {
+    heads: 2,
+    width: 32,
+    mlp: 64,
+    variant: 'verb-noun',
+    seed: 1,
+    steps: 1500,
+    batch: 32,
+    lr: 3e-3,
+    warmup: 100,
+    evalSize: 2048,
+    evalEvery: 10,
+    warmUpSteps: 20,
+    backend: 'wasm',
+    embedding: 'onehot',
+    ...o,
+  };
   await useBackend(opts.backend);
   const init = opts.init ?? initialWeights(opts);
   checkWeights(init, opts);
   const shape = shapes(opts);
-  const p = Object.fromEntries(NAMES.map((n) => [n,
-    tf.variable(tf.tensor(Float32Array.from(init[n]), shape[n]), true, n)]));
+  const p = Object.fromEntries(
+    NAMES.map((n) => [n, tf.variable(tf.tensor(Float32Array.from(init[n]), shape[n]), true, n)]),
+  );
   const optimizer = tf.train.adam(opts.lr, 0.9, 0.999, 1e-8);
   const K = VARIANTS[opts.variant];
   const H = opts.heads;
@@ -181,23 +194,50 @@ export async function trainTfjs(o) {
   tf.dispose([...Object.values(p), ...Object.values(heldTokens)]);
   optimizer.dispose();
   return {
-    peer: `tfjs-${opts.backend}`, tfjs: tf.version_core, embedding: opts.embedding, heads: H, width: opts.width,
-    variant: opts.variant, seed: opts.seed, steps: opts.steps, batch: opts.batch,
+    peer: `tfjs-${opts.backend}`,
+    tfjs: tf.version_core,
+    embedding: opts.embedding,
+    heads: H,
+    width: opts.width,
+    variant: opts.variant,
+    seed: opts.seed,
+    steps: opts.steps,
+    batch: opts.batch,
     medianStepMs: median(stepMs.slice(opts.warmUpSteps).length ? stepMs.slice(opts.warmUpSteps) : stepMs),
     cpuStepMs: cpuMs.length ? cpuMs.reduce((a, b) => a + b, 0) / cpuMs.length : null,
-    finalAccuracy: final.accuracy, bestAccuracy: Math.max(...evals.map((e) => e.accuracy)),
-    stepTo95, trainSecondsTo95: msTo95 === null ? null : msTo95 / 1e3, trainSeconds: trainMs / 1e3,
-    verbShare: final.verbShare, nounShare: final.nounShare, losses, evals,
+    finalAccuracy: final.accuracy,
+    bestAccuracy: Math.max(...evals.map((e) => e.accuracy)),
+    stepTo95,
+    trainSecondsTo95: msTo95 === null ? null : msTo95 / 1e3,
+    trainSeconds: trainMs / 1e3,
+    verbShare: final.verbShare,
+    nounShare: final.nounShare,
+    losses,
+    evals,
   };
 }
 
 function parseArgs(argv) {
   const o = {};
-  const num = new Set(['heads', 'width', 'mlp', 'seed', 'steps', 'batch', 'lr', 'warmup', 'evalSize', 'evalEvery',
-    'stopAt']);
+  const num = new Set([
+    'heads',
+    'width',
+    'mlp',
+    'seed',
+    'steps',
+    'batch',
+    'lr',
+    'warmup',
+    'evalSize',
+    'evalEvery',
+    'stopAt',
+  ]);
   for (let i = 0; i < argv.length; i += 1) {
     const key = argv[i].replace(/^--/, '').replace(/-(\w)/g, (_, c) => c.toUpperCase());
-    if (key === 'quiet') { o.quiet = true; continue; }
+    if (key === 'quiet') {
+      o.quiet = true;
+      continue;
+    }
     const value = argv[++i];
     o[key] = num.has(key) ? Number(value) : value;
   }
@@ -211,10 +251,14 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const missing = probeGatherGradient();
   console.log(`backend ${tf.getBackend()}: gradient of tf.gather ${missing ? `fails (${missing})` : 'works'}`);
   const r = await trainTfjs(o);
-  console.log(`median step ${r.medianStepMs.toFixed(3)} ms (CPU ${r.cpuStepMs?.toFixed(3)} ms), `
-    + `final accuracy ${r.finalAccuracy.toFixed(4)}, `
-    + `95% at step ${r.stepTo95} (${r.trainSecondsTo95?.toFixed(3) ?? '-'} s of training)`);
-  console.log(`attention from '?': latest verb ${r.verbShare.map((x) => x.toFixed(3)).join(' ')}, `
-    + `latest noun ${r.nounShare.map((x) => x.toFixed(3)).join(' ')}`);
+  console.log(
+    `median step ${r.medianStepMs.toFixed(3)} ms (CPU ${r.cpuStepMs?.toFixed(3)} ms), ` +
+      `final accuracy ${r.finalAccuracy.toFixed(4)}, ` +
+      `95% at step ${r.stepTo95} (${r.trainSecondsTo95?.toFixed(3) ?? '-'} s of training)`,
+  );
+  console.log(
+    `attention from '?': latest verb ${r.verbShare.map((x) => x.toFixed(3)).join(' ')}, ` +
+      `latest noun ${r.nounShare.map((x) => x.toFixed(3)).join(' ')}`,
+  );
   if (o.json) writeFileSync(o.json, JSON.stringify(r));
 }

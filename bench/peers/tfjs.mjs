@@ -13,8 +13,12 @@ export async function prepare(c, data) {
   await tf.ready();
   const { batch: B, tokens: T, dModel: D, heads: H, headDim: hd } = c;
   const C = H * hd;
-  const w = { q: tf.tensor2d(data.wq, [D, C]), k: tf.tensor2d(data.wk, [D, C]),
-    v: tf.tensor2d(data.wv, [D, C]), out: tf.tensor2d(data.wOut, [C, D]) };
+  const w = {
+    q: tf.tensor2d(data.wq, [D, C]),
+    k: tf.tensor2d(data.wk, [D, C]),
+    v: tf.tensor2d(data.wv, [D, C]),
+    out: tf.tensor2d(data.wOut, [C, D]),
+  };
   const x = tf.tensor2d(data.x, [B * T, D]);
   const mask = tf.tidy(() => tf.mul(tf.sub(1, tf.linalg.bandPart(tf.ones([T, T]), -1, 0)), -1e30));
   const heads = (m) => tf.transpose(tf.reshape(tf.matMul(x, m), [B, T, H, hd]), [0, 2, 1, 3]);

@@ -2,16 +2,45 @@
 // every peer can start from the same numbers when ours is not there to export them.
 import { mulberry32, vocabulary, TOKENS, VARIANTS } from '../../web/train-task.js';
 
-export const NAMES = ['tokenEmbedding', 'positionEmbedding', 'wq', 'bq', 'wk', 'bk', 'wv', 'bv', 'wOut', 'bOut',
-  'w1', 'b1', 'w2', 'b2', 'wReadout', 'bReadout'];
+export const NAMES = [
+  'tokenEmbedding',
+  'positionEmbedding',
+  'wq',
+  'bq',
+  'wk',
+  'bk',
+  'wv',
+  'bv',
+  'wOut',
+  'bOut',
+  'w1',
+  'b1',
+  'w2',
+  'b2',
+  'wReadout',
+  'bReadout',
+];
 
 export function shapes({ width, mlp = 64, variant = 'verb-noun' }) {
   const D = width;
   const K = VARIANTS[variant];
   return {
-    tokenEmbedding: [vocabulary.length, D], positionEmbedding: [TOKENS, D],
-    wq: [D, D], bq: [D], wk: [D, D], bk: [D], wv: [D, D], bv: [D], wOut: [D, D], bOut: [D],
-    w1: [D, mlp], b1: [mlp], w2: [mlp, D], b2: [D], wReadout: [D, K], bReadout: [K],
+    tokenEmbedding: [vocabulary.length, D],
+    positionEmbedding: [TOKENS, D],
+    wq: [D, D],
+    bq: [D],
+    wk: [D, D],
+    bk: [D],
+    wv: [D, D],
+    bv: [D],
+    wOut: [D, D],
+    bOut: [D],
+    w1: [D, mlp],
+    b1: [mlp],
+    w2: [mlp, D],
+    b2: [D],
+    wReadout: [D, K],
+    bReadout: [K],
   };
 }
 

@@ -18,9 +18,10 @@ void bench_gemm(int path, int m, int n, int k, const float* a, const float* b, f
   const auto M = std::size_t(m), N = std::size_t(n), K = std::size_t(k);
   const bool ta = (path & 4) != 0, tb = (path & 8) != 0;
   const float beta = (path & 16) != 0 ? 1.0f : 0.0f;
-  headwise::gemm_f32(headwise::GemmArgs{ta ? Trans::kYes : Trans::kNo, tb ? Trans::kYes : Trans::kNo, M, N, K,
-                                        1.0f, a, ta ? M : K, b, tb ? K : N, beta, c, N, nullptr},
-                     kPaths[path & 3]);
+  headwise::gemm_f32(
+      headwise::GemmArgs{ta ? Trans::kYes : Trans::kNo, tb ? Trans::kYes : Trans::kNo, M, N, K,
+                         1.0f, a, ta ? M : K, b, tb ? K : N, beta, c, N, nullptr},
+      kPaths[path & 3]);
 }
 
 // heads x one head's attention (T x hd each, q/k/v contiguous per head), tiled path; scratch is

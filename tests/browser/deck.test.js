@@ -23,7 +23,10 @@ before(async () => {
   browser = await launchChromium();
   deckServer = await serveDir(EXAMPLES_DIR, { headers: CSP });
   // The widget's origin also sets default-src (stricter still: CSP directives only narrow).
-  widgetServer = await serveDir(WEB_DIR, { headers: { 'Content-Security-Policy': LOCKED_DOWN_CSP }, host: 'localhost' });
+  widgetServer = await serveDir(WEB_DIR, {
+    headers: { 'Content-Security-Policy': LOCKED_DOWN_CSP },
+    host: 'localhost',
+  });
 });
 
 after(async () => {
@@ -37,8 +40,12 @@ async function openDeck(url, allowed) {
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
-  page.on('request', (r) => { if (!allowed.some((prefix) => r.url().startsWith(prefix))) problems.push(`outside request: ${r.url()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  page.on('request', (r) => {
+    if (!allowed.some((prefix) => r.url().startsWith(prefix))) problems.push(`outside request: ${r.url()}`);
+  });
   await page.goto(url);
   return { page, context, problems };
 }
@@ -58,14 +65,21 @@ async function walkDeck(page, artifact) {
     await frame.locator('headwise-explorer[data-ready]').waitFor({ timeout: 20_000 });
     const panel = new URL(await iframe.getAttribute('src'), 'file:///').searchParams.get('panel');
     assert.ok(await frame.locator(`[data-panel="${panel}"]`).isVisible(), `slide ${i + 1}: panel ${panel} shown`);
-    const drawn = await frame.locator('headwise-explorer').evaluate((host, id) => [...host.shadowRoot.querySelectorAll(`[data-panel="${id}"] canvas:not([hidden])`)].length, panel);
+    const drawn = await frame
+      .locator('headwise-explorer')
+      .evaluate(
+        (host, id) => [...host.shadowRoot.querySelectorAll(`[data-panel="${id}"] canvas:not([hidden])`)].length,
+        panel,
+      );
     if (panel !== 'loop') assert.ok(drawn > 0, `slide ${i + 1}: ${panel} has figures`);
     seen.push(panel);
-    if (await iframe.getAttribute('data-steps') !== null) {
+    if ((await iframe.getAttribute('data-steps')) !== null) {
       walkedSteps = [await currentStep(frame)];
       for (let s = 1; s < STEPS.length; s += 1) {
         await page.keyboard.press('ArrowRight');
-        await frame.locator(`[data-panel="steps"] .steps > li.current strong:text-is("${STEPS[s]}")`).waitFor({ timeout: 5000 });
+        await frame
+          .locator(`[data-panel="steps"] .steps > li.current strong:text-is("${STEPS[s]}")`)
+          .waitFor({ timeout: 5000 });
         walkedSteps.push(await currentStep(frame));
         assert.match(await page.locator('.counter').innerText(), new RegExp(`step ${s + 1} of 5$`));
       }
@@ -73,8 +87,14 @@ async function walkDeck(page, artifact) {
     }
     if (panel === 'heads') {
       // Every head map of GPT-2's 12 is above the fold of the 16:9 frame.
-      const below = await frame.locator('headwise-explorer').evaluate((host) => [...host.shadowRoot.querySelectorAll('[data-panel="heads"] .figures:not(.mix) canvas:not([hidden])')]
-        .filter((c) => c.getBoundingClientRect().bottom > innerHeight + 1).length);
+      const below = await frame
+        .locator('headwise-explorer')
+        .evaluate(
+          (host) =>
+            [
+              ...host.shadowRoot.querySelectorAll('[data-panel="heads"] .figures:not(.mix) canvas:not([hidden])'),
+            ].filter((c) => c.getBoundingClientRect().bottom > innerHeight + 1).length,
+        );
       assert.equal(below, 0, 'head maps below the fold');
     }
   }
@@ -89,21 +109,29 @@ test('the widget bundle builds no code from strings', async () => {
 
 describe('the example slide deck', () => {
   test('from disk: every embed renders; next walks the five steps, then moves on', async () => {
-    const { page, context, problems } = await openDeck(pathToFileURL(`${EXAMPLES_DIR}slides.html`).href, ['file:', 'data:', 'blob:']);
+    const { page, context, problems } = await openDeck(pathToFileURL(`${EXAMPLES_DIR}slides.html`).href, [
+      'file:',
+      'data:',
+      'blob:',
+    ]);
     try {
       const { seen, walkedSteps } = await walkDeck(page, null);
       assert.deepEqual(seen, PANELS);
       assert.deepEqual(walkedSteps, STEPS);
       assert.deepEqual(problems, []);
-    } finally { await context.close(); }
+    } finally {
+      await context.close();
+    }
   });
 
   test('cross-origin, strict CSP on both origins: embeds render, stepping by postMessage, bad messages refused', async () => {
     const widgetOrigin = new URL(widgetServer.url).origin;
     const deckOrigin = new URL(deckServer.url).origin;
     assert.notEqual(widgetOrigin, deckOrigin);
-    const { page, context, problems } = await openDeck(`${deckServer.url}slides.html?widget=${encodeURIComponent(widgetServer.url)}`,
-      [deckServer.url, widgetServer.url, 'data:', 'blob:']);
+    const { page, context, problems } = await openDeck(
+      `${deckServer.url}slides.html?widget=${encodeURIComponent(widgetServer.url)}`,
+      [deckServer.url, widgetServer.url, 'data:', 'blob:'],
+    );
     try {
       const { seen, walkedSteps } = await walkDeck(page, 'deck-steps-cross-origin-1920x1080.png');
       assert.deepEqual(seen, PANELS);
@@ -122,7 +150,8 @@ describe('the example slide deck', () => {
         const target = document.querySelector('.slide.current iframe').contentWindow;
         const got = new Map();
         window.addEventListener('message', (event) => {
-          if (event.source === target && event.origin === origin && event.data?.headwise === 1) got.set(event.data.id, event.data);
+          if (event.source === target && event.origin === origin && event.data?.headwise === 1)
+            got.set(event.data.id, event.data);
         });
         const send = (message) => target.postMessage(message, origin);
         send({ headwise: 1, id: 'unknown', method: 'constructor' });
@@ -145,7 +174,10 @@ describe('the example slide deck', () => {
         return Object.fromEntries(got);
       }, widgetOrigin);
       const error = (id) => replies[id]?.ok === false && replies[id].error;
-      assert.match(error('unknown'), /unknown method "constructor"; use one of nextStep, previousStep, goToStep, setConfig, getState/);
+      assert.match(
+        error('unknown'),
+        /unknown method "constructor"; use one of nextStep, previousStep, goToStep, setConfig, getState/,
+      );
       assert.match(error('proto'), /unknown method "__proto__"/);
       assert.match(error('private'), /unknown method "render"/);
       assert.match(error('width'), /setConfig: width 7 is not divisible by 2 heads/);
@@ -158,18 +190,36 @@ describe('the example slide deck', () => {
       assert.match(error('params'), /params must be an object/);
       assert.equal(replies['not-ours'], undefined, 'messages of other protocols are ignored');
       assert.equal(replies.step?.result?.stepName, 'merge');
-      assert.deepEqual({ ok: replies.config?.ok, heads: replies.config?.result?.heads, width: replies.config?.result?.width }, { ok: true, heads: 3, width: 6 });
-      assert.deepEqual({ step: replies.state?.result?.step, heads: replies.state?.result?.heads, ready: replies.state?.result?.ready }, { step: 3, heads: 3, ready: true });
+      assert.deepEqual(
+        { ok: replies.config?.ok, heads: replies.config?.result?.heads, width: replies.config?.result?.width },
+        { ok: true, heads: 3, width: 6 },
+      );
+      assert.deepEqual(
+        { step: replies.state?.result?.step, heads: replies.state?.result?.heads, ready: replies.state?.result?.ready },
+        { step: 3, heads: 3, ready: true },
+      );
       // Still working, with the accepted changes drawn.
-      await frame.locator('[data-panel="steps"] .steps > li.current strong:text-is("merge")').waitFor({ timeout: 5000 });
-      await frame.locator('[data-panel="steps"] .steps > li.current code.shape:text-is("(1, 12, 3, 2)")').first().waitFor({ timeout: 5000 });
+      await frame
+        .locator('[data-panel="steps"] .steps > li.current strong:text-is("merge")')
+        .waitFor({ timeout: 5000 });
+      await frame
+        .locator('[data-panel="steps"] .steps > li.current code.shape:text-is("(1, 12, 3, 2)")')
+        .first()
+        .waitFor({ timeout: 5000 });
       assert.match(await page.locator('.counter').innerText(), /step 4 of 5$/, 'the deck follows the replies');
       assert.deepEqual(problems, []);
-    } finally { await context.close(); }
+    } finally {
+      await context.close();
+    }
   });
 
   test('an embed with ?origins= answers only those origins', async () => {
-    const { page, context, problems } = await openDeck(`${deckServer.url}slides.html`, [deckServer.url, widgetServer.url, 'data:', 'blob:']);
+    const { page, context, problems } = await openDeck(`${deckServer.url}slides.html`, [
+      deckServer.url,
+      widgetServer.url,
+      'data:',
+      'blob:',
+    ]);
     try {
       const answered = await page.evaluate(async (widget) => {
         const frameOf = async (origins) => {
@@ -182,7 +232,9 @@ describe('the example slide deck', () => {
         const allowed = await frameOf(location.origin);
         const other = await frameOf('https://deck.example');
         const got = [];
-        window.addEventListener('message', (event) => { if (event.data?.headwise === 1) got.push(event.source === allowed ? 'allowed' : 'other'); });
+        window.addEventListener('message', (event) => {
+          if (event.data?.headwise === 1) got.push(event.source === allowed ? 'allowed' : 'other');
+        });
         const target = new URL(widget).origin;
         for (let i = 0; i < 20 && !got.includes('allowed'); i += 1) {
           allowed.postMessage({ headwise: 1, id: i, method: 'getState' }, target);
@@ -194,6 +246,8 @@ describe('the example slide deck', () => {
       }, widgetServer.url);
       assert.deepEqual(answered, ['allowed']);
       assert.deepEqual(problems, []);
-    } finally { await context.close(); }
+    } finally {
+      await context.close();
+    }
   });
 });

@@ -27,10 +27,16 @@ async function openModulePage() {
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
   const counting = await readFile(new URL('../js/counting-module.js', import.meta.url), 'utf8');
-  await page.route(`${server.url}counting-module.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: counting }));
-  await page.route(`${server.url}owner-check.html`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><link rel="icon" href="data:,"><body></body>' }));
+  await page.route(`${server.url}counting-module.js`, (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: counting }),
+  );
+  await page.route(`${server.url}owner-check.html`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><link rel="icon" href="data:,"><body></body>' }),
+  );
   await page.goto(`${server.url}owner-check.html`);
   return { page, context, problems };
 }
@@ -46,8 +52,11 @@ test('one change runs the forward once per version shown; steps and slide messag
       HeadwiseExplorer.loadModule = async () => counting.hw;
       customElements.define('headwise-explorer', HeadwiseExplorer);
       const element = document.createElement('headwise-explorer');
-      const rendered = () => new Promise((resolve) => element.addEventListener('headwise-render', resolve, { once: true }));
-      const frames = async (n) => { for (let i = 0; i < n; i += 1) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))); };
+      const rendered = () =>
+        new Promise((resolve) => element.addEventListener('headwise-render', resolve, { once: true }));
+      const frames = async (n) => {
+        for (let i = 0; i < n; i += 1) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      };
       let done = rendered();
       document.body.append(element);
       await done;
@@ -58,7 +67,9 @@ test('one change runs the forward once per version shown; steps and slide messag
       done = rendered();
       element.setConfig({ heads: 3 });
       await done;
-      const fresh = counting.layers.slice(before).map((l) => ({ heads: l.config.heads, tokens: l.config.tokens, calls: tally(counting.calls, l.label) }));
+      const fresh = counting.layers
+        .slice(before)
+        .map((l) => ({ heads: l.config.heads, tokens: l.config.tokens, calls: tally(counting.calls, l.label) }));
       const checks = counting.calls.filter((c) => c.method === 'check').length;
       // Steps and a slide-only change: no call into the module at all.
       counting.calls.length = 0;
@@ -71,14 +82,30 @@ test('one change runs the forward once per version shown; steps and slide messag
       await frames(3);
       const quiet = counting.calls.map((c) => `${c.on} ${callName(c)}`);
       const stepShown = element.shadowRoot.querySelector('.steps li.current strong').textContent;
-      return { first, fresh, checks, quiet, stepShown, diff: Number(element.shadowRoot.querySelector('.loop-diff').dataset.value) };
+      return {
+        first,
+        fresh,
+        checks,
+        quiet,
+        stepShown,
+        diff: Number(element.shadowRoot.querySelector('.loop-diff').dataset.value),
+      };
     });
     assert.equal(result.first, 'ready');
     assert.deepEqual(result.fresh, [
       {
-        heads: 3, tokens: 12, calls: {
-          'forward fused +intermediates': 1, 'forward loop +intermediates': 1,
-          project: 1, split: 1, attend: 1, merge: 1, outProject: 1, getWeights: 1, shapeTrace: 1,
+        heads: 3,
+        tokens: 12,
+        calls: {
+          'forward fused +intermediates': 1,
+          'forward loop +intermediates': 1,
+          project: 1,
+          split: 1,
+          attend: 1,
+          merge: 1,
+          outProject: 1,
+          getWeights: 1,
+          shapeTrace: 1,
         },
       },
       { heads: 3, tokens: 4, calls: { 'forward fused': 2, dispose: 1 } }, // word order: its two sentences
@@ -88,7 +115,9 @@ test('one change runs the forward once per version shown; steps and slide messag
     assert.equal(result.stepShown, 'attend'); // 0, next 1, go to 3, previous 2
     assert.ok(result.diff < 1e-5);
     assert.deepEqual(problems, []);
-  } finally { await context.close(); }
+  } finally {
+    await context.close();
+  }
 });
 
 test('the options table through attributes, setConfig, postMessage and getState of the real element', async () => {
@@ -111,23 +140,39 @@ test('the options table through attributes, setConfig, postMessage and getState 
         byAttribute.setAttribute(name, String(value));
         const shown = byAttribute.getState();
         if (!same(optionsOf(shown), expected)) failed.push(`${label} attribute: ${JSON.stringify(optionsOf(shown))}`);
-        if (error ? !shown.notes.join(' ').includes(error) : shown.notes.length) failed.push(`${label} attribute notes: ${shown.notes}`);
+        if (error ? !shown.notes.join(' ').includes(error) : shown.notes.length)
+          failed.push(`${label} attribute notes: ${shown.notes}`);
         // setConfig and postMessage.
         const refusal = error ?? setConfigError;
         const bySetConfig = document.createElement('headwise-explorer');
         let outcome;
-        try { outcome = optionsOf(bySetConfig.setConfig({ [name]: value })); } catch (e) { outcome = `${e.name}: ${e.message}`; }
-        if (refusal ? !String(outcome).startsWith(`RangeError: ${refusal}`) && !String(outcome).includes(refusal) : !same(outcome, expected)) failed.push(`${label} setConfig: ${JSON.stringify(outcome)}`);
-        if (refusal && !same(optionsOf(bySetConfig.getState()), defaults)) failed.push(`${label} setConfig half applied`);
+        try {
+          outcome = optionsOf(bySetConfig.setConfig({ [name]: value }));
+        } catch (e) {
+          outcome = `${e.name}: ${e.message}`;
+        }
+        if (
+          refusal
+            ? !String(outcome).startsWith(`RangeError: ${refusal}`) && !String(outcome).includes(refusal)
+            : !same(outcome, expected)
+        )
+          failed.push(`${label} setConfig: ${JSON.stringify(outcome)}`);
+        if (refusal && !same(optionsOf(bySetConfig.getState()), defaults))
+          failed.push(`${label} setConfig half applied`);
         const byMessage = document.createElement('headwise-explorer');
         const reply = answer(byMessage, { headwise: 1, id: label, method: 'setConfig', params: { [name]: value } });
-        if (refusal ? reply.ok || !reply.error.includes(refusal) : !reply.ok || !same(optionsOf(reply.result), expected)) failed.push(`${label} postMessage: ${JSON.stringify(reply)}`);
+        if (
+          refusal ? reply.ok || !reply.error.includes(refusal) : !reply.ok || !same(optionsOf(reply.result), expected)
+        )
+          failed.push(`${label} postMessage: ${JSON.stringify(reply)}`);
       }
       return failed;
     }, OPTION_CASES);
     assert.deepEqual(failures, []);
     assert.deepEqual(problems, []);
-  } finally { await context.close(); }
+  } finally {
+    await context.close();
+  }
 });
 
 test('lifecycle of the real element: idle until near the viewport, paused out of view, error when the load fails', async () => {
@@ -138,7 +183,10 @@ test('lifecycle of the real element: idle until near the viewport, paused out of
       const { loadHeadwise } = await import('./headwise.js');
       let fail = true; // the first load fails, the retry works
       HeadwiseExplorer.loadModule = async () => {
-        if (fail) { fail = false; throw new Error('no module today'); }
+        if (fail) {
+          fail = false;
+          throw new Error('no module today');
+        }
         return loadHeadwise();
       };
       customElements.define('headwise-explorer', HeadwiseExplorer);
@@ -177,5 +225,7 @@ test('lifecycle of the real element: idle until near the viewport, paused out of
     assert.match(seen.message, /could not be loaded: no module today/);
     assert.equal(seen.dataset, 'idle');
     assert.deepEqual(problems, []);
-  } finally { await context.close(); }
+  } finally {
+    await context.close();
+  }
 });

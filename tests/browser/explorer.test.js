@@ -32,7 +32,10 @@ async function assertPanelsDrawn(page, panels) {
   for (const panel of panels) {
     const counts = await canvasColourCounts(page, panel);
     assert.ok(counts.length > 0, `${panel}: no canvas`);
-    assert.ok(counts.every((n) => n >= 4), `${panel}: a canvas is blank (distinct colours: ${counts.join(', ')})`);
+    assert.ok(
+      counts.every((n) => n >= 4),
+      `${panel}: a canvas is blank (distinct colours: ${counts.join(', ')})`,
+    );
   }
 }
 
@@ -91,8 +94,8 @@ async function assertHeatmapMatchesTable(page, h, T) {
     for (let j = 0; j < T; j += 1) {
       const got = pixel(Math.floor(x0 + (j + 0.2) * cellW), Math.floor(y0 + (i + 0.2) * cellH));
       const text = numbers[i][j];
-      const want = text === 'masked' ? [rgbOf(LIGHT.grid)]
-        : [-5e-5, 0, 5e-5].map((d) => rgbOf(viridis(Number(text) + d)));
+      const want =
+        text === 'masked' ? [rgbOf(LIGHT.grid)] : [-5e-5, 0, 5e-5].map((d) => rgbOf(viridis(Number(text) + d)));
       assert.equal(text === 'masked', j > i, `head ${h + 1} cell ${i}, ${j} is masked only above the diagonal`);
       const hex = (v) => `#${v.toString(16).padStart(6, '0')}`;
       const message = `head ${h + 1} cell ${i}, ${j}: drawn ${hex(got)}, its number ${text}`;
@@ -116,7 +119,8 @@ for (const origin of ['http', 'file']) {
 
         // Shapes follow the configuration: 12 tokens, width 6, 2 heads of 3.
         const steps = await panelText(page, 'steps');
-        for (const shape of ['(1, 12, 6)', '(1, 12, 2, 3)', '(1, 2, 12, 3)', '(1, 2, 12, 12)']) assert.ok(steps.includes(shape), `steps panel shows ${shape}`);
+        for (const shape of ['(1, 12, 6)', '(1, 12, 2, 3)', '(1, 2, 12, 3)', '(1, 2, 12, 12)'])
+          assert.ok(steps.includes(shape), `steps panel shows ${shape}`);
 
         // Designed weights: one head splits, two heads each take one.
         const why = await page.locator('.summary').innerText();
@@ -128,42 +132,68 @@ for (const origin of ['http', 'file']) {
 
         // Word order: the same outputs without mask or positions; different with either.
         const order = page.locator('.order-diff');
-        assert.ok(await numberIn(order) < 1e-6, `no mask, no positions: ${await numberIn(order)}`);
+        assert.ok((await numberIn(order)) < 1e-6, `no mask, no positions: ${await numberIn(order)}`);
         await page.locator('.order-mask').check();
-        assert.ok(await numberIn(order) > 1e-3, `causal mask: ${await numberIn(order)}`);
+        assert.ok((await numberIn(order)) > 1e-3, `causal mask: ${await numberIn(order)}`);
         assert.match(await page.locator('.order-why').innerText(), /mask/);
         await page.locator('.order-mask').uncheck();
         await page.locator('.order-positions').check();
-        assert.ok(await numberIn(order) > 1e-3, `positions: ${await numberIn(order)}`);
+        assert.ok((await numberIn(order)) > 1e-3, `positions: ${await numberIn(order)}`);
 
         // Keyboard: focusing a token in the heads panel highlights its row in every head.
         const headCanvas = page.locator('[data-panel="heads"] .figures canvas').first();
         const before = await headCanvas.evaluate((c) => c.toDataURL());
         await page.locator('[data-panel="heads"] .token-bar button').nth(4).focus();
-        assert.equal(await page.locator('[data-panel="heads"] .token-bar button').nth(4).getAttribute('aria-pressed'), 'true');
-        assert.notEqual(await headCanvas.evaluate((c) => c.toDataURL()), before, 'the heatmap was redrawn with the row highlighted');
+        assert.equal(
+          await page.locator('[data-panel="heads"] .token-bar button').nth(4).getAttribute('aria-pressed'),
+          'true',
+        );
+        assert.notEqual(
+          await headCanvas.evaluate((c) => c.toDataURL()),
+          before,
+          'the heatmap was redrawn with the row highlighted',
+        );
 
         // An invalid width is explained; the page keeps working.
         const width = page.locator('[data-panel="input"] input[type=number]').first();
         await width.fill('7');
-        await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelector('.rule').dataset.valid === 'false');
+        await page.waitForFunction(
+          () => document.querySelector('headwise-explorer').shadowRoot.querySelector('.rule').dataset.valid === 'false',
+        );
         await page.waitForSelector('headwise-explorer:not([data-drawing])'); // off-screen panels too
-        assert.match(await page.locator('.rule').innerText(), /Width 7 cannot be split into 2 heads.*must divide the width.*1, 7/);
-        assert.match(await page.locator('[data-panel="heads"] .status').innerText(), /Waiting for a valid configuration/);
+        assert.match(
+          await page.locator('.rule').innerText(),
+          /Width 7 cannot be split into 2 heads.*must divide the width.*1, 7/,
+        );
+        assert.match(
+          await page.locator('[data-panel="heads"] .status').innerText(),
+          /Waiting for a valid configuration/,
+        );
         await width.fill('8');
-        await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelector('.rule').textContent === 'width 8 = 2 heads x head_dim 4');
+        await page.waitForFunction(
+          () =>
+            document.querySelector('headwise-explorer').shadowRoot.querySelector('.rule').textContent ===
+            'width 8 = 2 heads x head_dim 4',
+        );
         await page.waitForSelector('headwise-explorer:not([data-drawing])');
         await assertPanelsDrawn(page, ['heads', 'steps']);
         assert.ok((await panelText(page, 'steps')).includes('(1, 2, 12, 4)'));
-        assert.ok(await numberIn(page.locator('.loop-diff')) < 1e-5);
+        assert.ok((await numberIn(page.locator('.loop-diff'))) < 1e-5);
 
         await width.fill('6');
-        await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelector('.rule').textContent.startsWith('width 6'));
+        await page.waitForFunction(() =>
+          document
+            .querySelector('headwise-explorer')
+            .shadowRoot.querySelector('.rule')
+            .textContent.startsWith('width 6'),
+        );
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: `${ARTIFACTS}explorer-1920x1080-${origin}.png`, fullPage: false });
         await page.screenshot({ path: `${ARTIFACTS}explorer-1920-full-${origin}.png`, fullPage: true });
         assert.deepEqual(problems, []);
-      } finally { await context.close(); }
+      } finally {
+        await context.close();
+      }
     });
   });
 }
@@ -192,11 +222,16 @@ describe('explorer layouts and embedding', () => {
       }
       assert.deepEqual(wrong, [], 'cells drawn masked when visible, or visible when masked');
       assert.deepEqual(problems, []);
-    } finally { await context.close(); }
+    } finally {
+      await context.close();
+    }
   });
 
   test('a 390-px phone: no sideways scrolling, heatmaps drawn', async () => {
-    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html`, { width: 390, height: 844 });
+    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html`, {
+      width: 390,
+      height: 844,
+    });
     try {
       await assertPanelsDrawn(page, ['input', 'heads']);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -205,7 +240,9 @@ describe('explorer layouts and embedding', () => {
       await page.locator('[data-panel="heads"]').scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${ARTIFACTS}explorer-390x844-heads.png` });
       assert.deepEqual(problems, []);
-    } finally { await context.close(); }
+    } finally {
+      await context.close();
+    }
   });
 
   test('dark colour scheme at 1920x1080', async () => {
@@ -218,13 +255,22 @@ describe('explorer layouts and embedding', () => {
       assert.equal(colours, 'rgb(22, 22, 26)');
       await assertPanelsDrawn(page, ['why']);
       await page.screenshot({ path: `${ARTIFACTS}explorer-dark-1920x1080.png` });
-    } finally { await context.close(); }
+    } finally {
+      await context.close();
+    }
   });
 
   test('embed.html from disk: one panel, slide mode, GPT-2 sizes', async () => {
-    const { page, context, problems } = await openExplorer(browser, `${FILE_URL}embed.html?panel=heads&preset=gpt2&heads=12`);
+    const { page, context, problems } = await openExplorer(
+      browser,
+      `${FILE_URL}embed.html?panel=heads&preset=gpt2&heads=12`,
+    );
     try {
-      const visible = await page.locator('headwise-explorer').evaluate((h) => [...h.shadowRoot.querySelectorAll('.panel')].filter((s) => !s.hidden).map((s) => s.dataset.panel));
+      const visible = await page
+        .locator('headwise-explorer')
+        .evaluate((h) =>
+          [...h.shadowRoot.querySelectorAll('.panel')].filter((s) => !s.hidden).map((s) => s.dataset.panel),
+        );
       assert.deepEqual(visible, ['heads']);
       assert.equal(await page.locator('headwise-explorer nav').isVisible(), false);
       assert.equal(await page.locator('.explorer.slide').count(), 1);
@@ -233,12 +279,20 @@ describe('explorer layouts and embedding', () => {
       assert.ok(counts.every((n) => n >= 4));
       assert.match(await page.locator('[data-panel="heads"] .status').innerText(), /^12 heads, each 12 x 12/);
       // All 12 head maps fit the 16:9 frame, above the fold.
-      const bottoms = await page.locator('headwise-explorer').evaluate((h) => [...h.shadowRoot.querySelectorAll('[data-panel="heads"] .figures:not(.mix) canvas:not([hidden])')].map((c) => c.getBoundingClientRect().bottom));
+      const bottoms = await page
+        .locator('headwise-explorer')
+        .evaluate((h) =>
+          [...h.shadowRoot.querySelectorAll('[data-panel="heads"] .figures:not(.mix) canvas:not([hidden])')].map(
+            (c) => c.getBoundingClientRect().bottom,
+          ),
+        );
       assert.equal(bottoms.length, 12);
       assert.ok(Math.max(...bottoms) <= 1080, `lowest head map ends at ${Math.max(...bottoms)} px`);
       await page.screenshot({ path: `${ARTIFACTS}embed-heads-gpt2-1920x1080.png` });
       assert.deepEqual(problems, []);
-    } finally { await context.close(); }
+    } finally {
+      await context.close();
+    }
   });
 
   test('index.html?slide=1: no page header, slide mode', async () => {
@@ -247,7 +301,9 @@ describe('explorer layouts and embedding', () => {
       assert.equal(await page.locator('header').isVisible(), false);
       assert.equal(await page.locator('.explorer.slide').count(), 1);
       assert.deepEqual(problems, []);
-    } finally { await context.close(); }
+    } finally {
+      await context.close();
+    }
   });
 
   test('GPT-3: shapes only, saying why', async () => {
@@ -255,14 +311,20 @@ describe('explorer layouts and embedding', () => {
     try {
       const text = await panelText(page, 'steps');
       assert.match(text, /Shapes only: this configuration needs [\d.]+ GB, more than the memory budget/);
-      for (const shape of ['(1, 12, 12288)', '(1, 12, 96, 128)', '(1, 96, 12, 128)', '(1, 96, 12, 12)']) assert.ok(text.includes(shape), `shows ${shape}`);
+      for (const shape of ['(1, 12, 12288)', '(1, 12, 96, 128)', '(1, 96, 12, 128)', '(1, 96, 12, 12)'])
+        assert.ok(text.includes(shape), `shows ${shape}`);
       await assertPanelsDrawn(page, ['steps']);
       assert.deepEqual(problems, []);
-    } finally { await context.close(); }
+    } finally {
+      await context.close();
+    }
   });
 
   test('URL parameters that cannot be used are reported and ignored', async () => {
-    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=nope&width=abc&heads=3&causal=maybe`);
+    const { page, context, problems } = await openExplorer(
+      browser,
+      `${server.url}index.html?panel=nope&width=abc&heads=3&causal=maybe`,
+    );
     try {
       const notes = await page.locator('.notes').innerText();
       assert.match(notes, /panel="nope" is not a panel/);
@@ -270,7 +332,9 @@ describe('explorer layouts and embedding', () => {
       assert.match(notes, /causal="maybe" was ignored/);
       assert.equal(await page.locator('.rule').innerText(), 'width 6 = 3 heads x head_dim 2');
       assert.deepEqual(problems, []);
-    } finally { await context.close(); }
+    } finally {
+      await context.close();
+    }
   });
 });
 
@@ -280,35 +344,64 @@ describe('explorer hardening and export', () => {
     try {
       const sentence = page.locator('textarea');
       await sentence.fill('<img src=x onerror="window.pwned=1"><b>bold</b>');
-      await page.waitForFunction(() => [...document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('.tokens li')].some((li) => li.textContent === 'img'));
+      await page.waitForFunction(() =>
+        [...document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('.tokens li')].some(
+          (li) => li.textContent === 'img',
+        ),
+      );
       const tokens = await page.locator('.tokens li').allInnerTexts();
       assert.deepEqual(tokens.slice(0, 4), ['<', 'img', 'src', '=']);
-      assert.equal(await page.locator('headwise-explorer').evaluate((h) => h.shadowRoot.querySelectorAll('img, b').length), 0);
+      assert.equal(
+        await page.locator('headwise-explorer').evaluate((h) => h.shadowRoot.querySelectorAll('img, b').length),
+        0,
+      );
       assert.equal(await page.evaluate(() => window.pwned), undefined);
 
       await sentence.fill('I ❤️ my 🐶🐶, 👩🏽‍💻!');
-      await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('.tokens li').length === 8);
+      await page.waitForFunction(
+        () => document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('.tokens li').length === 8,
+      );
       assert.deepEqual(await page.locator('.tokens li').allInnerTexts(), ['I', '❤️', 'my', '🐶', '🐶', ',', '👩🏽‍💻', '!']);
       await assertPanelsDrawn(page, ['input']);
 
       await sentence.fill('');
-      await page.waitForFunction(() => /empty/.test(document.querySelector('headwise-explorer').shadowRoot.querySelector('[data-panel="input"] .status').textContent));
+      await page.waitForFunction(() =>
+        /empty/.test(
+          document.querySelector('headwise-explorer').shadowRoot.querySelector('[data-panel="input"] .status')
+            .textContent,
+        ),
+      );
 
       const huge = 'word '.repeat(20_000);
       await sentence.fill(huge);
-      await page.waitForFunction(() => /has 20,000 tokens; this explorer draws at most 64/.test(document.querySelector('headwise-explorer').shadowRoot.querySelector('[data-panel="input"] .status').textContent), null, { timeout: 5000 });
+      await page.waitForFunction(
+        () =>
+          /has 20,000 tokens; this explorer draws at most 64/.test(
+            document.querySelector('headwise-explorer').shadowRoot.querySelector('[data-panel="input"] .status')
+              .textContent,
+          ),
+        null,
+        { timeout: 5000 },
+      );
       // Still answering: a recompute after the refusal works.
       await sentence.fill('The dog chased the ball');
-      await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('.tokens li').length === 5);
+      await page.waitForFunction(
+        () => document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('.tokens li').length === 5,
+      );
       assert.deepEqual(problems, []);
-    } finally { await context.close(); }
+    } finally {
+      await context.close();
+    }
   });
 
   test('each kind of export: PNG, SVG, JSON', async () => {
     const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=heads`);
     try {
       const saved = async (label) => {
-        const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-panel="heads"] .exports button:text-is("${label}")`).click()]);
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.locator(`[data-panel="heads"] .exports button:text-is("${label}")`).click(),
+        ]);
         return { name: download.suggestedFilename(), bytes: await readFile(await download.path()) };
       };
       // Each heatmap has a table equivalent (rows: tokens; columns: tokens; masked cells say so).
@@ -316,7 +409,12 @@ describe('explorer hardening and export', () => {
       await page.locator('[data-panel="heads"] details caption').first().waitFor();
       const captions = await page.locator('[data-panel="heads"] details caption').allInnerTexts();
       assert.deepEqual(captions.slice(0, 2), ['Head 1 attention', 'Head 2 attention']);
-      const firstRow = await page.locator('[data-panel="heads"] details table').first().locator('tbody tr').first().innerText();
+      const firstRow = await page
+        .locator('[data-panel="heads"] details table')
+        .first()
+        .locator('tbody tr')
+        .first()
+        .innerText();
       assert.match(firstRow, /^The\t1\.0000\tmasked\tmasked/);
       const json = await saved('JSON');
       assert.equal(json.name, 'headwise-heads.json');
@@ -330,43 +428,69 @@ describe('explorer hardening and export', () => {
       }
       const svg = await saved('SVG');
       assert.equal(svg.name, 'headwise-heads.svg');
-      assert.match(svg.bytes.toString('utf8'), /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*>[\s\S]*<rect[\s\S]*>chased<\/text>[\s\S]*<\/svg>$/);
+      assert.match(
+        svg.bytes.toString('utf8'),
+        /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*>[\s\S]*<rect[\s\S]*>chased<\/text>[\s\S]*<\/svg>$/,
+      );
       const png = await saved('PNG');
       assert.equal(png.name, 'headwise-heads.png');
       assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
       assert.deepEqual(problems, []);
-    } finally { await context.close(); }
+    } finally {
+      await context.close();
+    }
   });
 
   // Chromium blocks a tab's downloads after about ten in a row ("multiple automatic downloads"),
   // so the twelve saves are made from two pages of six.
-  const exportChecks = [{ input: 'x', why: 'oneHead', steps: 'trace' }, { heads: 'attention', loop: 'maxDiff', order: 'perWord' }];
-  for (const expected of exportChecks) test(`every panel exports JSON with its numbers and SVG with its figure: ${Object.keys(expected).join(', ')}`, async () => {
-    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html`);
-    try {
-      for (const [panel, key] of Object.entries(expected)) {
-        const save = async (label) => {
-          const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-panel="${panel}"] .exports button:text-is("${label}")`).click()]);
-          return (await readFile(await download.path())).toString('utf8');
-        };
-        const data = JSON.parse(await save('JSON'));
-        assert.equal(data.panel, panel);
-        assert.ok(data[key] !== undefined && data[key] !== null, `${panel} JSON has ${key}`);
-        assert.match(await save('SVG'), /^<svg [\s\S]*<\/svg>$/);
+  const exportChecks = [
+    { input: 'x', why: 'oneHead', steps: 'trace' },
+    { heads: 'attention', loop: 'maxDiff', order: 'perWord' },
+  ];
+  for (const expected of exportChecks)
+    test(`every panel exports JSON with its numbers and SVG with its figure: ${Object.keys(expected).join(', ')}`, async () => {
+      const { page, context, problems } = await openExplorer(browser, `${server.url}index.html`);
+      try {
+        for (const [panel, key] of Object.entries(expected)) {
+          const save = async (label) => {
+            const [download] = await Promise.all([
+              page.waitForEvent('download'),
+              page.locator(`[data-panel="${panel}"] .exports button:text-is("${label}")`).click(),
+            ]);
+            return (await readFile(await download.path())).toString('utf8');
+          };
+          const data = JSON.parse(await save('JSON'));
+          assert.equal(data.panel, panel);
+          assert.ok(data[key] !== undefined && data[key] !== null, `${panel} JSON has ${key}`);
+          assert.match(await save('SVG'), /^<svg [\s\S]*<\/svg>$/);
+        }
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
       }
-      assert.deepEqual(problems, []);
-    } finally { await context.close(); }
-  });
+    });
 
   test('the heads sweep runs in slices with progress and draws its chart', async () => {
     const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=loop`);
     try {
       await page.locator('.run-sweep').click();
       // While it runs the page still answers and shows progress.
-      await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelector('progress').value >= 1, null, { timeout: 30_000 });
+      await page.waitForFunction(
+        () => document.querySelector('headwise-explorer').shadowRoot.querySelector('progress').value >= 1,
+        null,
+        { timeout: 30_000 },
+      );
       assert.equal(await page.evaluate(() => 1 + 1), 2);
-      await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelector('.sweep-status').dataset.done === 'true', null, { timeout: 90_000 });
-      assert.match(await page.locator('.sweep-status').innerText(), /measured in this browser just now.*median of 5 runs/);
+      await page.waitForFunction(
+        () =>
+          document.querySelector('headwise-explorer').shadowRoot.querySelector('.sweep-status').dataset.done === 'true',
+        null,
+        { timeout: 90_000 },
+      );
+      assert.match(
+        await page.locator('.sweep-status').innerText(),
+        /measured in this browser just now.*median of 5 runs/,
+      );
       await assertPanelsDrawn(page, ['loop']);
       // The text equivalent is built when its disclosure is opened.
       await page.locator('[data-panel="loop"] details summary').click();
@@ -374,27 +498,51 @@ describe('explorer hardening and export', () => {
       const rows = await page.locator('[data-panel="loop"] tbody tr').count();
       assert.equal(rows, 12);
       assert.deepEqual(problems, []);
-    } finally { await context.close(); }
+    } finally {
+      await context.close();
+    }
   });
 
   test('the heads sweep waits while the explorer is out of view and goes on when it is back', async () => {
     const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=loop`);
     try {
-      const progress = () => page.locator('headwise-explorer').evaluate((h) => h.shadowRoot.querySelector('progress').value);
+      const progress = () =>
+        page.locator('headwise-explorer').evaluate((h) => h.shadowRoot.querySelector('progress').value);
       await page.locator('.run-sweep').click();
-      await page.waitForFunction(() => document.querySelector('headwise-explorer').shadowRoot.querySelector('progress').value >= 1, null, { timeout: 30_000 });
+      await page.waitForFunction(
+        () => document.querySelector('headwise-explorer').shadowRoot.querySelector('progress').value >= 1,
+        null,
+        { timeout: 30_000 },
+      );
       // display: none takes it out of view (IntersectionObserver), like a slide that is not shown.
-      await page.locator('headwise-explorer').evaluate((h) => { h.style.display = 'none'; });
+      await page.locator('headwise-explorer').evaluate((h) => {
+        h.style.display = 'none';
+      });
       await page.waitForFunction(() => document.querySelector('headwise-explorer').dataset.active === 'false');
       const paused = await progress();
       await page.waitForTimeout(1500);
       assert.equal(await progress(), paused, 'no sweep points measured while out of view');
-      await page.locator('headwise-explorer').evaluate((h) => { h.style.display = ''; });
-      await page.waitForFunction((p) => document.querySelector('headwise-explorer').shadowRoot.querySelector('progress').value > p, paused, { timeout: 30_000 });
+      await page.locator('headwise-explorer').evaluate((h) => {
+        h.style.display = '';
+      });
+      await page.waitForFunction(
+        (p) => document.querySelector('headwise-explorer').shadowRoot.querySelector('progress').value > p,
+        paused,
+        { timeout: 30_000 },
+      );
       await page.locator('[data-panel="loop"] button:text-is("Stop")').click();
-      await page.waitForFunction(() => /Stopped after/.test(document.querySelector('headwise-explorer').shadowRoot.querySelector('.sweep-status').textContent), null, { timeout: 30_000 });
+      await page.waitForFunction(
+        () =>
+          /Stopped after/.test(
+            document.querySelector('headwise-explorer').shadowRoot.querySelector('.sweep-status').textContent,
+          ),
+        null,
+        { timeout: 30_000 },
+      );
       assert.deepEqual(problems, []);
-    } finally { await context.close(); }
+    } finally {
+      await context.close();
+    }
   });
 
   test('ES modules over http: importing the class defines no tag; define.js does', async () => {
@@ -402,8 +550,12 @@ describe('explorer hardening and export', () => {
     const page = await context.newPage();
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-    await page.route(`${server.url}module-check.html`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><link rel="icon" href="data:,"><body></body>' }));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    await page.route(`${server.url}module-check.html`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><link rel="icon" href="data:,"><body></body>' }),
+    );
     await page.goto(`${server.url}module-check.html`);
     try {
       const result = await page.evaluate(async () => {
@@ -414,11 +566,17 @@ describe('explorer hardening and export', () => {
         element.setAttribute('panel', 'loop');
         document.body.append(element);
         await new Promise((resolve) => element.addEventListener('headwise-render', resolve, { once: true }));
-        return { before: before === undefined, same: customElements.get('headwise-explorer') === HeadwiseExplorer, diff: Number(element.shadowRoot.querySelector('.loop-diff').dataset.value) };
+        return {
+          before: before === undefined,
+          same: customElements.get('headwise-explorer') === HeadwiseExplorer,
+          diff: Number(element.shadowRoot.querySelector('.loop-diff').dataset.value),
+        };
       });
       assert.deepEqual({ before: result.before, same: result.same }, { before: true, same: true });
       assert.ok(result.diff < 1e-5);
       assert.deepEqual(problems, []);
-    } finally { await context.close(); }
+    } finally {
+      await context.close();
+    }
   });
 });

@@ -51,14 +51,28 @@ before(async () => {
   assert.ok(installed.bytes <= TARBALL_LIMIT_BYTES, `tarball ${installed.bytes} bytes`);
   writeFileSync(join(installed.app, 'index.html'), APP_HTML);
   writeFileSync(join(installed.app, 'main.js'), APP_MAIN);
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', installed.app, '--logLevel', 'warn'], { cwd: installed.app, stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', installed.app, '--logLevel', 'warn'],
+    { cwd: installed.app, stdio: 'pipe' },
+  );
   // The same numbers from the same installed package in Node, to compare with the browser's.
-  nodeOutput = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', `
+  nodeOutput = JSON.parse(
+    execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
     import { loadHeadwise } from 'headwise';
     const hw = await loadHeadwise();
     const mha = hw.createAttention({ batch: 2, tokens: 6, dModel: 6, heads: 2, seed: 1 });
     console.log(JSON.stringify(Array.from(mha.forward(hw.randomInput(mha.config, 1)))));
-  `], { cwd: installed.app, encoding: 'utf8' }));
+  `,
+      ],
+      { cwd: installed.app, encoding: 'utf8' },
+    ),
+  );
   server = await serveDir(join(installed.app, 'dist'), { headers: { 'Content-Security-Policy': STRICT_CSP } });
   browser = await launchChromium();
 });
@@ -72,7 +86,10 @@ after(async () => {
 test('the bundled app: no eval in its JS, the wasm as a file next to it', () => {
   const assets = join(installed.app, 'dist/assets');
   const files = readdirSync(assets);
-  assert.ok(files.some((f) => f.endsWith('.wasm')), `assets: ${files.join(', ')}`);
+  assert.ok(
+    files.some((f) => f.endsWith('.wasm')),
+    `assets: ${files.join(', ')}`,
+  );
   for (const file of files.filter((f) => f.endsWith('.js'))) {
     assert.doesNotMatch(readFileSync(join(assets, file), 'utf8'), /\bnew Function\b|\beval\s*\(/, file);
   }
@@ -82,14 +99,19 @@ test('in Chromium under the strict CSP: numbers, one shared module, lazy start, 
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   // Count wasm instantiations: every element and the app's own loadHeadwise() must share one.
   await page.addInitScript(() => {
     window.instantiations = 0;
     for (const name of ['instantiate', 'instantiateStreaming']) {
       const original = WebAssembly[name];
-      WebAssembly[name] = function counted(...args) { window.instantiations += 1; return original.apply(this, args); };
+      WebAssembly[name] = function counted(...args) {
+        window.instantiations += 1;
+        return original.apply(this, args);
+      };
     }
   });
   try {
@@ -98,20 +120,34 @@ test('in Chromium under the strict CSP: numbers, one shared module, lazy start, 
     const numbers = JSON.parse(await page.locator('#numbers').innerText());
     assert.equal(numbers.y.length, 72);
     // Browser and Node run the same module on the same seeds: the same numbers.
-    const worst = Math.max(...numbers.y.map((v, i) => Math.abs(v - nodeOutput[i]) / (1e-5 + 1e-5 * Math.abs(nodeOutput[i]))));
+    const worst = Math.max(
+      ...numbers.y.map((v, i) => Math.abs(v - nodeOutput[i]) / (1e-5 + 1e-5 * Math.abs(nodeOutput[i]))),
+    );
     assert.ok(worst <= 1, `browser vs Node: worst |a - b| / (atol + rtol |ref|) = ${worst}`);
     assert.ok(Math.max(...numbers.y.map((v, i) => Math.abs(v - numbers.yLoop[i]))) < 1e-5, 'loop = fused');
 
     // The element near the viewport renders; the one 4000 px below has not started.
     await page.waitForSelector('#near[data-ready]', { timeout: 20_000 });
-    const heatmaps = await page.locator('#near').evaluate((el) => el.shadowRoot.querySelectorAll('[data-panel="heads"] canvas:not([hidden])').length);
+    const heatmaps = await page
+      .locator('#near')
+      .evaluate((el) => el.shadowRoot.querySelectorAll('[data-panel="heads"] canvas:not([hidden])').length);
     assert.ok(heatmaps >= 2, `heads panel canvases: ${heatmaps}`);
-    assert.equal(await page.locator('#far').evaluate((el) => ({ ready: el.dataset.ready ?? null, active: el.getState().active })).then(JSON.stringify), JSON.stringify({ ready: null, active: false }));
+    assert.equal(
+      await page
+        .locator('#far')
+        .evaluate((el) => ({ ready: el.dataset.ready ?? null, active: el.getState().active }))
+        .then(JSON.stringify),
+      JSON.stringify({ ready: null, active: false }),
+    );
 
     // Scrolled into view it starts, on the same module instance.
     await page.locator('#far').scrollIntoViewIfNeeded();
     await page.waitForSelector('#far[data-ready]', { timeout: 20_000 });
-    assert.equal(await page.evaluate(() => window.instantiations), 1, 'one module instance for the app and both elements');
+    assert.equal(
+      await page.evaluate(() => window.instantiations),
+      1,
+      'one module instance for the app and both elements',
+    );
     assert.match(await page.locator('#far [data-panel="steps"]').innerText(), /\(1, 2, 12, 3\)/);
 
     // Out of view: changes and steps are remembered, nothing is computed or drawn until it is back.
@@ -119,7 +155,9 @@ test('in Chromium under the strict CSP: numbers, one shared module, lazy start, 
     await page.waitForFunction(() => document.querySelector('#far').getState().active === false);
     const hidden = await page.locator('#far').evaluate(async (el) => {
       let renders = 0;
-      el.addEventListener('headwise-render', () => { renders += 1; });
+      el.addEventListener('headwise-render', () => {
+        renders += 1;
+      });
       el.setConfig({ heads: 3 });
       el.nextStep();
       const before = el.shadowRoot.querySelector('.steps li.current strong').textContent;
@@ -133,14 +171,22 @@ test('in Chromium under the strict CSP: numbers, one shared module, lazy start, 
     assert.equal(hidden.state.stepName, 'split');
     await page.locator('#far').scrollIntoViewIfNeeded();
     await page.waitForFunction(() => window.farRenders() >= 1, null, { timeout: 10_000 });
-    assert.equal(await page.locator('#far').evaluate((el) => el.shadowRoot.querySelector('.steps li.current strong').textContent), 'split');
+    assert.equal(
+      await page.locator('#far').evaluate((el) => el.shadowRoot.querySelector('.steps li.current strong').textContent),
+      'split',
+    );
     assert.match(await page.locator('#far [data-panel="steps"]').innerText(), /\(1, 3, 12, 2\)/);
 
     // Validated configuration: refused values change nothing and say why.
     const refused = await page.locator('#far').evaluate((el) => {
       const errors = [];
       for (const bad of [{ width: 7 }, { heads: -1 }, { colour: 'red' }, { preset: 'gpt9' }, { seed: {} }, null]) {
-        try { el.setConfig(bad); errors.push('accepted'); } catch (error) { errors.push(`${error.name}: ${error.message}`); }
+        try {
+          el.setConfig(bad);
+          errors.push('accepted');
+        } catch (error) {
+          errors.push(`${error.name}: ${error.message}`);
+        }
       }
       // Before it is ever connected, an element already takes steps and configuration.
       const fresh = document.createElement('headwise-explorer');
@@ -157,5 +203,7 @@ test('in Chromium under the strict CSP: numbers, one shared module, lazy start, 
     assert.match(refused.errors[5], /TypeError: the configuration must be an object/);
     await page.screenshot({ path: `${ARTIFACTS}package-app-1280x800.png` });
     assert.deepEqual(problems, []);
-  } finally { await context.close(); }
+  } finally {
+    await context.close();
+  }
 });

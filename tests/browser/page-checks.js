@@ -12,11 +12,14 @@ export async function openExplorer(browser, url, viewport = { width: 1920, heigh
   const page = await context.newPage();
   const problems = [];
   const origin = url.startsWith('file:') ? 'file://' : new URL(url).origin;
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console error: ${message.text()}`); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('request', (request) => {
     const u = request.url();
-    if (!(u.startsWith(origin) || u.startsWith('data:') || u.startsWith('blob:'))) problems.push(`outside request: ${u}`);
+    if (!(u.startsWith(origin) || u.startsWith('data:') || u.startsWith('blob:')))
+      problems.push(`outside request: ${u}`);
   });
   await page.goto(url);
   await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 20_000 });
@@ -30,7 +33,8 @@ export function canvasColourCounts(page, panel) {
     return [...section.querySelectorAll('canvas:not([hidden])')].map((canvas) => {
       const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
       const colours = new Set();
-      for (let i = 0; i < data.length && colours.size < 64; i += 4 * 7) colours.add((data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3]);
+      for (let i = 0; i < data.length && colours.size < 64; i += 4 * 7)
+        colours.add((data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3]);
       return colours.size;
     });
   }, panel);

@@ -21,7 +21,10 @@ export async function serveDir(dir, { headers = {}, host = '127.0.0.1' } = {}) {
     preview: { host, port: 0, strictPort: false, open: false, headers },
   });
   const address = server.httpServer.address();
-  return { url: `http://${host}:${address.port}/`, close: () => new Promise((resolve) => server.httpServer.close(resolve)) };
+  return {
+    url: `http://${host}:${address.port}/`,
+    close: () => new Promise((resolve) => server.httpServer.close(resolve)),
+  };
 }
 
 export const serveWeb = (options) => serveDir(WEB_DIR, options);

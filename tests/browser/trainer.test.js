@@ -22,7 +22,9 @@ after(async () => {
 });
 
 test('in Chromium a trainer steps, evaluates and reloads its weights, matching Node', async () => {
-  const hw = await loadHeadwise({ wasmBinary: await readFile(new URL('../../web/build/headwise-core.wasm', import.meta.url)) });
+  const hw = await loadHeadwise({
+    wasmBinary: await readFile(new URL('../../web/build/headwise-core.wasm', import.meta.url)),
+  });
   const node = hw.createTrainer({ seed: 4, evalSize: 256 });
   const nodeLosses = Array.from({ length: 30 }, () => node.step().loss);
   node.dispose();
@@ -44,12 +46,19 @@ test('in Chromium a trainer steps, evaluates and reloads its weights, matching N
       const reloaded = copy.evaluate();
       const heads = t.attentionFrom('dog chase the ball a it see cat and the kick').heads.length;
       let refused = '';
-      try { hwPage.createTrainer({ heads: 3 }); } catch (error) { refused = `${error.name}: ${error.message}`; }
+      try {
+        hwPage.createTrainer({ heads: 3 });
+      } catch (error) {
+        refused = `${error.name}: ${error.message}`;
+      }
       return { losses, evaluation, reloaded, heads, refused };
     });
     assert.deepEqual(problems, []);
     for (let i = 0; i < 30; i += 1) {
-      assert.ok(Math.abs(result.losses[i] - nodeLosses[i]) <= 1e-6 * nodeLosses[i], `step ${i + 1}: ${result.losses[i]} vs ${nodeLosses[i]}`);
+      assert.ok(
+        Math.abs(result.losses[i] - nodeLosses[i]) <= 1e-6 * nodeLosses[i],
+        `step ${i + 1}: ${result.losses[i]} vs ${nodeLosses[i]}`,
+      );
     }
     assert.ok(result.losses[29] < result.losses[0], 'the loss falls');
     assert.equal(result.reloaded.loss, result.evaluation.loss);

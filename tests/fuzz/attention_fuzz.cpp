@@ -129,15 +129,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   if (intermediates && !model->keep_intermediates(true).is_ok()) fail("keep_intermediates", c);
   if (!model->run(headwise::Step::kForwardLoop).is_ok()) fail("loop run", c);
-  const std::vector<float> loop(model->tensor(TensorId::kOutput),
-                                model->tensor(TensorId::kOutput) + model->tensor_size(TensorId::kOutput));
+  const std::vector<float> loop(
+      model->tensor(TensorId::kOutput),
+      model->tensor(TensorId::kOutput) + model->tensor_size(TensorId::kOutput));
   if (!model->run(headwise::Step::kForwardFused).is_ok()) fail("fused run", c);
 
   auto bias = [&](TensorId id) { return d.bias ? model->tensor(id) : nullptr; };
   const headwise::testing::RefWeights w{
-      model->tensor(TensorId::kWq), model->tensor(TensorId::kWk), model->tensor(TensorId::kWv),
-      model->tensor(TensorId::kWout), bias(TensorId::kBq), bias(TensorId::kBk),
-      bias(TensorId::kBv), bias(TensorId::kBout)};
+      model->tensor(TensorId::kWq), model->tensor(TensorId::kWk),
+      model->tensor(TensorId::kWv), model->tensor(TensorId::kWout),
+      bias(TensorId::kBq),          bias(TensorId::kBk),
+      bias(TensorId::kBv),          bias(TensorId::kBout)};
   const auto ref = headwise::testing::reference_mha(
       {d.batch, d.tokens, d.d_model, d.heads, d.head_dim, d.causal}, w, x);
   check_close("fused output", model->tensor(TensorId::kOutput), ref.output, scale, c);

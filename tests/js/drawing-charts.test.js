@@ -27,8 +27,26 @@ describe('log axes', () => {
   });
 
   test('the log-log figure puts each tick label and each point where the scale says', () => {
-    const series = [{ name: 'loop', colour: '#D55E00', points: [[2, 3], [16, 20], [4000, 9000]] }];
-    const options = { series, title: 't', xLabel: 'heads', yLabel: 'us', maxWidth: 640, height: 320, xRange: [2, 4000] };
+    const series = [
+      {
+        name: 'loop',
+        colour: '#D55E00',
+        points: [
+          [2, 3],
+          [16, 20],
+          [4000, 9000],
+        ],
+      },
+    ];
+    const options = {
+      series,
+      title: 't',
+      xLabel: 'heads',
+      yLabel: 'us',
+      maxWidth: 640,
+      height: 320,
+      xRange: [2, 4000],
+    };
     const figure = logLogFigure(options);
     const [left, top, w, h] = [64, 30, 640 - 64 - 16, 320 - 30 - 44];
     const [y0, y1] = [3 / 1.5, 9000 * 1.5];

@@ -7,7 +7,7 @@ import { VIRIDIS_DATA } from '../../web/explorer/viridis-data.js';
 // Entries of matplotlib's _viridis_data (lib/matplotlib/_cm_listed.py), copied from the published file.
 const PUBLISHED = {
   0: [0.267004, 0.004874, 0.329415],
-  1: [0.268510, 0.009605, 0.335427],
+  1: [0.26851, 0.009605, 0.335427],
   64: [0.229739, 0.322361, 0.545706],
   100: [0.166617, 0.463708, 0.558119],
   128: [0.127568, 0.566949, 0.550556],
@@ -18,7 +18,14 @@ const PUBLISHED = {
 // The same colormap as 8-bit colours, as it is usually quoted (the ends and quarters).
 const QUOTED_HEX = { 0: '#440154', 64: '#3b528b', 128: '#21918c', 192: '#5ec962', 255: '#fde725' };
 
-const toHex = (rgb) => `#${rgb.map((v) => Math.round(v * 255).toString(16).padStart(2, '0')).join('')}`;
+const toHex = (rgb) =>
+  `#${rgb
+    .map((v) =>
+      Math.round(v * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 
 describe('viridis', () => {
   test('the table has 256 entries and matches the published values', () => {
@@ -44,8 +51,10 @@ describe('viridis', () => {
   });
 
   test('every entry is a colour and lightness rises from end to end', () => {
-    const luma = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16))
-      .reduce((sum, v, ch) => sum + [0.299, 0.587, 0.114][ch] * v, 0);
+    const luma = (hex) =>
+      [1, 3, 5]
+        .map((i) => parseInt(hex.slice(i, i + 2), 16))
+        .reduce((sum, v, ch) => sum + [0.299, 0.587, 0.114][ch] * v, 0);
     for (let k = 0; k < 256; k += 1) expect(VIRIDIS_LUT[k]).toMatch(/^#[0-9a-f]{6}$/);
     for (let k = 8; k < 256; k += 8) expect(luma(VIRIDIS_LUT[k])).toBeGreaterThan(luma(VIRIDIS_LUT[k - 8]));
   });

@@ -10,11 +10,17 @@ const causal = (i, j) => j > i;
 // A deterministic stand-in for attention: row i is a softmax over columns 0..i, zeros after.
 function causalAttention(T, seed = 7) {
   let s = seed;
-  const random = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648; };
+  const random = () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
   const a = new Float32Array(T * T);
   for (let i = 0; i < T; i += 1) {
     let sum = 0;
-    for (let j = 0; j <= i; j += 1) { a[i * T + j] = Math.exp(3 * random()); sum += a[i * T + j]; }
+    for (let j = 0; j <= i; j += 1) {
+      a[i * T + j] = Math.exp(3 * random());
+      sum += a[i * T + j];
+    }
     for (let j = 0; j <= i; j += 1) a[i * T + j] /= sum;
   }
   return a;
@@ -34,7 +40,10 @@ function expectedCells(values, rows, cols, masked = () => false) {
       let n = 0;
       for (let a = i * rb; a < Math.min(rows, (i + 1) * rb); a += 1) {
         for (let b = j * cb; b < Math.min(cols, (j + 1) * cb); b += 1) {
-          if (!masked(a, b)) { sum += values[a * cols + b]; n += 1; }
+          if (!masked(a, b)) {
+            sum += values[a * cols + b];
+            n += 1;
+          }
         }
       }
       cells.push(n ? sum / n : null);
@@ -91,7 +100,11 @@ describe('heatmap cells', () => {
   test('the highlighted row is given in matrix rows and drawn around its block', () => {
     const T = 200;
     const values = causalAttention(T);
-    for (const [row, block] of [[199, 49], [0, 0], [130, 32]]) {
+    for (const [row, block] of [
+      [199, 49],
+      [0, 0],
+      [130, 32],
+    ]) {
       const options = { values, rows: T, cols: T, scale: 'probability', masked: causal, highlightRow: row };
       const figure = heatmapFigure(options);
       const grid = gridOf(figure);

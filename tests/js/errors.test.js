@@ -5,7 +5,9 @@ import { referenceMha } from './reference.js';
 import './matchers.js';
 
 let hw;
-beforeAll(async () => { hw = await loadHeadwise(); });
+beforeAll(async () => {
+  hw = await loadHeadwise();
+});
 
 function lectureStillWorks() {
   const layer = hw.createAttention({ batch: 2, tokens: 6, dModel: 6, heads: 2, seed: 3 });
@@ -61,7 +63,9 @@ test.each([
 
 test('wrong inputs name the argument and what was expected', () => {
   const layer = hw.createAttention({ batch: 2, tokens: 6 });
-  expect(() => layer.forward(new Float32Array(70))).toThrow(new RangeError('x must have 72 values ((2, 6, 6)), got 70'));
+  expect(() => layer.forward(new Float32Array(70))).toThrow(
+    new RangeError('x must have 72 values ((2, 6, 6)), got 70'),
+  );
   expect(() => layer.forward(new Float64Array(72))).toThrow(TypeError);
   expect(() => layer.forward('abc')).toThrow(/x must be a Float32Array/);
   const bad = hw.randomInput(layer.config, 1);

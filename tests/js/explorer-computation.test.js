@@ -16,13 +16,19 @@ const NO_ORDER_CHANGE = { causal: false, positions: false };
 const MAIN_LAYER_CALLS = {
   'forward fused +intermediates': 1, // heads, steps' check, loop's reference
   'forward loop +intermediates': 1, // loop panel (intermediates kept: no (B, H, T, T) reallocation)
-  project: 1, split: 1, attend: 1, merge: 1, outProject: 1, // the five steps
+  project: 1,
+  split: 1,
+  attend: 1,
+  merge: 1,
+  outProject: 1, // the five steps
   getWeights: 1, // W_out for the heads panel
   shapeTrace: 1,
 };
 
 let realHw;
-beforeAll(async () => { realHw = await loadHeadwise(); });
+beforeAll(async () => {
+  realHw = await loadHeadwise();
+});
 afterAll(() => expect(realHw.liveLayers()).toBe(0));
 
 function owner() {
@@ -40,11 +46,17 @@ describe('one change, one forward per version shown', () => {
       const o = defaultOptions();
       const c = computation.compute(o, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
       expect(c.status).toBe('ok');
-      const main = layers.find((l) => l.config.dModel === o.dModel && l.config.tokens === c.tokens.length && l.config.heads === o.heads);
+      const main = layers.find(
+        (l) => l.config.dModel === o.dModel && l.config.tokens === c.tokens.length && l.config.heads === o.heads,
+      );
       expect(tally(calls, main.label)).toEqual(MAIN_LAYER_CALLS);
       // why: two designed layers, one forward each; order: one layer, one forward per sentence.
       const others = layers.filter((l) => l !== main).map((l) => forwardsOn(calls, l.label));
-      expect(others).toEqual([['forward fused +intermediates'], ['forward fused +intermediates'], ['forward fused', 'forward fused']]);
+      expect(others).toEqual([
+        ['forward fused +intermediates'],
+        ['forward fused +intermediates'],
+        ['forward fused', 'forward fused'],
+      ]);
       expect(calls.filter((x) => x.method === 'check')).toHaveLength(1); // validated once
       // The numbers the panels show are the module's forward pass.
       const twin = realHw.createAttention(c.config); // same seed, same weights
@@ -58,7 +70,9 @@ describe('one change, one forward per version shown', () => {
       expect(c.loop.maxDiff).toBeLessThan(1e-5);
       expect(c.steps.maxDiff).toBeLessThan(1e-5);
       expect(Object.isFrozen(c) && Object.isFrozen(c.fused) && Object.isFrozen(c.config)).toBe(true);
-    } finally { computation.dispose(); }
+    } finally {
+      computation.dispose();
+    }
   });
 
   test('a change of heads: a new layer, each version once; the seed-only "why" part is not redone', () => {
@@ -77,7 +91,9 @@ describe('one change, one forward per version shown', () => {
       const elsewhere = layerCalls(calls).filter((x) => x.on !== fresh[0].label && x.on !== fresh[1].label);
       expect(elsewhere.map((x) => `${x.on} ${x.method}`)).toEqual(['layer 0 dispose']); // the old main layer
       expect(realHw.liveLayers()).toBe(1); // the old main layer was freed
-    } finally { computation.dispose(); }
+    } finally {
+      computation.dispose();
+    }
   });
 
   test('a sentence of the same length reuses the layer; a change that touches no part computes nothing', () => {
@@ -93,20 +109,29 @@ describe('one change, one forward per version shown', () => {
       expect(forwardsOn(calls, main)).toEqual(['forward fused +intermediates', 'forward loop +intermediates']);
       calls.length = 0;
       // A slide message, the panel shown, a step: the same numbers, no call into the module.
-      const again = computation.compute({ ...o, sentence, slide: true, panel: 'steps' }, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
+      const again = computation.compute(
+        { ...o, sentence, slide: true, panel: 'steps' },
+        { parts: ALL_PARTS, order: NO_ORDER_CHANGE },
+      );
       expect(calls).toEqual([]);
       expect(again.status).toBe('ok');
-    } finally { computation.dispose(); }
+    } finally {
+      computation.dispose();
+    }
   });
 
-  test('only the parts of the panels shown are computed; word order\'s own controls redo only its part', () => {
+  test("only the parts of the panels shown are computed; word order's own controls redo only its part", () => {
     const { computation, calls, layers } = owner();
     try {
       const o = { ...defaultOptions(), panel: 'heads' };
       const c = computation.compute(o, { parts: PANEL_PARTS.heads });
       expect(c.loop).toBeUndefined();
       expect(c.steps).toBeUndefined();
-      expect(tally(calls, layers[0].label)).toEqual({ 'forward fused +intermediates': 1, getWeights: 1, shapeTrace: 1 });
+      expect(tally(calls, layers[0].label)).toEqual({
+        'forward fused +intermediates': 1,
+        getWeights: 1,
+        shapeTrace: 1,
+      });
       expect(layers).toHaveLength(1);
       calls.length = 0;
       const parts = ALL_PARTS;
@@ -115,9 +140,14 @@ describe('one change, one forward per version shown', () => {
       const masked = computation.compute(o, { parts, order: { causal: true, positions: false } });
       expect(masked.order.config.causal).toBe(true);
       const orderLayer = layers.at(-1).label;
-      expect(layerCalls(calls).map((x) => `${x.on === orderLayer ? 'order' : x.on} ${callName(x)}`))
-        .toEqual(['order forward fused', 'order forward fused', 'order dispose']);
-    } finally { computation.dispose(); }
+      expect(layerCalls(calls).map((x) => `${x.on === orderLayer ? 'order' : x.on} ${callName(x)}`)).toEqual([
+        'order forward fused',
+        'order forward fused',
+        'order dispose',
+      ]);
+    } finally {
+      computation.dispose();
+    }
   });
 
   test('invalid and too-large configurations make no forward call', () => {
@@ -129,7 +159,9 @@ describe('one change, one forward per version shown', () => {
       expect(gpt3.status).toBe('shapes-only');
       expect(gpt3.headDim).toBe(128);
       expect(calls.map((x) => x.method).sort()).toEqual(['check', 'check', 'shapeTrace', 'shapeTrace']);
-    } finally { computation.dispose(); }
+    } finally {
+      computation.dispose();
+    }
   });
 });
 

@@ -16,7 +16,7 @@ test('the SVG of a sentence with control characters (sentence=a%01b) is well-for
   const svg = svgText(figure);
   expect(wellFormedChars(svg)).toBe(true);
   expect(svg).toContain('a\uFFFDb\uFFFD\uFFFD &lt;&amp;&gt; 🙂');
-  expect(wellFormedChars(figure.toSVG())).toBe(false);  // what the export used to save
+  expect(wellFormedChars(figure.toSVG())).toBe(false); // what the export used to save
 });
 
 test('a malformed JSON string that names headwise gets an error reply', () => {
@@ -24,5 +24,5 @@ test('a malformed JSON string that names headwise gets an error reply', () => {
   const reply = answer(element, '{"headwise": 1, "method": "getState"');
   expect(reply).toMatchObject({ headwise: 1, id: null, ok: false });
   expect(reply.error).toMatch(/^malformed JSON: /);
-  expect(answer(element, '{"other": 1')).toBe(null);  // not ours: still ignored
+  expect(answer(element, '{"other": 1')).toBe(null); // not ours: still ignored
 });

@@ -5,7 +5,9 @@ import { Lifecycle, LIFECYCLE_STATES, nextState } from '../../web/explorer/lifec
 
 function recorded() {
   const entered = [];
-  const hooks = Object.fromEntries(LIFECYCLE_STATES.map((s) => [s, (from, event) => entered.push(`${from} -${event}-> ${s}`)]));
+  const hooks = Object.fromEntries(
+    LIFECYCLE_STATES.map((s) => [s, (from, event) => entered.push(`${from} -${event}-> ${s}`)]),
+  );
   return { machine: new Lifecycle(hooks), entered };
 }
 
@@ -19,7 +21,12 @@ describe('lifecycle', () => {
     expect(machine.send('hide')).toBe('paused');
     expect(machine.visible).toBe(false);
     expect(machine.send('show')).toBe('ready');
-    expect(entered).toEqual(['idle -show-> loading', 'loading -loaded-> ready', 'ready -hide-> paused', 'paused -show-> ready']);
+    expect(entered).toEqual([
+      'idle -show-> loading',
+      'loading -loaded-> ready',
+      'ready -hide-> paused',
+      'paused -show-> ready',
+    ]);
   });
 
   test('leaving the view while loading ends paused; the load is not started twice', () => {
@@ -40,7 +47,12 @@ describe('lifecycle', () => {
     expect(machine.send('hide')).toBe('error');
     expect(machine.send('show')).toBe('loading');
     expect(machine.send('loaded')).toBe('ready');
-    expect(entered).toEqual(['idle -show-> loading', 'loading -failed-> error', 'error -show-> loading', 'loading -loaded-> ready']);
+    expect(entered).toEqual([
+      'idle -show-> loading',
+      'loading -failed-> error',
+      'error -show-> loading',
+      'loading -loaded-> ready',
+    ]);
   });
 
   test('disconnecting returns to idle from loading, ready and paused; a late load is ignored', () => {
@@ -64,16 +76,27 @@ describe('lifecycle', () => {
         }
       }
     }
-    expect(changes.sort()).toEqual([
-      'error show (in view) -> loading', 'error show -> loading',
-      'idle show (in view) -> loading', 'idle show -> loading',
-      'loading disconnect (in view) -> idle', 'loading disconnect -> idle',
-      'loading failed (in view) -> error', 'loading failed -> error',
-      'loading loaded (in view) -> ready', 'loading loaded -> paused',
-      'paused disconnect (in view) -> idle', 'paused disconnect -> idle',
-      'paused show (in view) -> ready', 'paused show -> ready',
-      'ready disconnect (in view) -> idle', 'ready disconnect -> idle',
-      'ready hide (in view) -> paused', 'ready hide -> paused',
-    ].sort());
+    expect(changes.sort()).toEqual(
+      [
+        'error show (in view) -> loading',
+        'error show -> loading',
+        'idle show (in view) -> loading',
+        'idle show -> loading',
+        'loading disconnect (in view) -> idle',
+        'loading disconnect -> idle',
+        'loading failed (in view) -> error',
+        'loading failed -> error',
+        'loading loaded (in view) -> ready',
+        'loading loaded -> paused',
+        'paused disconnect (in view) -> idle',
+        'paused disconnect -> idle',
+        'paused show (in view) -> ready',
+        'paused show -> ready',
+        'ready disconnect (in view) -> idle',
+        'ready disconnect -> idle',
+        'ready hide (in view) -> paused',
+        'ready hide -> paused',
+      ].sort(),
+    );
   });
 });

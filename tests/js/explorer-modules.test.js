@@ -11,10 +11,25 @@ import { designTeachingWeights } from '../../web/explorer/teaching-weights.js';
 import { embedTokens, tokenVector } from '../../web/explorer/token-embeddings.js';
 import { DEFAULT_SENTENCE } from '../../web/explorer/presets.js';
 
-const hw = await loadHeadwise({ wasmBinary: await readFile(new URL('../../web/build/headwise-core.wasm', import.meta.url)) });
+const hw = await loadHeadwise({
+  wasmBinary: await readFile(new URL('../../web/build/headwise-core.wasm', import.meta.url)),
+});
 
 test('tokenizer: words, punctuation, emoji; limits', () => {
-  assert.deepEqual(tokenize(DEFAULT_SENTENCE).tokens, ['The', 'dog', 'chased', 'the', 'ball', ',', 'but', 'it', 'could', 'not', 'catch', 'it']);
+  assert.deepEqual(tokenize(DEFAULT_SENTENCE).tokens, [
+    'The',
+    'dog',
+    'chased',
+    'the',
+    'ball',
+    ',',
+    'but',
+    'it',
+    'could',
+    'not',
+    'catch',
+    'it',
+  ]);
   assert.deepEqual(tokenize("don't <b>stop</b>").tokens, ["don't", '<', 'b', '>', 'stop', '<', '/', 'b', '>']);
   assert.deepEqual(sentenceTokens('   '), { error: 'The sentence is empty: type at least one word.' });
   const many = sentenceTokens('a '.repeat(50_000), 64);
@@ -31,8 +46,18 @@ test('token vectors: one per distinct token, whatever its position, case-insensi
 
 test('options: URL parameters, defaults, refusals in words, round trip', () => {
   const { options, notes } = optionsFromQuery('?panel=heads&preset=gpt2&heads=12&causal=0&seed=7&slide=1');
-  assert.deepEqual({ panel: options.panel, dModel: options.dModel, heads: options.heads, causal: options.causal, seed: options.seed, slide: options.slide, preset: options.preset },
-    { panel: 'heads', dModel: 768, heads: 12, causal: false, seed: 7, slide: true, preset: 'gpt2' });
+  assert.deepEqual(
+    {
+      panel: options.panel,
+      dModel: options.dModel,
+      heads: options.heads,
+      causal: options.causal,
+      seed: options.seed,
+      slide: options.slide,
+      preset: options.preset,
+    },
+    { panel: 'heads', dModel: 768, heads: 12, causal: false, seed: 7, slide: true, preset: 'gpt2' },
+  );
   assert.deepEqual(notes, []);
   const bad = optionsFromQuery('?width=1.5&heads=-2&seed=x&preset=gpt9');
   assert.equal(bad.notes.length, 4);
@@ -65,12 +90,17 @@ test('designed weights: one head splits between ball and catch, two heads take o
       layer.setWeights({ wq: w.wq, wk: w.wk });
       const { attention } = layer.forward(x, { intermediates: true });
       return targets.map((_, h) => Array.from(attention.subarray((h * T + T - 1) * T, (h * T + T) * T)));
-    } finally { layer.dispose(); }
+    } finally {
+      layer.dispose();
+    }
   };
   const ball = tokens.indexOf('ball');
   const catchAt = tokens.indexOf('catch');
   const [one] = lastRow([['ball', 'catch']]);
-  assert.ok(Math.abs(one[ball] - one[catchAt]) < 1e-3 && one[ball] > 0.45, `one head: ball ${one[ball]}, catch ${one[catchAt]}`);
+  assert.ok(
+    Math.abs(one[ball] - one[catchAt]) < 1e-3 && one[ball] > 0.45,
+    `one head: ball ${one[ball]}, catch ${one[catchAt]}`,
+  );
   const [h1, h2] = lastRow([['ball'], ['catch']]);
   assert.ok(h1[ball] > 0.95 && h2[catchAt] > 0.95, `two heads: ${h1[ball]}, ${h2[catchAt]}`);
   assert.equal(hw.liveLayers(), 0);

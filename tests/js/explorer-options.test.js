@@ -2,7 +2,15 @@
 // (the element reads them with the same function), setConfig and postMessage, read back as
 // getState shows them. The real element runs the same table in tests/browser/explorer-options.test.js.
 import { describe, expect, test } from 'vitest';
-import { defaultOptions, optionsFromQuery, readOptions, stateOf, queryOf, OPTION_SCHEMA, OPTION_NAMES } from '../../web/explorer/options.js';
+import {
+  defaultOptions,
+  optionsFromQuery,
+  readOptions,
+  stateOf,
+  queryOf,
+  OPTION_SCHEMA,
+  OPTION_NAMES,
+} from '../../web/explorer/options.js';
 import { configFromMessage } from '../../web/explorer/config-input.js';
 import { answer } from '../../web/explorer/slide-messages.js';
 import { OPTION_CASES, asText } from './option-cases.js';
@@ -13,7 +21,13 @@ const camel = (name) => name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
 // What the element does with a validated change (setConfig), over plain options.
 function fakeElement() {
   let options = defaultOptions();
-  return { setConfig: (config) => { options = { ...options, ...configFromMessage(config, options) }; return stateOf(options); }, state: () => stateOf(options) };
+  return {
+    setConfig: (config) => {
+      options = { ...options, ...configFromMessage(config, options) };
+      return stateOf(options);
+    },
+    state: () => stateOf(options),
+  };
 }
 
 describe.each(OPTION_CASES)('$name = $value', ({ name, value, state, error, setConfigError }) => {
@@ -22,7 +36,8 @@ describe.each(OPTION_CASES)('$name = $value', ({ name, value, state, error, setC
   test('URL parameter', () => {
     const { options, notes } = optionsFromQuery(`?${new URLSearchParams({ [name]: asText(value) })}`);
     expect(stateOf(options)).toEqual(expected);
-    if (error) expect(notes.join(' ')).toContain(error); else expect(notes).toEqual([]);
+    if (error) expect(notes.join(' ')).toContain(error);
+    else expect(notes).toEqual([]);
   });
 
   test('attribute', () => {
@@ -65,9 +80,21 @@ describe.each(OPTION_CASES)('$name = $value', ({ name, value, state, error, setC
 });
 
 test('the schema names every option once; every surface uses exactly its names', () => {
-  expect(OPTION_NAMES).toEqual(['panel', 'preset', 'width', 'heads', 'causal', 'seed', 'sentence', 'slide', 'max-tokens']);
+  expect(OPTION_NAMES).toEqual([
+    'panel',
+    'preset',
+    'width',
+    'heads',
+    'causal',
+    'seed',
+    'sentence',
+    'slide',
+    'max-tokens',
+  ]);
   expect(new Set(OPTION_CASES.map((c) => c.name))).toEqual(new Set(OPTION_NAMES));
   expect(Object.keys(DEFAULT_STATE)).toEqual(OPTION_SCHEMA.map((row) => row.key));
-  expect(() => configFromMessage({ colour: 'red' }, defaultOptions())).toThrow(/unknown option "colour"; use panel, preset, width/);
+  expect(() => configFromMessage({ colour: 'red' }, defaultOptions())).toThrow(
+    /unknown option "colour"; use panel, preset, width/,
+  );
   expect(() => configFromMessage({ dModel: 8, width: 8 }, defaultOptions())).toThrow('option "width" is given twice');
 });

@@ -4,10 +4,10 @@ import { beforeAll, expect, test } from 'vitest';
 import { loadHeadwise } from '../../web/headwise.js';
 
 const MASK = (1n << 64n) - 1n;
-const GOLDEN = 0x9E3779B97F4A7C15n;
+const GOLDEN = 0x9e3779b97f4a7c15n;
 function mix64(z) {
-  z = ((z ^ (z >> 30n)) * 0xBF58476D1CE4E5B9n) & MASK;
-  z = ((z ^ (z >> 27n)) * 0x94D049BB133111EBn) & MASK;
+  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK;
+  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK;
   return z ^ (z >> 31n);
 }
 function documentedValue(seed, stream, index, bound) {
@@ -18,7 +18,9 @@ function documentedValue(seed, stream, index, bound) {
 }
 
 let hw;
-beforeAll(async () => { hw = await loadHeadwise(); });
+beforeAll(async () => {
+  hw = await loadHeadwise();
+});
 
 test.each([0, 1, 42, 4294967295])('seed %i gives the documented weights bit for bit', (seed) => {
   const layer = hw.createAttention({ dModel: 6, heads: 2, bias: true, seed });
@@ -38,7 +40,9 @@ test('W_out is scaled by its own fan-in when head_dim is given', () => {
   const bound = Math.fround(1 / Math.fround(Math.sqrt(15)));
   expect(wOut.length).toBe(15 * 6);
   expect(wq.length).toBe(6 * 15);
-  expect(Array.from(wOut.subarray(0, 10))).toEqual(Array.from({ length: 10 }, (_, i) => documentedValue(9, 4, i, bound)));
+  expect(Array.from(wOut.subarray(0, 10))).toEqual(
+    Array.from({ length: 10 }, (_, i) => documentedValue(9, 4, i, bound)),
+  );
   layer.dispose();
 });
 

@@ -21,10 +21,16 @@ test('an element whose valueOf disposes the layer and creates another cannot wri
   let b = null;
   let ran = false;
   const evil = {
-    valueOf() { ran = true; a.dispose(); b = hw.createAttention({ dModel: 12, heads: 2 }); return 1000; },
+    valueOf() {
+      ran = true;
+      a.dispose();
+      b = hw.createAttention({ dModel: 12, heads: 2 });
+      return 1000;
+    },
   };
-  expect(() => a.forward([evil, ...Array(35).fill(1000)]))
-    .toThrow(new TypeError('x[0] must be a number, got a Object'));
+  expect(() => a.forward([evil, ...Array(35).fill(1000)])).toThrow(
+    new TypeError('x[0] must be a number, got a Object'),
+  );
   expect(ran).toBe(false);
   b ??= hw.createAttention({ dModel: 12, heads: 2 });
   const fresh = hw.createAttention({ dModel: 12, heads: 2 });
@@ -37,7 +43,11 @@ test('a getter that disposes the layer mid-conversion cannot write into freed me
   let b = null;
   const x = Array(36).fill(1000);
   Object.defineProperty(x, 5, {
-    get() { a.dispose(); b = hw.createAttention({ dModel: 12, heads: 2 }); return 1000; },
+    get() {
+      a.dispose();
+      b = hw.createAttention({ dModel: 12, heads: 2 });
+      return 1000;
+    },
   });
   expect(() => a.forward(x)).toThrow(/disposed/);
   const fresh = hw.createAttention({ dModel: 12, heads: 2 });
@@ -52,7 +62,10 @@ test('a getter that grows memory mid-conversion gives the right answer, not a de
   const x = [...values];
   const big = [];
   Object.defineProperty(x, 0, {
-    get() { big.push(hw.createAttention({ tokens: 2048, dModel: 256, heads: 4 })); return values[0]; },
+    get() {
+      big.push(hw.createAttention({ tokens: 2048, dModel: 256, heads: 4 }));
+      return values[0];
+    },
   });
   const memoryBefore = hw.memoryStats().wasmMemoryBytes;
   const y = layer.forward(x);
@@ -92,7 +105,13 @@ test('a sparse array of length 2^32-1 is refused by its length before anything i
 });
 
 test.each([
-  [null, 'null'], ['', '""'], [[], 'an array'], [true, 'true'], ['0x10', '"0x10"'], [1n, '1n'], [[[7]], 'an array'],
+  [null, 'null'],
+  ['', '""'],
+  [[], 'an array'],
+  [true, 'true'],
+  ['0x10', '"0x10"'],
+  [1n, '1n'],
+  [[[7]], 'an array'],
   [undefined, 'undefined'],
 ])('an element %o is a TypeError, not coerced to a number', async (element, shown) => {
   const hw = await loadHeadwise({});
@@ -120,24 +139,31 @@ test('a Float32Array from another realm (an iframe) is accepted and computes the
   foreign.set(x);
   expect(Array.from(layer.forward(foreign))).toEqual(Array.from(layer.forward(x)));
   const int32 = vm.runInNewContext('new Int32Array(36)');
-  expect(() => layer.forward(int32))
-    .toThrow(new TypeError('x must be a Float32Array (or an array of numbers), got a Int32Array'));
+  expect(() => layer.forward(int32)).toThrow(
+    new TypeError('x must be a Float32Array (or an array of numbers), got a Int32Array'),
+  );
 });
 
 test.each(['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf'])(
-  'setWeights({ %s }) is an unknown weight, not a property lookup', async (name) => {
+  'setWeights({ %s }) is an unknown weight, not a property lookup',
+  async (name) => {
     const hw = await loadHeadwise({});
     const layer = hw.createAttention();
     const weights = JSON.parse(`{"${name}": [1, 2, 3]}`);
-    expect(() => layer.setWeights(weights))
-      .toThrow(new TypeError(`unknown weight "${name}" (this layer has wq, wk, wv, wOut)`));
-  });
+    expect(() => layer.setWeights(weights)).toThrow(
+      new TypeError(`unknown weight "${name}" (this layer has wq, wk, wv, wOut)`),
+    );
+  },
+);
 
 test('shapes are frozen all the way down and never trusted inside', async () => {
   const hw = await loadHeadwise({});
   const layer = hw.createAttention();
   expect(Object.isFrozen(layer.shapes.input)).toBe(true);
-  expect(() => { 'use strict'; layer.shapes.input[1] = 0; }).toThrow(TypeError);
+  expect(() => {
+    'use strict';
+    layer.shapes.input[1] = 0;
+  }).toThrow(TypeError);
   expect(layer.shapes.input).toEqual([1, 6, 6]);
   expect(() => layer.forward(new Float32Array(0))).toThrow(RangeError);
 });
@@ -155,8 +181,9 @@ test('forward options: unknown keys and non-objects are TypeErrors', async () =>
   const hw = await loadHeadwise({});
   const layer = hw.createAttention();
   const x = new Float32Array(36);
-  expect(() => layer.forward(x, { intermediate: true })).toThrow(new TypeError(
-    'unknown forward option "intermediate" (known: variant, intermediates)'));
+  expect(() => layer.forward(x, { intermediate: true })).toThrow(
+    new TypeError('unknown forward option "intermediate" (known: variant, intermediates)'),
+  );
   expect(() => layer.forward(x, 'loop')).toThrow(TypeError);
   expect(() => layer.forwardLoop(x, { variant: 'fused' })).toThrow(TypeError);
   expect(() => layer.attend(layer.split(layer.project(x)), { scores: true })).toThrow(TypeError);
@@ -168,8 +195,16 @@ test('forward options: unknown keys and non-objects are TypeErrors', async () =>
 function callAtTheStackLimit(call) {
   let rounds = 0;
   const deep = () => {
-    try { deep(); } catch { /* the bottom */ }
-    try { call(); } catch { rounds += 1; }
+    try {
+      deep();
+    } catch {
+      /* the bottom */
+    }
+    try {
+      call();
+    } catch {
+      rounds += 1;
+    }
   };
   for (let i = 0; i < 5; i++) deep();
   return rounds;
@@ -181,9 +216,12 @@ test('a JS stack overflow inside a call restores the stack pointer (and stops th
     const layer = hw.createAttention();
     const x = hw.randomInput(layer.config, 1);
     const calls = {
-      forward: () => layer.forward(x), shapeTrace: () => hw.shapeTrace({ dModel: 768, heads: 12 }),
-      memoryStats: () => hw.memoryStats(), check: () => hw.check({ heads: 4 }),
-      randomInput: () => hw.randomInput({}, 1), intermediates: () => layer.forward(x, { intermediates: true }),
+      forward: () => layer.forward(x),
+      shapeTrace: () => hw.shapeTrace({ dModel: 768, heads: 12 }),
+      memoryStats: () => hw.memoryStats(),
+      check: () => hw.check({ heads: 4 }),
+      randomInput: () => hw.randomInput({}, 1),
+      intermediates: () => layer.forward(x, { intermediates: true }),
     };
     const before = hw.memoryStats().stackPointer;
     callAtTheStackLimit(calls[name]);
@@ -218,8 +256,10 @@ test('filling the module to its 2 GB ceiling with layers gives refusals, never a
   expect(hw.stoppedReason).toBe(null);
   // Full: what needs memory is refused cleanly; what does not still works.
   const full = hw.memoryStats();
-  console.log(`fill test: ${layers.length} layers, ${refusals} refusals, wasm memory ${full.wasmMemoryBytes} bytes, `
-    + `heap in use ${full.heapInUseBytes} bytes`);
+  console.log(
+    `fill test: ${layers.length} layers, ${refusals} refusals, wasm memory ${full.wasmMemoryBytes} bytes, ` +
+      `heap in use ${full.heapInUseBytes} bytes`,
+  );
   expect(full.wasmMemoryBytes).toBeGreaterThan(2 ** 31 - 2 ** 27);
   for (let i = 0; i < 500; i++) {
     try {

@@ -36,8 +36,29 @@ const chance = (p) => random() < p;
 
 function size() {
   if (chance(0.9)) return 1 + int(8);
-  return pick([0, -1, -(2 ** 31), 2 ** int(65), 2 ** int(65) - 1, 2 ** int(40) + 1, 65536, 65537, 32768, 32769,
-    1e308, NaN, Infinity, 1.5, '3', null, {}, [2], 10n, true, new Proxy({}, {})]);
+  return pick([
+    0,
+    -1,
+    -(2 ** 31),
+    2 ** int(65),
+    2 ** int(65) - 1,
+    2 ** int(40) + 1,
+    65536,
+    65537,
+    32768,
+    32769,
+    1e308,
+    NaN,
+    Infinity,
+    1.5,
+    '3',
+    null,
+    {},
+    [2],
+    10n,
+    true,
+    new Proxy({}, {}),
+  ]);
 }
 
 function budget(upTo) {
@@ -59,8 +80,8 @@ function config(budgetUpTo) {
   return c;
 }
 
-const isRefusal = (error) => error instanceof TypeError || error instanceof RangeError
-  || error instanceof HeadwiseError;
+const isRefusal = (error) =>
+  error instanceof TypeError || error instanceof RangeError || error instanceof HeadwiseError;
 
 function expectRefusalOrResult(call) {
   try {
@@ -76,23 +97,43 @@ function argument(layer, hw, good, length) {
   const kind = int(12);
   const bad = () => (chance(0.5) ? Array(length).fill(0.5) : new Float32Array(length));
   switch (kind) {
-    case 0: return good;
-    case 1: return Array.from(good);
-    case 2: { const a = vm.runInNewContext(`new Float32Array(${length})`); a.set(good); return a; }
-    case 3: return new Float32Array(length + pick([-1, 1]));
-    case 4: { const a = []; a.length = pick([2 ** 32 - 1, 2 ** 31, length + 1]); return a; }
-    case 5: return new Proxy(good, {});
+    case 0:
+      return good;
+    case 1:
+      return Array.from(good);
+    case 2: {
+      const a = vm.runInNewContext(`new Float32Array(${length})`);
+      a.set(good);
+      return a;
+    }
+    case 3:
+      return new Float32Array(length + pick([-1, 1]));
+    case 4: {
+      const a = [];
+      a.length = pick([2 ** 32 - 1, 2 ** 31, length + 1]);
+      return a;
+    }
+    case 5:
+      return new Proxy(good, {});
     case 6: {
       const a = bad();
       a[int(length)] = a instanceof Array ? pick([null, '1', 1n, [1], {}, true, NaN]) : NaN;
       return a;
     }
-    case 7: { // valueOf re-entrancy: disposes, creates, forwards
+    case 7: {
+      // valueOf re-entrancy: disposes, creates, forwards
       const a = Array.from(good);
-      a[int(length)] = { valueOf() { layer.dispose(); hw.createAttention().dispose(); return 1; } };
+      a[int(length)] = {
+        valueOf() {
+          layer.dispose();
+          hw.createAttention().dispose();
+          return 1;
+        },
+      };
       return a;
     }
-    case 8: { // a getter that runs the layer itself, disposes it, or grows memory, then answers honestly
+    case 8: {
+      // a getter that runs the layer itself, disposes it, or grows memory, then answers honestly
       const a = Array.from(good);
       const i = int(length);
       const action = int(3);
@@ -106,72 +147,101 @@ function argument(layer, hw, good, length) {
       });
       return a;
     }
-    case 9: return pick([null, undefined, 'x', 3, {}, new Float64Array(length), new Int32Array(length),
-      new DataView(new ArrayBuffer(8))]);
-    case 10: { const a = Array.from(good); a[int(length)] = pick([1e39, -1e39]); return a; }
-    default: return new Proxy(Array.from(good), { get: (t, k) => (k === 'length' ? length : NaN) });
+    case 9:
+      return pick([
+        null,
+        undefined,
+        'x',
+        3,
+        {},
+        new Float64Array(length),
+        new Int32Array(length),
+        new DataView(new ArrayBuffer(8)),
+      ]);
+    case 10: {
+      const a = Array.from(good);
+      a[int(length)] = pick([1e39, -1e39]);
+      return a;
+    }
+    default:
+      return new Proxy(Array.from(good), { get: (t, k) => (k === 'length' ? length : NaN) });
   }
 }
 
-test(`fuzz: random configurations and arguments for ${SECONDS} s (seed ${SEED})`, async () => {
-  const hw = await loadHeadwise({});
-  hw.createAttention().dispose();  // first use allocates what the module keeps
-  const baseline = hw.memoryStats();
-  const counts = { checks: 0, created: 0, refused: 0, calls: 0, computed: 0, compared: 0 };
-  const started = performance.now();
-  let iterations = 0;
-  while (performance.now() - started < SECONDS * 1000) {
-    iterations += 1;
-    const context = { seed: SEED, iteration: iterations };
-    counts.checks += 1;
-    const reason = hw.check(config(64));
-    expect(reason === null || typeof reason === 'string', JSON.stringify(context)).toBe(true);
+test(
+  `fuzz: random configurations and arguments for ${SECONDS} s (seed ${SEED})`,
+  async () => {
+    const hw = await loadHeadwise({});
+    hw.createAttention().dispose(); // first use allocates what the module keeps
+    const baseline = hw.memoryStats();
+    const counts = { checks: 0, created: 0, refused: 0, calls: 0, computed: 0, compared: 0 };
+    const started = performance.now();
+    let iterations = 0;
+    while (performance.now() - started < SECONDS * 1000) {
+      iterations += 1;
+      const context = { seed: SEED, iteration: iterations };
+      counts.checks += 1;
+      const reason = hw.check(config(64));
+      expect(reason === null || typeof reason === 'string', JSON.stringify(context)).toBe(true);
 
-    const c = config(HUGE_BUDGETS_FOR_LAYERS ? 64 : 26);
-    const created = expectRefusalOrResult(() => hw.createAttention(c));
-    if (created.refused) { counts.refused += 1; continue; }
-    counts.created += 1;
-    const layer = created.value;
-    const { batch: B, tokens: T, dModel: D, heads: H } = layer.config;
-    const length = B * T * D;
-    const small = length <= 2048 && B * H * T * T <= 20000;
-    if (small) {
-      const good = hw.randomInput(layer.config, iterations);
-      for (let round = 0; round < 4 && !layer.disposed; round += 1) {
-        counts.calls += 1;
-        const x = argument(layer, hw, good, length);
-        const options = pick([undefined, { intermediates: true }, { variant: 'loop' }, { variant: 'x' }, { other: 1 },
-          'fused']);
-        const result = expectRefusalOrResult(() => layer.forward(x, options));
-        if (result.refused || layer.disposed) continue;
-        counts.computed += 1;
-        const output = result.value.output ?? result.value;
-        expect(output.length).toBe(length);
-        if (layer.config.dModel * layer.config.heads <= 4096) {
-          counts.compared += 1;
-          const { failure } = compare(output, referenceMha(layer.config, layer.getWeights(), good).output);
-          expect(failure, JSON.stringify({ ...context, config: layer.config })).toBe(null);
-        }
+      const c = config(HUGE_BUDGETS_FOR_LAYERS ? 64 : 26);
+      const created = expectRefusalOrResult(() => hw.createAttention(c));
+      if (created.refused) {
+        counts.refused += 1;
+        continue;
       }
-      const name = pick(['wq', 'wOut', 'bq', 'constructor', 'x']);
-      const w = expectRefusalOrResult(() => layer.setWeights({
-        [name]: argument(layer, hw, new Float32Array(D * D), D * D),
-      }));
-      if (!w.refused) counts.calls += 1;
-    } else if (B * T * (T * layer.config.concatWidth + D * layer.config.concatWidth) <= 5e7) {
-      // Larger layers: one forward if it is cheap (T = 65536 would take minutes), checked for shape only.
-      const result = expectRefusalOrResult(() => layer.forward(new Float32Array(length)));
-      if (!result.refused) expect(result.value.length).toBe(length);
+      counts.created += 1;
+      const layer = created.value;
+      const { batch: B, tokens: T, dModel: D, heads: H } = layer.config;
+      const length = B * T * D;
+      const small = length <= 2048 && B * H * T * T <= 20000;
+      if (small) {
+        const good = hw.randomInput(layer.config, iterations);
+        for (let round = 0; round < 4 && !layer.disposed; round += 1) {
+          counts.calls += 1;
+          const x = argument(layer, hw, good, length);
+          const options = pick([
+            undefined,
+            { intermediates: true },
+            { variant: 'loop' },
+            { variant: 'x' },
+            { other: 1 },
+            'fused',
+          ]);
+          const result = expectRefusalOrResult(() => layer.forward(x, options));
+          if (result.refused || layer.disposed) continue;
+          counts.computed += 1;
+          const output = result.value.output ?? result.value;
+          expect(output.length).toBe(length);
+          if (layer.config.dModel * layer.config.heads <= 4096) {
+            counts.compared += 1;
+            const { failure } = compare(output, referenceMha(layer.config, layer.getWeights(), good).output);
+            expect(failure, JSON.stringify({ ...context, config: layer.config })).toBe(null);
+          }
+        }
+        const name = pick(['wq', 'wOut', 'bq', 'constructor', 'x']);
+        const w = expectRefusalOrResult(() =>
+          layer.setWeights({
+            [name]: argument(layer, hw, new Float32Array(D * D), D * D),
+          }),
+        );
+        if (!w.refused) counts.calls += 1;
+      } else if (B * T * (T * layer.config.concatWidth + D * layer.config.concatWidth) <= 5e7) {
+        // Larger layers: one forward if it is cheap (T = 65536 would take minutes), checked for shape only.
+        const result = expectRefusalOrResult(() => layer.forward(new Float32Array(length)));
+        if (!result.refused) expect(result.value.length).toBe(length);
+      }
+      layer.dispose();
+      expect(hw.stoppedReason, JSON.stringify(context)).toBe(null);
     }
-    layer.dispose();
-    expect(hw.stoppedReason, JSON.stringify(context)).toBe(null);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  console.log(`fuzz: ${iterations} iterations in ${seconds.toFixed(1)} s, seed ${SEED}: ${JSON.stringify(counts)}`);
-  expect(hw.stoppedReason).toBe(null);
-  expect(hw.liveLayers()).toBe(0);
-  const after = hw.memoryStats();
-  expect(after.heapInUseBytes).toBe(baseline.heapInUseBytes);
-  expect(after.stackPointer).toBe(baseline.stackPointer);
-  expect(counts.computed).toBeGreaterThan(0);
-}, (SECONDS + 120) * 1000);
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`fuzz: ${iterations} iterations in ${seconds.toFixed(1)} s, seed ${SEED}: ${JSON.stringify(counts)}`);
+    expect(hw.stoppedReason).toBe(null);
+    expect(hw.liveLayers()).toBe(0);
+    const after = hw.memoryStats();
+    expect(after.heapInUseBytes).toBe(baseline.heapInUseBytes);
+    expect(after.stackPointer).toBe(baseline.stackPointer);
+    expect(counts.computed).toBeGreaterThan(0);
+  },
+  (SECONDS + 120) * 1000,
+);

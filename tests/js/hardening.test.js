@@ -20,7 +20,11 @@ test('50,000 refused calls leave heap use and the stack pointer where they were'
   const before = hw.memoryStats();
   let refused = 0;
   for (let i = 0; i < 50_000; i++) {
-    try { hw.createAttention(config(i)); } catch (error) { if (error instanceof HeadwiseError) refused++; }
+    try {
+      hw.createAttention(config(i));
+    } catch (error) {
+      if (error instanceof HeadwiseError) refused++;
+    }
   }
   expect(refused).toBe(50_000);
   const after = hw.memoryStats();
@@ -49,7 +53,7 @@ test('10,000 create/forward/dispose cycles leave heap use unchanged', async () =
 
 test('running out of wasm memory is an error, not an abort, and the module recovers', async () => {
   const hw = await loadHeadwise({});
-  hw.createAttention({}).dispose();  // the first layer sizes the module's handle table for good
+  hw.createAttention({}).dispose(); // the first layer sizes the module's handle table for good
   const heapBefore = hw.memoryStats().heapInUseBytes;
   // About 2.7 GB of activations: beyond the 2 GB the module may grow to, so a budget above it is
   // capped and the layer refused before any allocation.

@@ -12,14 +12,22 @@ const ATOL = 1e-5;
 const RTOL = 1e-5;
 
 let hw;
-beforeAll(async () => { hw = await loadHeadwise(); });
+beforeAll(async () => {
+  hw = await loadHeadwise();
+});
 
 const cases = [
   // [tokens, heads, headDim, kernel of the fast path]
-  [16, 4, 8, 'lanes (short heads)'], [17, 4, 8, 'tiled'], [16, 4, 9, 'tiled'], [1, 3, 8, 'lanes (short heads)'],
-  [127, 2, 64, 'tiled, one partial key tile'], [128, 2, 64, 'tiled, one whole key tile'],
-  [129, 2, 64, 'tiled, a second tile of one key'], [256, 2, 16, 'tiled, two tiles'],
-  [257, 2, 16, 'tiled, a third tile'], [200, 1, 3, 'tiled, narrow head'],
+  [16, 4, 8, 'lanes (short heads)'],
+  [17, 4, 8, 'tiled'],
+  [16, 4, 9, 'tiled'],
+  [1, 3, 8, 'lanes (short heads)'],
+  [127, 2, 64, 'tiled, one partial key tile'],
+  [128, 2, 64, 'tiled, one whole key tile'],
+  [129, 2, 64, 'tiled, a second tile of one key'],
+  [256, 2, 16, 'tiled, two tiles'],
+  [257, 2, 16, 'tiled, a third tile'],
+  [200, 1, 3, 'tiled, narrow head'],
 ];
 
 describe.each([true, false])('causal %s', (causal) => {

@@ -39,7 +39,8 @@ test('GPT-2 width, 12 heads, T = 8192 runs within 512 MiB of wasm memory', () =>
     expect(output.every(Number.isFinite)).toBe(true);
     // Causal: the first rows see only the first tokens, so a short reference checks them
     // (140 rows cross the first 128-key tile and four 32-row query blocks).
-    const prefix = 140, D = 768;
+    const prefix = 140,
+      D = 768;
     const ref = referenceMha({ ...layer.config, tokens: prefix }, layer.getWeights(), x.subarray(0, prefix * D));
     expect(output.subarray(0, prefix * D)).toBeCloseToReference(ref.output);
   } finally {

@@ -6,9 +6,10 @@ expect.extend({
     const { maxDiff, failure } = compare(actual, expected, atol, rtol);
     return {
       pass: failure === null,
-      message: () => (failure === null
-        ? `expected a difference beyond atol ${atol} + rtol ${rtol}, max |diff| was ${maxDiff}`
-        : `not within atol ${atol} + rtol ${rtol}: ${failure}; max |diff| ${maxDiff}`),
+      message: () =>
+        failure === null
+          ? `expected a difference beyond atol ${atol} + rtol ${rtol}, max |diff| was ${maxDiff}`
+          : `not within atol ${atol} + rtol ${rtol}: ${failure}; max |diff| ${maxDiff}`,
     };
   },
 });

@@ -18,9 +18,13 @@ function transposed(m, rows, cols, rowOffset = 0) {
 
 test('the example computes what the double reference computes from the PyTorch layout', async () => {
   const w = {
-    wq: transposed(pytorch.inProjWeight, E, E, 0), wk: transposed(pytorch.inProjWeight, E, E, E),
-    wv: transposed(pytorch.inProjWeight, E, E, 2 * E), wOut: transposed(pytorch.outProjWeight, E, E),
-    bq: pytorch.inProjBias.slice(0, E), bk: pytorch.inProjBias.slice(E, 2 * E), bv: pytorch.inProjBias.slice(2 * E),
+    wq: transposed(pytorch.inProjWeight, E, E, 0),
+    wk: transposed(pytorch.inProjWeight, E, E, E),
+    wv: transposed(pytorch.inProjWeight, E, E, 2 * E),
+    wOut: transposed(pytorch.outProjWeight, E, E),
+    bq: pytorch.inProjBias.slice(0, E),
+    bk: pytorch.inProjBias.slice(E, 2 * E),
+    bv: pytorch.inProjBias.slice(2 * E),
     bOut: pytorch.outProjBias,
   };
   const config = { batch: 1, tokens: T, dModel: E, heads: H, headDim: E / H, causal: true };
@@ -42,7 +46,8 @@ test('weightsFromPyTorch checks what it is given', async () => {
   const ok = { inProjWeight: new Float32Array(48), outProjWeight: new Float32Array(16) };
   expect(Object.keys(weightsFromPyTorch(ok, 4))).toEqual(['wq', 'wk', 'wv', 'wOut']);
   expect(() => weightsFromPyTorch({ ...ok, inProjWeight: new Float32Array(47) }, 4)).toThrow(
-    new RangeError('inProjWeight must have 48 values ((12, 4)), got 47'));
+    new RangeError('inProjWeight must have 48 values ((12, 4)), got 47'),
+  );
   expect(() => weightsFromPyTorch({ ...ok, in_proj_weight: 1 }, 4)).toThrow(TypeError);
   expect(() => weightsFromPyTorch(ok, 4.5)).toThrow(RangeError);
   // Biases need a layer with bias: true.

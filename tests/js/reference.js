@@ -17,21 +17,28 @@ export function referenceMha({ batch: B, tokens: T, dModel: D, heads: H, headDim
       for (let t = 0; t < T; t++) {
         for (let e = 0; e < hd; e++) {
           const col = h * hd + e;
-          let q = w.bq ? w.bq[col] : 0, k = w.bk ? w.bk[col] : 0, v = w.bv ? w.bv[col] : 0;
+          let q = w.bq ? w.bq[col] : 0,
+            k = w.bk ? w.bk[col] : 0,
+            v = w.bv ? w.bv[col] : 0;
           for (let i = 0; i < D; i++) {
             const xi = x[(b * T + t) * D + i];
             q += xi * w.wq[i * C + col];
             k += xi * w.wk[i * C + col];
             v += xi * w.wv[i * C + col];
           }
-          qh[at(b, h, t, e)] = q; kh[at(b, h, t, e)] = k; vh[at(b, h, t, e)] = v;
+          qh[at(b, h, t, e)] = q;
+          kh[at(b, h, t, e)] = k;
+          vh[at(b, h, t, e)] = v;
         }
       }
       for (let i = 0; i < T; i++) {
         const row = ((b * H + h) * T + i) * T;
         let max = -Infinity;
         for (let j = 0; j < T; j++) {
-          if (causal && j > i) { scores[row + j] = -Infinity; continue; }
+          if (causal && j > i) {
+            scores[row + j] = -Infinity;
+            continue;
+          }
           let dot = 0;
           for (let e = 0; e < hd; e++) dot += qh[at(b, h, i, e)] * kh[at(b, h, j, e)];
           scores[row + j] = dot / Math.sqrt(hd);
@@ -71,7 +78,8 @@ export function compare(actual, expected, atol = 1e-5, rtol = 1e-5) {
   let maxDiff = 0;
   let failure = null;
   for (let i = 0; i < expected.length; i++) {
-    const a = actual[i], e = expected[i];
+    const a = actual[i],
+      e = expected[i];
     if (!Number.isFinite(e) || !Number.isFinite(a)) {
       if (a !== e && !failure) failure = `at ${i}: got ${a}, expected ${e}`;
       continue;

@@ -2,15 +2,17 @@ import { beforeAll, expect, test } from 'vitest';
 import { HeadwiseError, loadHeadwise } from '../../web/headwise.js';
 
 let hw;
-beforeAll(async () => { hw = await loadHeadwise(); });
+beforeAll(async () => {
+  hw = await loadHeadwise();
+});
 
 const text = (trace) => trace.map((e) => `${e.step} (${e.shape.join(',')})`).join(' -> ');
 
 test("the lecture's example reads (2,6,6) -> (2,6,2,3) -> (2,2,6,3), scores (2,2,6,6), back to (2,6,6)", () => {
   const layer = hw.createAttention({ batch: 2, tokens: 6, dModel: 6, heads: 2 });
   expect(text(layer.shapeTrace())).toBe(
-    'input (2,6,6) -> project (2,6,6) -> split (2,6,2,3) -> split (2,2,6,3) -> attend (2,2,6,6)'
-    + ' -> attend (2,2,6,6) -> attend (2,2,6,3) -> merge (2,6,2,3) -> merge (2,6,6) -> out-project (2,6,6)',
+    'input (2,6,6) -> project (2,6,6) -> split (2,6,2,3) -> split (2,2,6,3) -> attend (2,2,6,6)' +
+      ' -> attend (2,2,6,6) -> attend (2,2,6,3) -> merge (2,6,2,3) -> merge (2,6,6) -> out-project (2,6,6)',
   );
   expect(layer.shapeTrace()[4].name).toBe('scores = q @ k.transpose(-2, -1) / sqrt(hd)');
   layer.dispose();

@@ -7,7 +7,7 @@ import { HeadwiseError, loadHeadwise } from '../../web/headwise.js';
 let hw;
 beforeAll(async () => {
   hw = await loadHeadwise();
-  hw.createAttention({}).dispose();  // the first layer sizes the module's own tables for good
+  hw.createAttention({}).dispose(); // the first layer sizes the module's own tables for good
 });
 
 const CEILING = 'more than the module can ever hold (2.0 GB)';
@@ -32,8 +32,9 @@ test.each([32769, 32768])('%i tokens: kept scores beyond 2 GB are refused, not w
   const config = { tokens, dModel: 2, heads: 2, headDim: 1, memoryBudget: 2 ** 36 };
   const layer = hw.createAttention(config);
   const x = hw.randomInput(config, 1);
-  expect(() => layer.forward(x, { intermediates: true }))
-    .toThrow(new HeadwiseError(`this configuration needs 16.0 GB (with the (B, H, T, T) scores kept), ${CEILING}`));
+  expect(() => layer.forward(x, { intermediates: true })).toThrow(
+    new HeadwiseError(`this configuration needs 16.0 GB (with the (B, H, T, T) scores kept), ${CEILING}`),
+  );
   // Still usable without them (one step: a whole forward at this length takes seconds).
   const { q } = layer.project(x);
   expect(q.length).toBe(tokens * 2);
@@ -56,6 +57,7 @@ test('a width of 1e308 is too large in its own words, not 9223372036854775807', 
   expect(hw.check({ dModel: 1e308, heads: 2 })).toBe(message);
   expect(() => hw.createAttention({ dModel: 1e308, heads: 2 })).toThrow(new HeadwiseError(message));
   expect(hw.check({ dModel: 8, heads: 2 ** 64 })).toBe('heads 18446744073709552000 is too large (at most 65536)');
-  expect(() => hw.shapeTrace({ tokens: 2 ** 63, dModel: 8, heads: 2 }))
-    .toThrow(new HeadwiseError('tokens 9223372036854776000 is too large (at most 65536)'));
+  expect(() => hw.shapeTrace({ tokens: 2 ** 63, dModel: 8, heads: 2 })).toThrow(
+    new HeadwiseError('tokens 9223372036854776000 is too large (at most 65536)'),
+  );
 });

@@ -9,11 +9,27 @@ function recorder() {
   const calls = [];
   const state = { step: 0 };
   const element = {
-    nextStep: () => { calls.push('nextStep'); return state; },
-    previousStep: () => { calls.push('previousStep'); return state; },
-    goToStep: (step) => { calls.push(`goToStep ${step}`); if (!Number.isInteger(step)) throw new TypeError('step must be a whole number from 0 to 4'); return state; },
-    setConfig: (config) => { calls.push('setConfig'); return configFromMessage(config, { dModel: 6, heads: 2 }); },
-    getState: () => { calls.push('getState'); return state; },
+    nextStep: () => {
+      calls.push('nextStep');
+      return state;
+    },
+    previousStep: () => {
+      calls.push('previousStep');
+      return state;
+    },
+    goToStep: (step) => {
+      calls.push(`goToStep ${step}`);
+      if (!Number.isInteger(step)) throw new TypeError('step must be a whole number from 0 to 4');
+      return state;
+    },
+    setConfig: (config) => {
+      calls.push('setConfig');
+      return configFromMessage(config, { dModel: 6, heads: 2 });
+    },
+    getState: () => {
+      calls.push('getState');
+      return state;
+    },
     render: () => calls.push('render'),
     remove: () => calls.push('remove'),
   };
@@ -22,7 +38,18 @@ function recorder() {
 
 test('names outside the allow-list are refused and reach nothing', () => {
   const { element, calls } = recorder();
-  for (const method of ['render', 'remove', 'constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '', 42, null]) {
+  for (const method of [
+    'render',
+    'remove',
+    'constructor',
+    '__proto__',
+    'toString',
+    'hasOwnProperty',
+    'valueOf',
+    '',
+    42,
+    null,
+  ]) {
     const reply = answer(element, { headwise: 1, id: 'x', method });
     assert.equal(reply.ok, false, String(method));
     assert.match(reply.error, /unknown method/);
@@ -32,11 +59,25 @@ test('names outside the allow-list are refused and reach nothing', () => {
 
 test('well-formed requests are answered; ids are echoed; other messages are ignored', () => {
   const { element, calls } = recorder();
-  assert.deepEqual(answer(element, { headwise: 1, id: 7, method: 'nextStep' }), { headwise: 1, id: 7, ok: true, result: { step: 0 } });
+  assert.deepEqual(answer(element, { headwise: 1, id: 7, method: 'nextStep' }), {
+    headwise: 1,
+    id: 7,
+    ok: true,
+    result: { step: 0 },
+  });
   assert.equal(answer(element, JSON.stringify({ headwise: 1, id: 's', method: 'getState' })).id, 's');
   assert.equal(answer(element, { headwise: 1, id: { evil: true }, method: 'getState' }).id, null);
   assert.equal(answer(element, { headwise: 1, id: 'y'.repeat(65), method: 'getState' }).id, null);
-  for (const other of [null, undefined, 3, 'hello', '{"type":"reveal"}', { type: 'reveal', method: 'nextStep' }, [1, 2]]) assert.equal(answer(element, other), null);
+  for (const other of [
+    null,
+    undefined,
+    3,
+    'hello',
+    '{"type":"reveal"}',
+    { type: 'reveal', method: 'nextStep' },
+    [1, 2],
+  ])
+    assert.equal(answer(element, other), null);
   assert.deepEqual(calls, ['nextStep', 'getState', 'getState', 'getState']);
 });
 
@@ -49,8 +90,14 @@ test('oversized, malformed and invalid requests get an error and change nothing'
   cyclic.self = cyclic;
   assert.match(answer(element, cyclic).error, /not plain JSON data/);
   assert.match(answer(element, { headwise: '1', method: 'getState' }).error, /unsupported protocol version "1"/);
-  assert.match(answer(element, { headwise: 1, method: 'setConfig', params: 'heads=4' }).error, /params must be an object/);
-  assert.match(answer(element, { headwise: 1, method: 'goToStep', params: { step: 'last' } }).error, /goToStep: step must be a whole number/);
+  assert.match(
+    answer(element, { headwise: 1, method: 'setConfig', params: 'heads=4' }).error,
+    /params must be an object/,
+  );
+  assert.match(
+    answer(element, { headwise: 1, method: 'goToStep', params: { step: 'last' } }).error,
+    /goToStep: step must be a whole number/,
+  );
   assert.deepEqual(calls, ['goToStep last']);
   const refused = (params) => answer(element, { headwise: 1, method: 'setConfig', params }).error;
   assert.match(refused({ width: 7 }), /width 7 is not divisible by 2 heads/);
@@ -62,13 +109,27 @@ test('oversized, malformed and invalid requests get an error and change nothing'
 });
 
 test('setConfig: presets, overrides and flags become options', () => {
-  assert.deepEqual(configFromMessage({ preset: 'gpt2' }, { dModel: 6, heads: 2 }), { preset: 'gpt2', dModel: 768, heads: 12 });
-  assert.deepEqual(configFromMessage({ preset: 'gpt2', heads: 4 }, { dModel: 6, heads: 2 }), { preset: 'custom', dModel: 768, heads: 4 });
+  assert.deepEqual(configFromMessage({ preset: 'gpt2' }, { dModel: 6, heads: 2 }), {
+    preset: 'gpt2',
+    dModel: 768,
+    heads: 12,
+  });
+  assert.deepEqual(configFromMessage({ preset: 'gpt2', heads: 4 }, { dModel: 6, heads: 2 }), {
+    preset: 'custom',
+    dModel: 768,
+    heads: 4,
+  });
   assert.deepEqual(configFromMessage({ heads: 3 }, { dModel: 6, heads: 2 }), { heads: 3, preset: 'custom' });
-  assert.deepEqual(configFromMessage({ causal: false, slide: 1, panel: 'all', maxTokens: 20 }, { dModel: 6, heads: 2 }), { causal: false, slide: true, panel: null, maxTokens: 20 });
+  assert.deepEqual(
+    configFromMessage({ causal: false, slide: 1, panel: 'all', maxTokens: 20 }, { dModel: 6, heads: 2 }),
+    { causal: false, slide: true, panel: null, maxTokens: 20 },
+  );
 });
 
 test('?origins= parses into origins; junk entries are dropped', () => {
   assert.equal(allowedOriginsFrom('?panel=steps'), null);
-  assert.deepEqual([...allowedOriginsFrom('?origins=https://a.example/deck/,http://127.0.0.1:8080,not a url')], ['https://a.example', 'http://127.0.0.1:8080']);
+  assert.deepEqual(
+    [...allowedOriginsFrom('?origins=https://a.example/deck/,http://127.0.0.1:8080,not a url')],
+    ['https://a.example', 'http://127.0.0.1:8080'],
+  );
 });

@@ -4,7 +4,9 @@ import { beforeAll, expect, test } from 'vitest';
 import { loadHeadwise } from '../../web/headwise.js';
 
 let hw;
-beforeAll(async () => { hw = await loadHeadwise(); });
+beforeAll(async () => {
+  hw = await loadHeadwise();
+});
 
 test('getWeights lists the weight rows, then the bias rows when biases are on, in table order', () => {
   const plain = hw.createAttention({ tokens: 3, dModel: 6, heads: 2, headDim: 4 });
@@ -27,21 +29,23 @@ test('setWeights checks names against the table and shapes from its dimension sy
   expect(layer.getWeights().bOut).toEqual(new Float32Array(6).fill(0.5));
   expect(() => layer.setWeights({ wOut: new Float32Array(6 * 8 + 1) })).toThrow(RangeError);
   for (const name of ['q', 'scores', 'headScratch', 'constructor', 'toString', 'hasOwnProperty']) {
-    expect(() => layer.setWeights({ [name]: new Float32Array(1) }))
-      .toThrow(new TypeError(`unknown weight "${name}" (this layer has wq, wk, wv, wOut, bq, bk, bv, bOut)`));
+    expect(() => layer.setWeights({ [name]: new Float32Array(1) })).toThrow(
+      new TypeError(`unknown weight "${name}" (this layer has wq, wk, wv, wOut, bq, bk, bv, bOut)`),
+    );
   }
   layer.dispose();
   const plain = hw.createAttention({ tokens: 3, dModel: 6, heads: 2 });
-  expect(() => plain.setWeights({ bq: new Float32Array(6) }))
-    .toThrow(new TypeError('unknown weight "bq" (this layer has wq, wk, wv, wOut)'));
+  expect(() => plain.setWeights({ bq: new Float32Array(6) })).toThrow(
+    new TypeError('unknown weight "bq" (this layer has wq, wk, wv, wOut)'),
+  );
   plain.dispose();
 });
 
-test('randomInput draws from the input row\'s stream, as it always has', () => {
+test("randomInput draws from the input row's stream, as it always has", () => {
   // Values of stream 9 (the documented input stream) for seed 5, from the core's generator.
   const x = hw.randomInput({ batch: 1, tokens: 2, dModel: 3 }, 5);
   const again = hw.randomInput({ batch: 1, tokens: 3, dModel: 2 }, 5);
-  expect(x).toEqual(again);  // a pure function of (seed, stream, index), not of the shape
+  expect(x).toEqual(again); // a pure function of (seed, stream, index), not of the shape
   expect(x.length).toBe(6);
   expect(x.every((v) => v >= -1 && v < 1)).toBe(true);
 });

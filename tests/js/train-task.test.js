@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
-  evalSet, heldOutSeed, makeGenerator, mulberry32, QUESTION, sequencesJson, target, vocabulary,
+  evalSet,
+  heldOutSeed,
+  makeGenerator,
+  mulberry32,
+  QUESTION,
+  sequencesJson,
+  target,
+  vocabulary,
 } from '../../web/train-task.js';
 
 const M32 = (1n << 32n) - 1n;
@@ -116,8 +123,12 @@ describe('train-task generator', () => {
       }
     }
     expect(mine).toEqual(reference);
-    const valid = (w) => w.length === 12 && w[11] === 20 && w.slice(0, 11).some((x) => x < 8)
-      && w.slice(0, 11).some((x) => x >= 8 && x < 16) && !w.slice(0, 11).includes(20);
+    const valid = (w) =>
+      w.length === 12 &&
+      w[11] === 20 &&
+      w.slice(0, 11).some((x) => x < 8) &&
+      w.slice(0, 11).some((x) => x >= 8 && x < 16) &&
+      !w.slice(0, 11).includes(20);
     expect(mine.every(valid)).toBe(true);
     // 5000 * 0.017 ~ 85 rejections expected; the rule must actually have been exercised.
     expect(rejected).toBeGreaterThan(30);

@@ -5,26 +5,51 @@ import { beforeAll, expect, test } from 'vitest';
 import { HeadwiseError, TRAIN_VOCABULARY, createTrainer, loadHeadwise } from '../../web/headwise.js';
 
 let hw;
-beforeAll(async () => { hw = await loadHeadwise(); });
+beforeAll(async () => {
+  hw = await loadHeadwise();
+});
 
-test('the default trainer has the spec\'s tensors and options', () => {
+test("the default trainer has the spec's tensors and options", () => {
   const t = hw.createTrainer();
-  expect(t.options).toMatchObject({ heads: 2, dModel: 32, mlpWidth: 64, variant: 'verb-noun', batch: 32,
-    learningRate: 3e-3, warmup: 100, evalSize: 2048 });
+  expect(t.options).toMatchObject({
+    heads: 2,
+    dModel: 32,
+    mlpWidth: 64,
+    variant: 'verb-noun',
+    batch: 32,
+    learningRate: 3e-3,
+    warmup: 100,
+    evalSize: 2048,
+  });
   expect(t.parameters).toEqual([
-    { name: 'tokenEmbedding', shape: [21, 32] }, { name: 'positionEmbedding', shape: [12, 32] },
-    { name: 'wq', shape: [32, 32] }, { name: 'bq', shape: [32] }, { name: 'wk', shape: [32, 32] },
-    { name: 'bk', shape: [32] }, { name: 'wv', shape: [32, 32] }, { name: 'bv', shape: [32] },
-    { name: 'wOut', shape: [32, 32] }, { name: 'bOut', shape: [32] }, { name: 'w1', shape: [32, 64] },
-    { name: 'b1', shape: [64] }, { name: 'w2', shape: [64, 32] }, { name: 'b2', shape: [32] },
-    { name: 'wReadout', shape: [32, 64] }, { name: 'bReadout', shape: [64] },
+    { name: 'tokenEmbedding', shape: [21, 32] },
+    { name: 'positionEmbedding', shape: [12, 32] },
+    { name: 'wq', shape: [32, 32] },
+    { name: 'bq', shape: [32] },
+    { name: 'wk', shape: [32, 32] },
+    { name: 'bk', shape: [32] },
+    { name: 'wv', shape: [32, 32] },
+    { name: 'bv', shape: [32] },
+    { name: 'wOut', shape: [32, 32] },
+    { name: 'bOut', shape: [32] },
+    { name: 'w1', shape: [32, 64] },
+    { name: 'b1', shape: [64] },
+    { name: 'w2', shape: [64, 32] },
+    { name: 'b2', shape: [32] },
+    { name: 'wReadout', shape: [32, 64] },
+    { name: 'bReadout', shape: [64] },
   ]);
   // The core's table: four rows per tensor (value, gradient, Adam m and v), shapes in symbols.
   expect(t.tensorTable).toHaveLength(64);
   expect(t.tensorTable[2]).toEqual({ name: 'wq', role: 'weight', shape: [32, 32], symbols: ['D', 'C'] });
   expect(t.tensorTable[0].role).toBe('embedding');
   expect(t.tensorTable[16 + 10]).toEqual({ name: 'w1.grad', role: 'gradient', shape: [32, 64], symbols: ['D', 'M'] });
-  expect(t.tensorTable[48 + 15]).toEqual({ name: 'bReadout.adamV', role: 'optimizerState', shape: [64], symbols: ['K'] });
+  expect(t.tensorTable[48 + 15]).toEqual({
+    name: 'bReadout.adamV',
+    role: 'optimizerState',
+    shape: [64],
+    symbols: ['K'],
+  });
   expect(TRAIN_VOCABULARY).toHaveLength(21);
   expect(TRAIN_VOCABULARY[20]).toBe('?');
   // Untrained: near chance on the held-out set, loss near ln(64).
@@ -52,7 +77,7 @@ test('one head learns the "verb" control, and its attention from "?" lands on th
   expect(heads).toHaveLength(1);
   expect(heads[0]).toHaveLength(12);
   expect(heads[0].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
-  expect(heads[0].indexOf(Math.max(...heads[0]))).toBe(6);  // "see", the latest verb
+  expect(heads[0].indexOf(Math.max(...heads[0]))).toBe(6); // "see", the latest verb
   t.dispose();
 });
 
@@ -142,7 +167,9 @@ test('bad calls on a trainer are refused, and a disposed trainer says so', () =>
   expect(() => t.step(0)).toThrow(new RangeError('n must be a whole number between 1 and 1000000, got 0'));
   expect(() => t.step('3')).toThrow(TypeError);
   expect(() => t.attentionFrom('dog chase')).toThrow(/11 words followed by "\?"/);
-  expect(() => t.attentionFrom('dog chase the ball a it see cat and the llama')).toThrow(/"llama" is not in the vocabulary/);
+  expect(() => t.attentionFrom('dog chase the ball a it see cat and the llama')).toThrow(
+    /"llama" is not in the vocabulary/,
+  );
   expect(() => t.attentionFrom([0, 8, 16, 1, 17, 18, 10, 2, 19, 16, 99])).toThrow(RangeError);
   expect(() => t.attentionFrom(42)).toThrow(TypeError);
   expect(() => t.setWeights({ wq: [1, 2, 3] })).toThrow(/wq must have 1024 values/);
@@ -151,7 +178,7 @@ test('bad calls on a trainer are refused, and a disposed trainer says so', () =>
   expect(() => t.setWeights(null)).toThrow(TypeError);
   const bq = t.getWeights().bq;
   expect(() => t.setWeights({ bq: new Float32Array(32), wq: [NaN] })).toThrow(RangeError);
-  expect(t.getWeights().bq).toEqual(bq);  // nothing written when any argument is refused
+  expect(t.getWeights().bq).toEqual(bq); // nothing written when any argument is refused
   const live = hw.liveTrainers();
   t.dispose();
   t.dispose();

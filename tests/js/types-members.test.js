@@ -6,8 +6,12 @@ import ts from 'typescript';
 import { expect, test } from 'vitest';
 import * as api from '../../web/headwise.js';
 
-const source = ts.createSourceFile('headwise.d.ts',
-  readFileSync(new URL('../../web/headwise.d.ts', import.meta.url), 'utf8'), ts.ScriptTarget.Latest, true);
+const source = ts.createSourceFile(
+  'headwise.d.ts',
+  readFileSync(new URL('../../web/headwise.d.ts', import.meta.url), 'utf8'),
+  ts.ScriptTarget.Latest,
+  true,
+);
 
 function declared() {
   const exports = new Set();
@@ -19,7 +23,8 @@ function declared() {
       exports.add(name);
       classes[name] = new Set(node.members.map((m) => m.name?.text).filter(Boolean));
     } else if (ts.isFunctionDeclaration(node)) exports.add(name);
-    else if (ts.isInterfaceDeclaration(node)) interfaces[name] = new Set(node.members.map((m) => m.name?.text).filter(Boolean));
+    else if (ts.isInterfaceDeclaration(node))
+      interfaces[name] = new Set(node.members.map((m) => m.name?.text).filter(Boolean));
     else if (ts.isVariableStatement(node)) for (const d of node.declarationList.declarations) exports.add(d.name.text);
   }
   // An interface with a class's name adds to that class (declaration merging).

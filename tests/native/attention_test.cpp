@@ -66,10 +66,14 @@ std::unique_ptr<Model> make_model(const Config& config, std::uint64_t seed) {
 testing::RefResult reference_for(Model& m) {
   const Dims& d = m.dims();
   const bool b = d.bias;
-  testing::RefWeights w{m.tensor(TensorId::kWq), m.tensor(TensorId::kWk), m.tensor(TensorId::kWv),
+  testing::RefWeights w{m.tensor(TensorId::kWq),
+                        m.tensor(TensorId::kWk),
+                        m.tensor(TensorId::kWv),
                         m.tensor(TensorId::kWout),
-                        b ? m.tensor(TensorId::kBq) : nullptr, b ? m.tensor(TensorId::kBk) : nullptr,
-                        b ? m.tensor(TensorId::kBv) : nullptr, b ? m.tensor(TensorId::kBout) : nullptr};
+                        b ? m.tensor(TensorId::kBq) : nullptr,
+                        b ? m.tensor(TensorId::kBk) : nullptr,
+                        b ? m.tensor(TensorId::kBv) : nullptr,
+                        b ? m.tensor(TensorId::kBout) : nullptr};
   return testing::reference_mha({d.batch, d.tokens, d.d_model, d.heads, d.head_dim, d.causal}, w,
                                 m.tensor(TensorId::kInput));
 }
@@ -101,7 +105,8 @@ TEST_P(AttentionTest, LoopAndFusedAgree) {
   auto model = make_model(GetParam().config, 3);
   ASSERT_TRUE(model->run(Step::kForwardLoop).is_ok());
   const std::size_t n = model->tensor_size(TensorId::kOutput);
-  const std::vector<float> loop(model->tensor(TensorId::kOutput), model->tensor(TensorId::kOutput) + n);
+  const std::vector<float> loop(model->tensor(TensorId::kOutput),
+                                model->tensor(TensorId::kOutput) + n);
   ASSERT_TRUE(model->run(Step::kForwardFused).is_ok());
   const std::vector<double> loop_d(loop.begin(), loop.end());
   EXPECT_TRUE(all_close(model->tensor(TensorId::kOutput), loop_d));
@@ -112,7 +117,8 @@ TEST_P(AttentionTest, StepsRunAloneEqualTheWholePass) {
   for (Step s : {Step::kProject, Step::kSplit, Step::kAttend, Step::kMerge, Step::kOutProject})
     ASSERT_TRUE(model->run(s).is_ok());
   const std::size_t n = model->tensor_size(TensorId::kOutput);
-  const std::vector<float> stepwise(model->tensor(TensorId::kOutput), model->tensor(TensorId::kOutput) + n);
+  const std::vector<float> stepwise(model->tensor(TensorId::kOutput),
+                                    model->tensor(TensorId::kOutput) + n);
   ASSERT_TRUE(model->run(Step::kForwardFused).is_ok());
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(stepwise[i], model->tensor(TensorId::kOutput)[i]);
 }
@@ -124,7 +130,8 @@ TEST(Attention, RepeatedRunsAreBitwiseIdentical) {
   auto model = make_model(make(2, 9, 12, 3, 0, true, true), 9);
   ASSERT_TRUE(model->run(Step::kForwardFused).is_ok());
   const std::size_t n = model->tensor_size(TensorId::kOutput);
-  const std::vector<float> first(model->tensor(TensorId::kOutput), model->tensor(TensorId::kOutput) + n);
+  const std::vector<float> first(model->tensor(TensorId::kOutput),
+                                 model->tensor(TensorId::kOutput) + n);
   for (int i = 0; i < 3; ++i) {
     ASSERT_TRUE(model->run(Step::kForwardFused).is_ok());
     ASSERT_EQ(0, std::memcmp(first.data(), model->tensor(TensorId::kOutput), n * sizeof(float)));

@@ -1,9 +1,10 @@
 // Every refusal names its problem; valid configurations pass, including the lecture's presets.
+#include "config.hpp"
+
 #include <gtest/gtest.h>
 
 #include <limits>
 
-#include "config.hpp"
 #include "model.hpp"
 
 namespace headwise {
@@ -19,8 +20,8 @@ std::string refusal(const Config& c, Limits limits = {}) { return validate(c, li
 
 TEST(Config, AcceptsTheLecturePresets) {
   EXPECT_TRUE(validate(config(2, 6, 6, 2), {}).is_ok());
-  EXPECT_TRUE(validate(config(1, 1024, 768, 12), {}).is_ok());  // GPT-2 small: 12 x 64
-  EXPECT_TRUE(validate(config(2, 6, 6, 4000, 3), {}).is_ok());  // the heads sweep
+  EXPECT_TRUE(validate(config(1, 1024, 768, 12), {}).is_ok());          // GPT-2 small: 12 x 64
+  EXPECT_TRUE(validate(config(2, 6, 6, 4000, 3), {}).is_ok());          // the heads sweep
   EXPECT_TRUE(validate_shape(config(1, 2048, 12288, 96), {}).is_ok());  // GPT-3: 96 x 128
   EXPECT_EQ(dims_of(config(1, 1, 12288, 96)).head_dim, 128u);
   EXPECT_EQ(dims_of(config(1, 1, 6, 4000, 3)).concat, 12000u);

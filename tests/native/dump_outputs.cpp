@@ -44,12 +44,12 @@ int main() {
     headwise::fill_uniform(x, model->tensor_size(headwise::TensorId::kInput), c.seed,
                            static_cast<std::uint32_t>(headwise::Stream::kInput), 1.0f);
     const headwise::Config& k = c.config;
-    std::printf("{\"name\":\"%s\",\"config\":{\"batch\":%lld,\"tokens\":%lld,\"dModel\":%lld,"
-                "\"heads\":%lld,%s\"causal\":%s,\"bias\":%s,\"seed\":%u},\"outputs\":{",
-                c.name, (long long)k.batch, (long long)k.tokens, (long long)k.d_model,
-                (long long)k.heads,
-                k.head_dim ? ("\"headDim\":" + std::to_string(k.head_dim) + ",").c_str() : "",
-                k.causal ? "true" : "false", k.bias ? "true" : "false", c.seed);
+    std::printf(
+        "{\"name\":\"%s\",\"config\":{\"batch\":%lld,\"tokens\":%lld,\"dModel\":%lld,"
+        "\"heads\":%lld,%s\"causal\":%s,\"bias\":%s,\"seed\":%u},\"outputs\":{",
+        c.name, (long long)k.batch, (long long)k.tokens, (long long)k.d_model, (long long)k.heads,
+        k.head_dim ? ("\"headDim\":" + std::to_string(k.head_dim) + ",").c_str() : "",
+        k.causal ? "true" : "false", k.bias ? "true" : "false", c.seed);
     const headwise::Step steps[] = {headwise::Step::kForwardFused, headwise::Step::kForwardLoop};
     for (int v = 0; v < 2; ++v) {
       model->run(steps[v]);

@@ -18,13 +18,15 @@ int main() {
     o.eval_size = 512;
     std::unique_ptr<Trainer> t;
     if (!Trainer::create(o, &t).is_ok()) return 1;
-    std::printf("%s{\"options\":{\"heads\":%zu,\"seed\":%u,\"evalSize\":512},\"losses\":[", c ? "," : "",
-                o.heads, o.seed);
+    std::printf("%s{\"options\":{\"heads\":%zu,\"seed\":%u,\"evalSize\":512},\"losses\":[",
+                c ? "," : "", o.heads, o.seed);
     for (int i = 0; i < 20; ++i) std::printf("%s%.9g", i ? "," : "", t->step().loss);
     const Evaluation e = t->evaluate();
-    std::printf("],\"evaluation\":{\"loss\":%.9g,\"accuracy\":%.9g},\"parameters\":[", e.loss, e.accuracy);
+    std::printf("],\"evaluation\":{\"loss\":%.9g,\"accuracy\":%.9g},\"parameters\":[", e.loss,
+                e.accuracy);
     const float* p = t->model().buffer(Slot::kValue);
-    for (std::size_t i = 0; i < t->model().parameter_count(); ++i) std::printf("%s%.9g", i ? "," : "", p[i]);
+    for (std::size_t i = 0; i < t->model().parameter_count(); ++i)
+      std::printf("%s%.9g", i ? "," : "", p[i]);
     std::printf("]}");
   }
   std::printf("]\n");

@@ -20,10 +20,11 @@ namespace headwise {
 namespace {
 
 constexpr float kGuard = -77.0f;  // around C's logical area; must survive every call bit for bit
-constexpr GemmPath kPaths[] = {GemmPath::kPacked, GemmPath::kDirect, GemmPath::kDots, GemmPath::kChosen};
+constexpr GemmPath kPaths[] = {GemmPath::kPacked, GemmPath::kDirect, GemmPath::kDots,
+                               GemmPath::kChosen};
 constexpr Trans kNoT = Trans::kNo, kT = Trans::kYes;
 constexpr Trans kTransPairs[][2] = {{kNoT, kNoT}, {kT, kNoT}, {kNoT, kT}, {kT, kT}};
-constexpr float kAlphaBeta[][2] = {{1.0f, 0.0f}, {1.0f, 1.0f}, {1.0f, 0.3f},
+constexpr float kAlphaBeta[][2] = {{1.0f, 0.0f},  {1.0f, 1.0f},  {1.0f, 0.3f},
                                    {-0.5f, 0.0f}, {-0.5f, 1.0f}, {-0.5f, 0.3f}};
 
 struct Case {
@@ -35,8 +36,9 @@ struct Case {
 
 std::string describe(const Case& s, GemmPath path) {
   std::ostringstream out;
-  out << "path=" << int(path) << " ta=" << int(s.ta == kT) << " tb=" << int(s.tb == kT) << " m=" << s.m
-      << " n=" << s.n << " k=" << s.k << " alpha=" << s.alpha << " beta=" << s.beta << " bias=" << s.bias;
+  out << "path=" << int(path) << " ta=" << int(s.ta == kT) << " tb=" << int(s.tb == kT)
+      << " m=" << s.m << " n=" << s.n << " k=" << s.k << " alpha=" << s.alpha << " beta=" << s.beta
+      << " bias=" << s.bias;
   return out.str();
 }
 
@@ -62,8 +64,8 @@ std::string check(GemmPath path, const Case& s) {
     for (std::size_t j = 0; j < s.n; ++j)
       c[i * ldc + j] = s.beta == 0.0f ? std::numeric_limits<float>::quiet_NaN() : c0[i * ldc + j];
 
-  gemm_f32(GemmArgs{s.ta, s.tb, s.m, s.n, s.k, s.alpha, a.data(), lda, b.data(), ldb, s.beta, c, ldc,
-                    s.bias ? bias.data() : nullptr},
+  gemm_f32(GemmArgs{s.ta, s.tb, s.m, s.n, s.k, s.alpha, a.data(), lda, b.data(), ldb, s.beta, c,
+                    ldc, s.bias ? bias.data() : nullptr},
            path);
 
   const double atol = 1e-5 + 2e-7 * double(s.k), rtol = 1e-5;
@@ -71,7 +73,8 @@ std::string check(GemmPath path, const Case& s) {
     for (std::size_t j = 0; j < ldc; ++j) {
       const float got = buffer[i * ldc + j];
       if (i == 0 || i == s.m + 1 || j >= s.n) {
-        if (got != kGuard) return "guard overwritten at row " + std::to_string(i) + " col " + std::to_string(j);
+        if (got != kGuard)
+          return "guard overwritten at row " + std::to_string(i) + " col " + std::to_string(j);
         continue;
       }
       double sum = 0;
@@ -143,9 +146,13 @@ TEST(GemmBlas, ZeroAlphaOrDepthOnlyScalesC) {
   const std::vector<float> a(12, nan), b(12, nan), bias{1.0f, 2.0f, 3.0f};
   for (GemmPath path : kPaths) {
     std::vector<float> c{1.0f, 1.0f, 1.0f, 2.0f, 2.0f, 2.0f};
-    gemm_f32(GemmArgs{kT, kNoT, 2, 3, 4, 0.0f, a.data(), 2, b.data(), 3, 0.5f, c.data(), 3, bias.data()}, path);
+    gemm_f32(
+        GemmArgs{kT, kNoT, 2, 3, 4, 0.0f, a.data(), 2, b.data(), 3, 0.5f, c.data(), 3, bias.data()},
+        path);
     EXPECT_EQ(c, (std::vector<float>{1.5f, 2.5f, 3.5f, 2.0f, 3.0f, 4.0f}));
-    gemm_f32(GemmArgs{kNoT, kT, 2, 3, 0, 1.0f, a.data(), 1, b.data(), 1, 0.0f, c.data(), 3, nullptr}, path);
+    gemm_f32(
+        GemmArgs{kNoT, kT, 2, 3, 0, 1.0f, a.data(), 1, b.data(), 1, 0.0f, c.data(), 3, nullptr},
+        path);
     EXPECT_EQ(c, (std::vector<float>(6, 0.0f)));
   }
 }
@@ -166,7 +173,8 @@ TEST(GemmBlas, BackwardProductsAccumulate) {
     for (std::size_t j = 0; j < out; ++j) {
       double sum = 0;
       for (std::size_t t = 0; t < tokens; ++t)
-        sum += double(x1[t * in + i]) * dy1[t * out + j] + double(x2[t * in + i]) * dy2[t * out + j];
+        sum +=
+            double(x1[t * in + i]) * dy1[t * out + j] + double(x2[t * in + i]) * dy2[t * out + j];
       worst_dw = std::max(worst_dw, std::fabs(dw[i * out + j] - sum) - 1e-5 * std::fabs(sum));
     }
   for (std::size_t t = 0; t < tokens; ++t)

@@ -13,8 +13,8 @@ namespace {
 
 using testing::all_close;
 using testing::random_vector;
-using GemmFn = void (*)(std::size_t, std::size_t, std::size_t, MatrixView, MatrixView,
-                        const float*, float*, std::size_t);
+using GemmFn = void (*)(std::size_t, std::size_t, std::size_t, MatrixView, MatrixView, const float*,
+                        float*, std::size_t);
 
 // Strided A, B and C; C starts filled with a sentinel that must be overwritten (or kept past n).
 void expect_matches_double(GemmFn gemm, std::size_t m, std::size_t n, std::size_t k, bool bias) {
@@ -44,9 +44,9 @@ TEST(GemmPacked, MatchesDoubleLoopsAroundTheRegisterTile) {
 
 TEST(GemmPacked, MatchesDoubleLoopsAroundTheCacheBlocks) {
   const std::size_t shapes[][3] = {
-      {63, 40, 255}, {64, 40, 256}, {65, 40, 257}, {129, 24, 513},  // k blocks, m blocks
-      {5, 511, 20},  {5, 512, 20},  {6, 513, 20},  {7, 1030, 9},    // n blocks
-      {130, 520, 300}};                                             // all of them at once
+      {63, 40, 255},  {64, 40, 256}, {65, 40, 257}, {129, 24, 513},  // k blocks, m blocks
+      {5, 511, 20},   {5, 512, 20},  {6, 513, 20},  {7, 1030, 9},    // n blocks
+      {130, 520, 300}};                                              // all of them at once
   for (const auto& s : shapes) {
     expect_matches_double(gemm_f32_packed, s[0], s[1], s[2], true);
     expect_matches_double(gemm_f32_packed, s[0], s[1], s[2], false);
@@ -69,8 +69,8 @@ TEST(GemmDots, MatchesDoubleLoopsForNarrowOutputs) {
 }
 
 TEST(Gemm, ChoosesAPathThatMatchesAtProjectionShapes) {
-  expect_matches_double(gemm_f32, 70, 96, 64, true);   // packed
-  expect_matches_double(gemm_f32, 6, 3, 6, false);     // direct (a toy head)
+  expect_matches_double(gemm_f32, 70, 96, 64, true);    // packed
+  expect_matches_double(gemm_f32, 6, 3, 6, false);      // direct (a toy head)
   expect_matches_double(gemm_f32, 33, 64, 100, false);  // packed, one head's columns
   expect_matches_double(gemm_f32, 12, 6, 12000, true);  // dots: 4000 heads of 3 onto width 6
 }

@@ -1,5 +1,7 @@
 // The seeded generator follows the formula documented in rng.hpp exactly, so any platform that
 // implements that formula (the JS tests do, with BigInt) gets the same weights bit for bit.
+#include "rng.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,7 +9,6 @@
 #include <memory>
 
 #include "model.hpp"
-#include "rng.hpp"
 
 namespace headwise {
 namespace {
@@ -68,7 +69,8 @@ TEST(Rng, ModelWeightsComeFromTheSeedAndTheirFanIn) {
   }
   EXPECT_EQ(a->tensor(TensorId::kBout)[5], documented_value(42, 8, 5, bound));
   EXPECT_EQ(0, std::memcmp(a->tensor(TensorId::kWv), b->tensor(TensorId::kWv), 36 * sizeof(float)));
-  EXPECT_NE(0, std::memcmp(a->tensor(TensorId::kWv), other->tensor(TensorId::kWv), 36 * sizeof(float)));
+  EXPECT_NE(
+      0, std::memcmp(a->tensor(TensorId::kWv), other->tensor(TensorId::kWv), 36 * sizeof(float)));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "shape_trace.hpp"
+
+#include <gtest/gtest.h>
 
 namespace headwise {
 namespace {

@@ -51,7 +51,8 @@ TEST(SizeLimits, HugeWidthAndHeadsAreRefusedAtTheModuleCeilingNotWrapped) {
   const Config c = make(1, 1, 65536, 65536);
   const Status s = validate(c, wasm_limits(1000000000000ull));
   ASSERT_FALSE(s.is_ok());
-  EXPECT_EQ(s.message(), "this configuration needs 64.0 GB, more than the module can ever hold (2.0 GB)");
+  EXPECT_EQ(s.message(),
+            "this configuration needs 64.0 GB, more than the module can ever hold (2.0 GB)");
   std::unique_ptr<Model> model;
   EXPECT_FALSE(Model::create(c, wasm_limits(1000000000000ull), 1, &model).is_ok());
   EXPECT_EQ(model, nullptr);
@@ -65,7 +66,8 @@ TEST(SizeLimits, ScoresBeyondTheAddressSpaceAreRefusedWhenKept) {
     ASSERT_TRUE(validate(c, limits).is_ok()) << tokens;  // without intermediates it is small
     const Status kept = validate(c, limits, /*with_intermediates=*/true);
     ASSERT_FALSE(kept.is_ok()) << tokens;
-    EXPECT_NE(kept.message().find("(with the (B, H, T, T) scores kept), more than the module can ever hold"),
+    EXPECT_NE(kept.message().find(
+                  "(with the (B, H, T, T) scores kept), more than the module can ever hold"),
               std::string::npos)
         << kept.message();
     std::unique_ptr<Model> model;
@@ -84,7 +86,8 @@ TEST(SizeLimits, SizesBeyondSixtyFourBitsAreRefusedInWords) {
   const Status s = validate(make(std::int64_t(1) << 40, 1 << 20, 1 << 20, 1 << 20), open);
   ASSERT_FALSE(s.is_ok());
   EXPECT_EQ(s.message(), "this configuration is too large: its size does not fit in 64 bits");
-  EXPECT_FALSE(needed_bytes(make(1, std::int64_t(1) << 40, 2, 2), false).ok());  // the scratch formula
+  EXPECT_FALSE(
+      needed_bytes(make(1, std::int64_t(1) << 40, 2, 2), false).ok());  // the scratch formula
   std::uint64_t floats = 0;
   EXPECT_FALSE(head_scratch_floats_u64(std::uint64_t(1) << 32, 64, &floats));
   EXPECT_TRUE(head_scratch_floats_u64(4096, 64, &floats));
@@ -94,14 +97,17 @@ TEST(SizeLimits, SizesBeyondSixtyFourBitsAreRefusedInWords) {
 TEST(SizeLimits, NumbersFromJavaScriptAreJudgedAsTheyCame) {
   EXPECT_EQ(refusal(1, 4, 1e308, 2), "width 1e+308 is too large (at most 65536)");
   EXPECT_EQ(refusal(1, 4, 8, 9.3e18), "heads 9300000000000000000 is too large (at most 65536)");
-  EXPECT_EQ(refusal(1, 4, 8, std::ldexp(1.0, 64)), "heads 18446744073709552000 is too large (at most 65536)");
+  EXPECT_EQ(refusal(1, 4, 8, std::ldexp(1.0, 64)),
+            "heads 18446744073709552000 is too large (at most 65536)");
   EXPECT_EQ(refusal(1, 65537, 8, 2), "tokens 65537 is too large (at most 65536)");
-  EXPECT_EQ(refusal(1, 4, 8, 2, 1e20), "head_dim 100000000000000000000 is too large (at most 65536)");
+  EXPECT_EQ(refusal(1, 4, 8, 2, 1e20),
+            "head_dim 100000000000000000000 is too large (at most 65536)");
   EXPECT_EQ(refusal(1, 4, 8, -1e308), "heads must be at least 1 (got -1e+308)");
   EXPECT_EQ(refusal(0, 4, 8, 2), "batch must be at least 1 (got 0)");
   EXPECT_EQ(refusal(1, 4.5, 8, 2), "tokens must be a whole number (got 4.5)");
   EXPECT_EQ(refusal(1, std::nan(""), 8, 2), "tokens must be a whole number (got NaN)");
-  EXPECT_EQ(refusal(1, 4, std::numeric_limits<double>::infinity(), 2), "width Infinity is too large (at most 65536)");
+  EXPECT_EQ(refusal(1, 4, std::numeric_limits<double>::infinity(), 2),
+            "width Infinity is too large (at most 65536)");
   Config c;
   ASSERT_TRUE(config_from_numbers(2, 6, 6, 2, 0, false, true, Limits{}, &c).is_ok());
   EXPECT_EQ(c.batch, 2);

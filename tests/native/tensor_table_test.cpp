@@ -2,6 +2,8 @@
 // holds exactly the product of its shape (or nothing when the row is not allocated), and the
 // memory budget is exactly the sum over the rows a model holds; plus independent hand-written
 // expectations, so a wrong row cannot agree with itself.
+#include "tensor_table.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -13,36 +15,44 @@
 #include "model.hpp"
 #include "rng.hpp"
 #include "simd_sizes.hpp"
-#include "tensor_table.hpp"
 
 namespace headwise {
 namespace {
 
-Config make(std::int64_t b, std::int64_t t, std::int64_t d, std::int64_t h, std::int64_t hd, bool bias) {
+Config make(std::int64_t b, std::int64_t t, std::int64_t d, std::int64_t h, std::int64_t hd,
+            bool bias) {
   Config c;
   c.batch = b, c.tokens = t, c.d_model = d, c.heads = h, c.head_dim = hd, c.bias = bias;
   return c;
 }
 
-const Config kConfigs[] = {make(2, 6, 6, 2, 0, false), make(2, 6, 6, 2, 0, true),
+const Config kConfigs[] = {make(2, 6, 6, 2, 0, false),    make(2, 6, 6, 2, 0, true),
                            make(1, 17, 768, 12, 0, true), make(3, 5, 7, 3, 4, false),
-                           make(4, 33, 21, 7, 0, true), make(1, 130, 40, 4, 9, false)};
+                           make(4, 33, 21, 7, 0, true),   make(1, 130, 40, 4, 9, false)};
 
 // The size of each dimension symbol, written out from the configuration directly.
 std::uint64_t expected_dim(const Config& c, Dim dim) {
   const std::uint64_t hd = std::uint64_t(c.head_dim ? c.head_dim : c.d_model / c.heads);
   switch (dim) {
-    case Dim::kB: return std::uint64_t(c.batch);
-    case Dim::kT: return std::uint64_t(c.tokens);
-    case Dim::kD: return std::uint64_t(c.d_model);
-    case Dim::kH: return std::uint64_t(c.heads);
-    case Dim::kHd: return hd;
-    case Dim::kC: return std::uint64_t(c.heads) * hd;
-    case Dim::kS: return head_scratch_floats(std::size_t(c.tokens), std::size_t(hd));
+    case Dim::kB:
+      return std::uint64_t(c.batch);
+    case Dim::kT:
+      return std::uint64_t(c.tokens);
+    case Dim::kD:
+      return std::uint64_t(c.d_model);
+    case Dim::kH:
+      return std::uint64_t(c.heads);
+    case Dim::kHd:
+      return hd;
+    case Dim::kC:
+      return std::uint64_t(c.heads) * hd;
+    case Dim::kS:
+      return head_scratch_floats(std::size_t(c.tokens), std::size_t(hd));
     case Dim::kV:  // the classifier's dimensions: no row of the attention layer uses them
     case Dim::kM:
     case Dim::kK:
-    case Dim::kNone: break;
+    case Dim::kNone:
+      break;
   }
   ADD_FAILURE() << "no such dimension in the attention layer's table";
   return 0;
@@ -55,9 +65,10 @@ std::uint64_t expected_floats(const Config& c, const TensorRow& row) {
 }
 
 TEST(TensorTable, RowsAreInIdOrderWithTheNamesJavaScriptUses) {
-  const char* names[] = {"wq",     "wk",     "wv",     "wOut",         "bq",     "bk",     "bv",
-                         "bOut",   "input",  "q",      "k",            "v",      "qHeads", "kHeads",
-                         "vHeads", "scores", "attention", "contextHeads", "concat", "output"};
+  const char* names[] = {"wq",     "wk",        "wv",           "wOut",   "bq",
+                         "bk",     "bv",        "bOut",         "input",  "q",
+                         "k",      "v",         "qHeads",       "kHeads", "vHeads",
+                         "scores", "attention", "contextHeads", "concat", "output"};
   std::set<std::string> seen;
   for (int i = 0; i < kTensorCount; ++i) {
     const TensorRow& row = tensor_table()[i];
@@ -97,7 +108,8 @@ TEST(TensorTable, EveryBufferHoldsExactlyItsShapeOrNothing) {
       for (int i = 0; i < kTensorCount; ++i) {
         const TensorRow& row = tensor_table()[i];
         const TensorId id = static_cast<TensorId>(i);
-        const bool held = row.alloc == Alloc::kAlways || (row.alloc == Alloc::kWithBias && c.bias) ||
+        const bool held = row.alloc == Alloc::kAlways ||
+                          (row.alloc == Alloc::kWithBias && c.bias) ||
                           (row.alloc == Alloc::kWithIntermediates && kept);
         EXPECT_EQ(model->tensor_size(id), held ? expected_floats(c, row) : 0u)
             << row.name << " bias " << c.bias << " kept " << kept;

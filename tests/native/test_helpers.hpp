@@ -24,8 +24,9 @@ inline std::vector<float> random_vector(std::size_t n, std::uint64_t seed, float
 }
 
 // |actual - expected| <= atol + rtol * |expected| element-wise; infinities must match exactly.
-inline ::testing::AssertionResult all_close(const float* actual, const std::vector<double>& expected,
-                                            double atol = 1e-5, double rtol = 1e-5) {
+inline ::testing::AssertionResult all_close(const float* actual,
+                                            const std::vector<double>& expected, double atol = 1e-5,
+                                            double rtol = 1e-5) {
   double worst = 0;
   std::size_t worst_at = 0, failures = 0;
   for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -49,10 +50,12 @@ inline ::testing::AssertionResult all_close(const float* actual, const std::vect
 inline ::testing::AssertionResult finite_and_sums_to_one(const std::vector<float>& row) {
   double sum = 0;
   for (std::size_t i = 0; i < row.size(); ++i) {
-    if (!std::isfinite(row[i])) return ::testing::AssertionFailure() << "row[" << i << "] is " << row[i];
+    if (!std::isfinite(row[i]))
+      return ::testing::AssertionFailure() << "row[" << i << "] is " << row[i];
     sum += row[i];
   }
-  if (std::fabs(sum - 1.0) > 1e-6) return ::testing::AssertionFailure() << "the row sums to " << sum;
+  if (std::fabs(sum - 1.0) > 1e-6)
+    return ::testing::AssertionFailure() << "the row sums to " << sum;
   return ::testing::AssertionSuccess();
 }
 

@@ -45,7 +45,8 @@ void expect_tiled_matches(std::size_t T, std::size_t hd, bool causal, float boun
   auto q = random_vector(T * hd, T * 3 + hd, bound), k = random_vector(T * hd, T * 5 + hd, bound);
   auto v = random_vector(T * hd, T * 7 + hd);
   std::vector<float> scratch(head_scratch_floats(T, hd), std::nanf("")), ctx(T * hd, -7.0f);
-  attend_head_tiled_f32(T, hd, causal, q.data(), k.data(), v.data(), {scratch.data()}, ctx.data(), hd);
+  attend_head_tiled_f32(T, hd, causal, q.data(), k.data(), v.data(), {scratch.data()}, ctx.data(),
+                        hd);
   ASSERT_TRUE(all_close(ctx.data(), reference_head(T, hd, causal, q.data(), k.data(), v.data())))
       << "T=" << T << " hd=" << hd << " causal=" << causal;
 }
@@ -63,7 +64,8 @@ TEST(ShortAttention, MatchesDoubleReferenceOnEverySizeItTakes) {
     for (bool causal : {true, false})
       for (std::size_t T = 1; T <= 16; ++T)
         for (std::size_t hd = 1; hd <= 8; ++hd) {
-          auto q = random_vector(T * hd, T * 3 + hd, bound), k = random_vector(T * hd, T * 5 + hd, bound);
+          auto q = random_vector(T * hd, T * 3 + hd, bound),
+               k = random_vector(T * hd, T * 5 + hd, bound);
           auto v = random_vector(T * hd, T * 7 + hd);
           const std::size_t stride = hd + 2;  // rows of a wider matrix, as the loop version writes
           std::vector<float> ctx(T * stride, -7.0f);
@@ -73,7 +75,8 @@ TEST(ShortAttention, MatchesDoubleReferenceOnEverySizeItTakes) {
             for (std::size_t d = 0; d < hd; ++d) packed[t * hd + d] = ctx[t * stride + d];
             ASSERT_EQ(ctx[t * stride + hd], -7.0f);  // the neighbours' columns are untouched
           }
-          ASSERT_TRUE(all_close(packed.data(), reference_head(T, hd, causal, q.data(), k.data(), v.data())))
+          ASSERT_TRUE(
+              all_close(packed.data(), reference_head(T, hd, causal, q.data(), k.data(), v.data())))
               << "T=" << T << " hd=" << hd << " causal=" << causal << " bound=" << bound;
         }
 }
@@ -88,7 +91,8 @@ TEST(ShortHeadsAcrossLanes, EveryPairMatchesTheDoubleReference) {
         for (std::size_t hd = 1; hd <= 8; ++hd) {
           const std::size_t n = T * hd, seed = pairs * 1000 + T * 10 + hd;
           const float bound = hd % 2 ? 1.0f : 8.0f;
-          auto q = random_vector(pairs * n, seed, bound), k = random_vector(pairs * n, seed + 1, bound);
+          auto q = random_vector(pairs * n, seed, bound),
+               k = random_vector(pairs * n, seed + 1, bound);
           auto v = random_vector(pairs * n, seed + 2);
           std::vector<float> ctx(pairs * n + 1, -7.0f);
           attend_short_heads_f32(pairs, T, hd, causal, q.data(), k.data(), v.data(), ctx.data());
@@ -126,7 +130,8 @@ TEST(TiledAttention, AgreesWithTheRowPathThatKeepsScores) {
   auto q = random_vector(T * hd, 1), k = random_vector(T * hd, 2), v = random_vector(T * hd, 3);
   std::vector<float> scratch(head_scratch_floats(T, hd)), tiled(T * hd), rows(T * hd);
   std::vector<float> scores(T * T), attention(T * T);
-  attend_head_tiled_f32(T, hd, true, q.data(), k.data(), v.data(), {scratch.data()}, tiled.data(), hd);
+  attend_head_tiled_f32(T, hd, true, q.data(), k.data(), v.data(), {scratch.data()}, tiled.data(),
+                        hd);
   attend_head_f32(T, hd, true, q.data(), k.data(), v.data(), {scratch.data()},
                   {rows.data(), hd, scores.data(), attention.data()});
   const std::vector<double> rows_d(rows.begin(), rows.end());
@@ -139,8 +144,10 @@ TEST(TiledAttention, RepeatedRunsAreBitwiseIdentical) {
   const std::size_t T = 130, hd = 20;
   auto q = random_vector(T * hd, 4), k = random_vector(T * hd, 5), v = random_vector(T * hd, 6);
   std::vector<float> scratch(head_scratch_floats(T, hd)), first(T * hd), second(T * hd);
-  attend_head_tiled_f32(T, hd, true, q.data(), k.data(), v.data(), {scratch.data()}, first.data(), hd);
-  attend_head_tiled_f32(T, hd, true, q.data(), k.data(), v.data(), {scratch.data()}, second.data(), hd);
+  attend_head_tiled_f32(T, hd, true, q.data(), k.data(), v.data(), {scratch.data()}, first.data(),
+                        hd);
+  attend_head_tiled_f32(T, hd, true, q.data(), k.data(), v.data(), {scratch.data()}, second.data(),
+                        hd);
   EXPECT_EQ(first, second);
 }
 

@@ -32,15 +32,18 @@ int main(int argc, char** argv) {
     for (long i = 1; i <= steps; ++i) {
       const auto start = std::chrono::steady_clock::now();
       t->step();
-      train_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      train_seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (to95 < 0 && i % 25 == 0 && t->evaluate().accuracy >= 0.95) to95 = i;
     }
     const Evaluation e = t->evaluate();
     const HeadShares sh = t->head_shares();
-    std::printf("heads %zu width %zu %s seed %u: accuracy %.4f loss %.4f to95 %ld step %.3f ms shares",
-                o.heads, o.d_model, argv[3], o.seed, e.accuracy, e.loss, to95,
-                1e3 * train_seconds / static_cast<double>(steps));
-    for (std::size_t h = 0; h < o.heads; ++h) std::printf(" [v %.2f n %.2f]", sh.verb[h], sh.noun[h]);
+    std::printf(
+        "heads %zu width %zu %s seed %u: accuracy %.4f loss %.4f to95 %ld step %.3f ms shares",
+        o.heads, o.d_model, argv[3], o.seed, e.accuracy, e.loss, to95,
+        1e3 * train_seconds / static_cast<double>(steps));
+    for (std::size_t h = 0; h < o.heads; ++h)
+      std::printf(" [v %.2f n %.2f]", sh.verb[h], sh.noun[h]);
     std::printf("\n");
     std::fflush(stdout);
   }

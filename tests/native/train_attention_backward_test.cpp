@@ -53,7 +53,8 @@ Vec forward(const Case& c, const Params& p) {
         double mx = -1e300, sum = 0;
         for (std::size_t j = 0; j < n; ++j) {
           double dot = 0;
-          for (std::size_t d = 0; d < hd; ++d) dot += q[(b * T + i) * C + h * hd + d] * k[(b * T + j) * C + h * hd + d];
+          for (std::size_t d = 0; d < hd; ++d)
+            dot += q[(b * T + i) * C + h * hd + d] * k[(b * T + j) * C + h * hd + d];
           s[j] = dot / std::sqrt(double(hd));
           mx = std::max(mx, s[j]);
         }
@@ -83,8 +84,15 @@ Params reference_backward(const Case& c, const Params& p, const Vec& g) {
   const std::size_t B = c.batch, T = c.tokens, D = c.d_model, H = c.heads, hd = c.head_dim;
   const std::size_t C = H * hd;
   Params gr;
-  gr.x.assign(B * T * D, 0); gr.wq.assign(D * C, 0); gr.wk.assign(D * C, 0); gr.wv.assign(D * C, 0);
-  gr.wout.assign(C * D, 0); gr.bq.assign(C, 0); gr.bk.assign(C, 0); gr.bv.assign(C, 0); gr.bout.assign(D, 0);
+  gr.x.assign(B * T * D, 0);
+  gr.wq.assign(D * C, 0);
+  gr.wk.assign(D * C, 0);
+  gr.wv.assign(D * C, 0);
+  gr.wout.assign(C * D, 0);
+  gr.bq.assign(C, 0);
+  gr.bk.assign(C, 0);
+  gr.bv.assign(C, 0);
+  gr.bout.assign(D, 0);
   Vec q(B * T * C), k(B * T * C), v(B * T * C), cat(B * T * C, 0.0);
   for (std::size_t r = 0; r < B * T; ++r)
     for (std::size_t j = 0; j < C; ++j) {
@@ -106,7 +114,8 @@ Params reference_backward(const Case& c, const Params& p, const Vec& g) {
         double mx = -1e300, sum = 0;
         for (std::size_t j = 0; j < n; ++j) {
           double dot = 0;
-          for (std::size_t d = 0; d < hd; ++d) dot += q[(b * T + i) * C + h * hd + d] * k[(b * T + j) * C + h * hd + d];
+          for (std::size_t d = 0; d < hd; ++d)
+            dot += q[(b * T + i) * C + h * hd + d] * k[(b * T + j) * C + h * hd + d];
           P[j] = dot / std::sqrt(double(hd));
           mx = std::max(mx, P[j]);
         }
@@ -131,7 +140,9 @@ Params reference_backward(const Case& c, const Params& p, const Vec& g) {
         const double sc = 1 / std::sqrt(double(hd));
         Vec s(n), dP(n, 0), ds(n, 0);
         double mx = -1e300, sum = 0;
-        auto at = [&](const Vec& m, std::size_t t, std::size_t d) { return m[(b * T + t) * C + h * hd + d]; };
+        auto at = [&](const Vec& m, std::size_t t, std::size_t d) {
+          return m[(b * T + t) * C + h * hd + d];
+        };
         for (std::size_t j = 0; j < n; ++j) {
           double dot = 0;
           for (std::size_t d = 0; d < hd; ++d) dot += at(q, i, d) * at(k, j, d);
@@ -190,26 +201,36 @@ void check_case(const Case& c, std::uint32_t seed) {
   p.bout = c.bias ? fill(D, 0.3) : Vec(D, 0.0);
   const Vec g = fill(B * T * D, 1.0);
 
-  std::vector<float> x = to_float(p.x), wq = to_float(p.wq), wk = to_float(p.wk), wv = to_float(p.wv),
-                     wout = to_float(p.wout), bq = to_float(p.bq), bk = to_float(p.bk),
-                     bv = to_float(p.bv), bout = to_float(p.bout), gf = to_float(g);
+  std::vector<float> x = to_float(p.x), wq = to_float(p.wq), wk = to_float(p.wk),
+                     wv = to_float(p.wv), wout = to_float(p.wout), bq = to_float(p.bq),
+                     bk = to_float(p.bk), bv = to_float(p.bv), bout = to_float(p.bout),
+                     gf = to_float(g);
   const AttentionShape shape{B, T, D, c.heads, c.head_dim, c.causal};
-  const AttentionParams w{wq.data(), wk.data(), wv.data(), wout.data(),
-                          c.bias ? bq.data() : nullptr, c.bias ? bk.data() : nullptr,
-                          c.bias ? bv.data() : nullptr, c.bias ? bout.data() : nullptr};
+  const AttentionParams w{wq.data(),
+                          wk.data(),
+                          wv.data(),
+                          wout.data(),
+                          c.bias ? bq.data() : nullptr,
+                          c.bias ? bk.data() : nullptr,
+                          c.bias ? bv.data() : nullptr,
+                          c.bias ? bout.data() : nullptr};
   std::vector<float> y(B * T * D);
   AttentionSaved saved;
   attention_forward_train(shape, w, x.data(), y.data(), &saved);
   ASSERT_TRUE(all_close(y.data(), forward(c, p), 1e-5, 1e-5)) << "forward";
 
-  std::vector<std::vector<float>> got = {std::vector<float>(B * T * D), std::vector<float>(D * C),
-                                         std::vector<float>(D * C), std::vector<float>(D * C),
-                                         std::vector<float>(C * D), std::vector<float>(C),
-                                         std::vector<float>(C), std::vector<float>(C),
-                                         std::vector<float>(D)};
-  const AttentionGrads grads{got[1].data(), got[2].data(), got[3].data(), got[4].data(),
-                             c.bias ? got[5].data() : nullptr, c.bias ? got[6].data() : nullptr,
-                             c.bias ? got[7].data() : nullptr, c.bias ? got[8].data() : nullptr};
+  std::vector<std::vector<float>> got = {
+      std::vector<float>(B * T * D), std::vector<float>(D * C), std::vector<float>(D * C),
+      std::vector<float>(D * C),     std::vector<float>(C * D), std::vector<float>(C),
+      std::vector<float>(C),         std::vector<float>(C),     std::vector<float>(D)};
+  const AttentionGrads grads{got[1].data(),
+                             got[2].data(),
+                             got[3].data(),
+                             got[4].data(),
+                             c.bias ? got[5].data() : nullptr,
+                             c.bias ? got[6].data() : nullptr,
+                             c.bias ? got[7].data() : nullptr,
+                             c.bias ? got[8].data() : nullptr};
   attention_backward(shape, w, x.data(), saved, gf.data(), grads, got[0].data());
 
   Params ref = reference_backward(c, p, g);
@@ -236,7 +257,8 @@ void check_case(const Case& c, std::uint32_t seed) {
       picked_got.push_back(got[t][i]);
     }
     std::vector<float> ref_as_float(picked_ref.begin(), picked_ref.end());
-    EXPECT_TRUE(all_close(picked_got.data(), picked_fd, 5e-5, 5e-5)) << kNames[t] << " vs finite differences";
+    EXPECT_TRUE(all_close(picked_got.data(), picked_fd, 5e-5, 5e-5))
+        << kNames[t] << " vs finite differences";
     // The double reference against finite differences: truncation error O(h^2) ~ 1e-10.
     for (std::size_t i = 0; i < picked_fd.size(); ++i) {
       EXPECT_NEAR(picked_ref[i], picked_fd[i], 1e-7 + 1e-7 * std::fabs(picked_fd[i])) << kNames[t];
@@ -245,9 +267,10 @@ void check_case(const Case& c, std::uint32_t seed) {
 }
 
 std::string name(const Case& c) {
-  return "B" + std::to_string(c.batch) + " T" + std::to_string(c.tokens) + " D" + std::to_string(c.d_model) +
-         " H" + std::to_string(c.heads) + " hd" + std::to_string(c.head_dim) +
-         (c.causal ? " causal" : " full") + (c.bias ? " bias" : " nobias");
+  return "B" + std::to_string(c.batch) + " T" + std::to_string(c.tokens) + " D" +
+         std::to_string(c.d_model) + " H" + std::to_string(c.heads) + " hd" +
+         std::to_string(c.head_dim) + (c.causal ? " causal" : " full") +
+         (c.bias ? " bias" : " nobias");
 }
 
 TEST(AttentionBackward, HeadDimOneToNine) {

@@ -173,18 +173,18 @@ void check_gradients(const ClassifierShape& shape, std::size_t B, std::uint32_t 
 
 TEST(TrainClassifier, GradientsOfAWholeBatchMatchADoubleReference) {
   check_gradients(ClassifierShape{6, 2, 5, 64}, 3, 11);
-  check_gradients(ClassifierShape{9, 3, 7, 8}, 5, 12);   // widths off the SIMD width, 8 classes
-  check_gradients(ClassifierShape{5, 1, 3, 64}, 1, 13);  // one head, batch 1
+  check_gradients(ClassifierShape{9, 3, 7, 8}, 5, 12);    // widths off the SIMD width, 8 classes
+  check_gradients(ClassifierShape{5, 1, 3, 64}, 1, 13);   // one head, batch 1
   check_gradients(ClassifierShape{8, 4, 10, 64}, 2, 14);  // head_dim 2
 }
 
 TEST(TrainClassifier, TableHasFourRowsPerTensor) {
   const ClassifierShape shape{6, 2, 5, 64};
   Classifier model(shape, 1);
-  const Role value_roles[kParamCount] = {Role::kEmbedding, Role::kEmbedding, Role::kWeight, Role::kBias,
-                                         Role::kWeight, Role::kBias, Role::kWeight, Role::kBias,
-                                         Role::kWeight, Role::kBias, Role::kWeight, Role::kBias,
-                                         Role::kWeight, Role::kBias, Role::kWeight, Role::kBias};
+  const Role value_roles[kParamCount] = {
+      Role::kEmbedding, Role::kEmbedding, Role::kWeight, Role::kBias, Role::kWeight, Role::kBias,
+      Role::kWeight,    Role::kBias,      Role::kWeight, Role::kBias, Role::kWeight, Role::kBias,
+      Role::kWeight,    Role::kBias,      Role::kWeight, Role::kBias};
   std::size_t total = 0;
   for (int p = 0; p < kParamCount; ++p) {
     const Param param = static_cast<Param>(p);
@@ -210,7 +210,8 @@ TEST(TrainClassifier, TableHasFourRowsPerTensor) {
   const float* w2 = model.tensor(kW2);
   const float bound = 1.0f / std::sqrt(5.0f);
   EXPECT_TRUE(std::all_of(w2, w2 + 30, [&](float v) { return std::fabs(v) <= bound; }));
-  EXPECT_TRUE(std::any_of(w2, w2 + 30, [&](float v) { return std::fabs(v) > 0.8f / std::sqrt(6.0f); }));
+  EXPECT_TRUE(
+      std::any_of(w2, w2 + 30, [&](float v) { return std::fabs(v) > 0.8f / std::sqrt(6.0f); }));
   const float* tok = model.tensor(kTokenEmbedding);
   double sq = 0;
   for (int i = 0; i < kVocab * 6; ++i) sq += tok[i] * tok[i];
@@ -232,8 +233,8 @@ TEST(TrainAdam, TwoStepsByHand) {
   adam_step(c, 1, 3, p.data(), g1, m.data(), v.data());
   EXPECT_TRUE(all_close(p.data(), {0.9750000005, 1.024999999875, 1.0}, 1e-7, 0));
   adam_step(c, 2, 3, p.data(), g2, m.data(), v.data());
-  EXPECT_TRUE(all_close(p.data(), {0.9250000015000004, 1.0383168517737842, 0.9627931589970018},
-                        2e-7, 0));
+  EXPECT_TRUE(
+      all_close(p.data(), {0.9250000015000004, 1.0383168517737842, 0.9627931589970018}, 2e-7, 0));
   EXPECT_FLOAT_EQ(warmup_rate(c, 1), 0.025f);
   EXPECT_FLOAT_EQ(warmup_rate(c, 4), 0.1f);
   EXPECT_FLOAT_EQ(warmup_rate(c, 400), 0.1f);
@@ -259,7 +260,8 @@ TEST(TrainTrainer, AStepIsAdamOnTheBatchGradient) {
   EXPECT_EQ(e.loss, r.loss);
   const std::size_t n = shadow.parameter_count();
   std::vector<float> m(n, 0.0f), v(n, 0.0f);
-  adam_step(o.adam, 1, n, shadow.buffer(Slot::kValue), shadow.buffer(Slot::kGradient), m.data(), v.data());
+  adam_step(o.adam, 1, n, shadow.buffer(Slot::kValue), shadow.buffer(Slot::kGradient), m.data(),
+            v.data());
   EXPECT_EQ(0, std::memcmp(shadow.buffer(Slot::kValue), t->model().buffer(Slot::kValue), n * 4));
 }
 
@@ -277,8 +279,10 @@ TEST(TrainTrainer, ARunIsBitwiseRepeatableForASeed) {
     c->step();
   }
   const std::size_t n = a->model().parameter_count();
-  EXPECT_EQ(0, std::memcmp(a->model().buffer(Slot::kValue), b->model().buffer(Slot::kValue), n * 4));
-  EXPECT_NE(0, std::memcmp(a->model().buffer(Slot::kValue), c->model().buffer(Slot::kValue), n * 4));
+  EXPECT_EQ(0,
+            std::memcmp(a->model().buffer(Slot::kValue), b->model().buffer(Slot::kValue), n * 4));
+  EXPECT_NE(0,
+            std::memcmp(a->model().buffer(Slot::kValue), c->model().buffer(Slot::kValue), n * 4));
   EXPECT_EQ(a->evaluate().accuracy, b->evaluate().accuracy);
 }
 

@@ -42,16 +42,18 @@ int main(int argc, char** argv) {
     for (int r = 0; r < reps; ++r) {
       for (std::size_t b = 0; b < 32; ++b) {
         for (std::size_t h = 0; h < heads; ++h) {
-          headwise::attention_row_softmax(q.data() + b * 32 + h * hd, k.data() + b * 12 * 32 + h * hd, 32,
-                                          hd, 11, 0.25f, p.data());
+          headwise::attention_row_softmax(q.data() + b * 32 + h * hd,
+                                          k.data() + b * 12 * 32 + h * hd, 32, hd, 11, 0.25f,
+                                          p.data());
         }
       }
     }
     const double rebuild_us =
         std::chrono::duration<double, std::micro>(Clock::now() - start).count() / reps;
-    std::printf("heads %zu: step median %.3f ms (min %.3f, max %.3f, %d rounds of 200); rebuilding P "
-                "would add %.2f us per step; saving it costs %zu floats\n",
-                heads, ms[ms.size() / 2], ms.front(), ms.back(), rounds, rebuild_us, 32 * heads * 12);
+    std::printf(
+        "heads %zu: step median %.3f ms (min %.3f, max %.3f, %d rounds of 200); rebuilding P "
+        "would add %.2f us per step; saving it costs %zu floats\n",
+        heads, ms[ms.size() / 2], ms.front(), ms.back(), rounds, rebuild_us, 32 * heads * 12);
   }
   return 0;
 }

@@ -12,11 +12,15 @@ export const TARBALL_LIMIT_BYTES = 300 * 1024;
 /** @returns {{ work: string, app: string, tarball: string, bytes: number, remove(): void }} */
 export function packAndInstall(prefix = 'headwise-pack-') {
   const work = mkdtempSync(join(tmpdir(), prefix));
-  const [info] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }));
+  const [info] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }),
+  );
   const tarball = join(work, info.filename);
   const bytes = statSync(tarball).size;
-  console.log(`npm pack: ${info.filename}, ${(bytes / 1024).toFixed(1)} KB packed, `
-    + `${(info.unpackedSize / 1024).toFixed(1)} KB unpacked, ${info.entryCount} files`);
+  console.log(
+    `npm pack: ${info.filename}, ${(bytes / 1024).toFixed(1)} KB packed, ` +
+      `${(info.unpackedSize / 1024).toFixed(1)} KB unpacked, ${info.entryCount} files`,
+  );
   const app = join(work, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));

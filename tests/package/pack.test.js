@@ -25,7 +25,9 @@ test('the tarball holds the API, its types and the built module, and nothing els
   expect(listing).toContain('package/web/explorer/explorer-element.d.ts');
   expect(listing).toContain('package/web/explorer/define.js');
   expect(listing).toContain('package/web/explorer/panels/heads-panel.js');
-  expect(listing.filter((f) => f.includes('/tests/') || f.includes('/wasm/core/') || f.includes('/examples/'))).toEqual([]);
+  expect(listing.filter((f) => f.includes('/tests/') || f.includes('/wasm/core/') || f.includes('/examples/'))).toEqual(
+    [],
+  );
   // The classic-script bundle's entry needs the build's virtual wasm module: not for npm users.
   expect(listing).not.toContain('package/web/explorer/standalone.js');
   expect(listing.filter((f) => f.includes('/build/explorer/'))).toEqual([]);
@@ -42,10 +44,23 @@ test('an installed copy computes the lecture example in Node', () => {
     const diff = Math.max(...y.map((v, i) => Math.abs(v - yl[i])));
     console.log(JSON.stringify({ length: y.length, diff, trace: mha.shapeTrace().map((e) => e.shape.join(',')) }));
   `;
-  const out = JSON.parse(execFileSync('node', ['--input-type=module', '-e', script], { cwd: join(work, 'app'), encoding: 'utf8' }));
+  const out = JSON.parse(
+    execFileSync('node', ['--input-type=module', '-e', script], { cwd: join(work, 'app'), encoding: 'utf8' }),
+  );
   expect(out.length).toBe(72);
   expect(out.diff).toBeLessThan(1e-5);
-  expect(out.trace).toEqual(['2,6,6', '2,6,6', '2,6,2,3', '2,2,6,3', '2,2,6,6', '2,2,6,6', '2,2,6,3', '2,6,2,3', '2,6,6', '2,6,6']);
+  expect(out.trace).toEqual([
+    '2,6,6',
+    '2,6,6',
+    '2,6,2,3',
+    '2,2,6,3',
+    '2,2,6,6',
+    '2,2,6,6',
+    '2,2,6,3',
+    '2,6,2,3',
+    '2,6,6',
+    '2,6,6',
+  ]);
 });
 
 test('no runtime dependencies; define.js is the only module with side effects', () => {
@@ -66,7 +81,7 @@ test('the element imports nothing outside its folder but the public compute API'
       if (!target.startsWith(`${explorer}/`)) outside.push(`${file} -> ${spec}`);
     }
   }
-  expect(outside.every((entry) => entry.endsWith("-> ../headwise.js"))).toBe(true);
+  expect(outside.every((entry) => entry.endsWith('-> ../headwise.js'))).toBe(true);
   expect(outside.length).toBeGreaterThan(0);
 });
 
@@ -81,9 +96,15 @@ test('in Node, importing the element class defines no tag and needs no DOM', () 
       registry: typeof customElements,
     }));
   `;
-  const out = JSON.parse(execFileSync('node', ['--input-type=module', '-e', script], { cwd: join(work, 'app'), encoding: 'utf8' }));
-  expect(out).toEqual({ isClass: true, same: true, registry: 'undefined',
-    attributes: ['panel', 'preset', 'width', 'heads', 'causal', 'seed', 'sentence', 'slide', 'max-tokens', 'from-url'] });
+  const out = JSON.parse(
+    execFileSync('node', ['--input-type=module', '-e', script], { cwd: join(work, 'app'), encoding: 'utf8' }),
+  );
+  expect(out).toEqual({
+    isClass: true,
+    same: true,
+    registry: 'undefined',
+    attributes: ['panel', 'preset', 'width', 'heads', 'causal', 'seed', 'sentence', 'slide', 'max-tokens', 'from-url'],
+  });
 });
 
 test('the shipped JS builds no code from strings (runs under --disallow-code-generation-from-strings)', () => {
@@ -94,7 +115,10 @@ test('the shipped JS builds no code from strings (runs under --disallow-code-gen
     const mha = hw.createAttention({ tokens: 4, dModel: 8, heads: 2 });
     console.log(mha.forward(hw.randomInput(mha.config, 2)).length);
   `;
-  const out = execFileSync('node', ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script], { cwd: join(work, 'app'), encoding: 'utf8' });
+  const out = execFileSync('node', ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script], {
+    cwd: join(work, 'app'),
+    encoding: 'utf8',
+  });
   expect(out.trim()).toBe('32');
   const installed = join(work, 'app/node_modules/headwise/web');
   for (const file of ['build/headwise-core.js', 'headwise.js', 'core-loader.js', 'explorer/explorer-element.js']) {
@@ -103,7 +127,10 @@ test('the shipped JS builds no code from strings (runs under --disallow-code-gen
 });
 
 test('the raw .wasm is exported for bundlers', () => {
-  const resolved = execFileSync('node', ['--input-type=module', '-e',
-    "console.log(import.meta.resolve('headwise/headwise-core.wasm'))"], { cwd: join(work, 'app'), encoding: 'utf8' }).trim();
+  const resolved = execFileSync(
+    'node',
+    ['--input-type=module', '-e', "console.log(import.meta.resolve('headwise/headwise-core.wasm'))"],
+    { cwd: join(work, 'app'), encoding: 'utf8' },
+  ).trim();
   expect(resolved).toMatch(/node_modules\/headwise\/web\/build\/headwise-core\.wasm$/);
 });

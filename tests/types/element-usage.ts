@@ -10,10 +10,18 @@ const step: number = typed.nextStep().step;
 const name: 'project' | 'split' | 'attend' | 'merge' | 'out-project' = typed.goToStep(4).stepName;
 typed.previousStep();
 typed.setOptions({ heads: 4 }, { immediate: true });
-element.addEventListener('headwise-render', (event) => { const ms: number = event.detail.computeMs; void ms; });
+element.addEventListener('headwise-render', (event) => {
+  const ms: number = event.detail.computeMs;
+  void ms;
+});
 const ready: boolean = typed.getState().ready && state.active;
 const lifecycle: 'idle' | 'loading' | 'ready' | 'paused' | 'error' = typed.lifecycle;
-const again: ExplorerState = typed.setConfig({ preset: state.preset, width: state.width, heads: state.heads, sentence: state.sentence });
+const again: ExplorerState = typed.setConfig({
+  preset: state.preset,
+  width: state.width,
+  heads: state.heads,
+  sentence: state.sentence,
+});
 const notes: string[] = again.notes;
 class Custom extends HeadwiseExplorer {}
 customElements.define('my-explorer', Custom);
@@ -23,4 +31,8 @@ typed.setConfig({ preset: 'gpt4' });
 typed.setConfig({ colour: 'red' });
 // @ts-expect-error goToStep takes a number
 typed.goToStep('merge');
-void step; void name; void ready; void lifecycle; void notes;
+void step;
+void name;
+void ready;
+void lifecycle;
+void notes;

@@ -3,12 +3,12 @@
 // Raw names: web/headwise.js is the public API.
 #include <emscripten/bind.h>
 #include <emscripten/heap.h>
-#include <malloc.h>
 #include <emscripten/val.h>
+#include <malloc.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -49,7 +49,8 @@ void release_reserve() {
   g_reserve = nullptr;
 }
 
-[[maybe_unused]] const bool g_reserve_installed = (std::set_new_handler(release_reserve), have_reserve());
+[[maybe_unused]] const bool g_reserve_installed =
+    (std::set_new_handler(release_reserve), have_reserve());
 
 // Buckets for this many layers up front, so heap use returns exactly to where it was once layers
 // are disposed (an unordered_map never gives buckets back).
@@ -71,7 +72,8 @@ constexpr const char* kOutOfMemory =
 // maximum memory (-sMAXIMUM_MEMORY), so that no size that passes can wrap the 32-bit size_t.
 headwise::Limits make_limits(double budget_bytes) {
   headwise::Limits limits;
-  limits.memory_budget_bytes = headwise::budget_from_number(budget_bytes, limits.memory_budget_bytes);
+  limits.memory_budget_bytes =
+      headwise::budget_from_number(budget_bytes, limits.memory_budget_bytes);
   limits.address_space_bytes = emscripten_get_heap_max();
   return limits;
 }
@@ -103,8 +105,8 @@ val validate_config(double batch, double tokens, double d_model, double heads, d
   if (!can_allocate()) return text(kOutOfMemory);
   const headwise::Limits limits = make_limits(budget);
   Config c;
-  headwise::Status s =
-      headwise::config_from_numbers(batch, tokens, d_model, heads, head_dim, true, false, limits, &c);
+  headwise::Status s = headwise::config_from_numbers(batch, tokens, d_model, heads, head_dim, true,
+                                                     false, limits, &c);
   if (s.is_ok()) s = headwise::validate(c, limits);
   return text(s.message().c_str());
 }
@@ -115,8 +117,8 @@ int create_model(double batch, double tokens, double d_model, double heads, doub
   const headwise::Limits limits = make_limits(budget);
   Config c;
   std::unique_ptr<Model> model;
-  headwise::Status s =
-      headwise::config_from_numbers(batch, tokens, d_model, heads, head_dim, causal, bias, limits, &c);
+  headwise::Status s = headwise::config_from_numbers(batch, tokens, d_model, heads, head_dim,
+                                                     causal, bias, limits, &c);
   if (s.is_ok()) s = Model::create(c, limits, static_cast<std::uint64_t>(seed), &model);
   if (!s.is_ok()) return fail(s.message()), 0;
   const int handle = g_next_handle++;
@@ -176,13 +178,15 @@ val shape_trace(double batch, double tokens, double d_model, double heads, doubl
 }
 
 // The tensor table and the steps, so JavaScript takes its ids from the core instead of a copy:
-// { tensors: [{ id, name, role, allocated, shape: ["D", "C"], stream, fanIn }], steps: [{ id, name }] }.
+// { tensors: [{ id, name, role, allocated, shape: ["D", "C"], stream, fanIn }], steps: [{ id, name
+// }] }.
 val tensor_table() {
   val tensors = val::array();
   for (int i = 0; i < headwise::kTensorCount; ++i) {
     const headwise::TensorRow& row = headwise::tensor_table()[i];
     val shape = val::array();
-    for (int d = 0; d < row.shape.rank; ++d) shape.call<void>("push", val(headwise::dim_symbol(row.shape.dims[d])));
+    for (int d = 0; d < row.shape.rank; ++d)
+      shape.call<void>("push", val(headwise::dim_symbol(row.shape.dims[d])));
     val entry = val::object();
     entry.set("id", row.id);
     entry.set("name", row.name);
@@ -190,7 +194,8 @@ val tensor_table() {
     entry.set("allocated", headwise::alloc_name(row.alloc));
     entry.set("shape", shape);
     entry.set("stream", static_cast<double>(row.stream));
-    entry.set("fanIn", row.fan_in == headwise::Dim::kNone ? val::null() : val(headwise::dim_symbol(row.fan_in)));
+    entry.set("fanIn", row.fan_in == headwise::Dim::kNone ? val::null()
+                                                          : val(headwise::dim_symbol(row.fan_in)));
     tensors.call<void>("push", entry);
   }
   val steps = val::array();
@@ -211,7 +216,8 @@ val random_uniform(double count, double seed, int stream, float bound) {
   // Checked before the cast: a count beyond the module's memory would wrap the 32-bit size_t.
   if (!(count >= 0) || std::floor(count) != count ||
       count > double(emscripten_get_heap_max() / sizeof(float))) {
-    return fail(headwise::format_number(count) + " values do not fit in this module's memory"), val::null();
+    return fail(headwise::format_number(count) + " values do not fit in this module's memory"),
+           val::null();
   }
   headwise::FloatBuffer buffer;
   if (!buffer.allocate(static_cast<std::size_t>(count))) {
@@ -219,7 +225,8 @@ val random_uniform(double count, double seed, int stream, float bound) {
   }
   headwise::fill_uniform(buffer.data(), buffer.size(), static_cast<std::uint64_t>(seed),
                          static_cast<std::uint32_t>(stream), bound);
-  return val::global("Float32Array").new_(emscripten::typed_memory_view(buffer.size(), buffer.data()));
+  return val::global("Float32Array")
+      .new_(emscripten::typed_memory_view(buffer.size(), buffer.data()));
 }
 
 // Hands the message over and forgets it.

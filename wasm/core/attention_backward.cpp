@@ -34,10 +34,9 @@ void attention_row_softmax(const float* q, const float* k, std::size_t key_strid
 // With ctx = sum_j P_j v_j and P = softmax(s), s_j = scale q.k_j:
 //   dP_j = dctx.v_j, dv_j += P_j dctx, ds_j = P_j (dP_j - sum_i P_i dP_i),
 //   dq += scale sum_j ds_j k_j, dk_j += scale ds_j q.
-void attention_row_backward(const float* q, const float* k, const float* v,
-                            std::size_t key_stride, std::size_t head_dim, std::size_t last,
-                            float scale, const float* p, const float* dctx, float* dq,
-                            float* dk, float* dv, float* scratch) {
+void attention_row_backward(const float* q, const float* k, const float* v, std::size_t key_stride,
+                            std::size_t head_dim, std::size_t last, float scale, const float* p,
+                            const float* dctx, float* dq, float* dk, float* dv, float* scratch) {
   float weighted = 0.0f;
   for (std::size_t j = 0; j <= last; ++j) {
     const float* vj = v + j * key_stride;
@@ -80,8 +79,8 @@ void attention_forward_train(const AttentionShape& s, const AttentionParams& w, 
       for (std::size_t i = 0; i < T; ++i) {
         const std::size_t last = s.causal ? i : T - 1;
         float* p = saved->p.data() + ((b * H + h) * T + i) * T;
-        attention_row_softmax(saved->q.data() + base + i * C, saved->k.data() + base, C, hd,
-                              last, scale, p);
+        attention_row_softmax(saved->q.data() + base + i * C, saved->k.data() + base, C, hd, last,
+                              scale, p);
         float* ctx = saved->concat.data() + base + i * C;
         for (std::size_t j = 0; j <= last; ++j) {
           const float* vj = saved->v.data() + base + j * C;
@@ -98,8 +97,8 @@ void attention_backward(const AttentionShape& s, const AttentionParams& w, const
                         float* dx) {
   const std::size_t B = s.batch, T = s.tokens, D = s.d_model, H = s.heads, hd = s.head_dim;
   const std::size_t C = s.concat(), rows = B * T;
-  std::vector<float> dconcat(rows * C), dq(rows * C, 0.0f), dk(rows * C, 0.0f),
-      dv(rows * C, 0.0f), scratch(T);
+  std::vector<float> dconcat(rows * C), dq(rows * C, 0.0f), dk(rows * C, 0.0f), dv(rows * C, 0.0f),
+      scratch(T);
   matmul_at_b(C, D, rows, saved.concat.data(), dy, g.wout);
   if (g.bout) column_sums(rows, D, dy, g.bout);
   matmul_a_bt(rows, C, D, dy, w.wout, dconcat.data());

@@ -46,9 +46,8 @@ void attention_row_softmax(const float* q, const float* k, std::size_t key_strid
 
 // Backward of one (query, head) row given P (keys 0..last) and d(context) for that row:
 // accumulates into dq (head_dim), dk and dv (key rows with key_stride).
-void attention_row_backward(const float* q, const float* k, const float* v,
-                            std::size_t key_stride, std::size_t head_dim, std::size_t last,
-                            float scale, const float* p, const float* dctx, float* dq,
-                            float* dk, float* dv, float* scratch);
+void attention_row_backward(const float* q, const float* k, const float* v, std::size_t key_stride,
+                            std::size_t head_dim, std::size_t last, float scale, const float* p,
+                            const float* dctx, float* dq, float* dk, float* dv, float* scratch);
 
 }  // namespace headwise

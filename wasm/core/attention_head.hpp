@@ -25,7 +25,7 @@ struct HeadScratch {
 };
 
 struct HeadOutputs {
-  float* context;              // tokens x head_dim, rows context_stride apart
+  float* context;  // tokens x head_dim, rows context_stride apart
   std::size_t context_stride;
   float* scores;     // optional tokens x tokens, scaled scores, masked entries -infinity
   float* attention;  // optional tokens x tokens, softmax of scores, masked entries 0

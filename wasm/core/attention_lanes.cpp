@@ -64,8 +64,8 @@ void attend_group(std::size_t tokens, std::size_t hd, bool causal, const float* 
 void attend_short_heads_f32(std::size_t pairs, std::size_t tokens, std::size_t hd, bool causal,
                             const float* q, const float* k, const float* v, float* context) {
   const std::size_t n = tokens * hd;
-  alignas(64) float qs[kMaxElements * kLanes], ks[kMaxElements * kLanes],
-      vs[kMaxElements * kLanes], cs[kMaxElements * kLanes];
+  alignas(64) float qs[kMaxElements * kLanes], ks[kMaxElements * kLanes], vs[kMaxElements * kLanes],
+      cs[kMaxElements * kLanes];
   std::size_t pair = 0;
   for (; pair + kLanes <= pairs; pair += kLanes) {
     const std::size_t at = pair * n;

@@ -18,7 +18,8 @@ using namespace attention_sizes;
 // Query rows [0, rows) times scale_by, in groups of kBr interleaved by column (group g holds
 // out[(g * hd + d) * kBr + r] = scale_by * q[g * kBr + r][d]), zero rows up to whole groups: the
 // kBr values scores_4x2v needs at each d are adjacent, and the scale is applied once per row.
-inline void pack_queries(std::size_t rows, std::size_t hd, const float* q, float scale_by, float* out) {
+inline void pack_queries(std::size_t rows, std::size_t hd, const float* q, float scale_by,
+                         float* out) {
   for (std::size_t g = 0; g < rows; g += kBr, out += hd * kBr)
     for (std::size_t r = 0; r < kBr; ++r)
       for (std::size_t d = 0; d < hd; ++d)

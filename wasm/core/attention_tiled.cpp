@@ -83,9 +83,9 @@ void accumulate_context(std::size_t n, std::size_t hd, const float* p, std::size
 // One key tile for kBr query rows: scores, online-softmax update, context update. q, o, max,
 // sum and rescale point at the block's rows.
 HEADWISE_PLAIN_LOOPS void attend_tile(std::size_t hd, std::size_t j0, std::size_t n,
-                                    const std::size_t* visible, const float* keys, const float* v,
-                                    std::size_t ldp, float* p_tile, const float* q, float* o,
-                                    float* max, float* sum, float* rescale) {
+                                      const std::size_t* visible, const float* keys, const float* v,
+                                      std::size_t ldp, float* p_tile, const float* q, float* o,
+                                      float* max, float* sum, float* rescale) {
   for (std::size_t jj = 0; jj < n; jj += kNr)
     scores_4x2v(hd, q, keys + (j0 + jj) * hd, p_tile + jj, ldp);
   // New running maxima first, so that the kBr rescale factors are one vector exp.
@@ -119,9 +119,9 @@ HEADWISE_PLAIN_LOOPS void attend_tile(std::size_t hd, std::size_t j0, std::size_
 }  // namespace
 
 HEADWISE_PLAIN_LOOPS void attend_head_tiled_f32(std::size_t tokens, std::size_t hd, bool causal,
-                                              const float* q, const float* k, const float* v,
-                                              HeadScratch scratch, float* context,
-                                              std::size_t context_stride) {
+                                                const float* q, const float* k, const float* v,
+                                                HeadScratch scratch, float* context,
+                                                std::size_t context_stride) {
   // Scores in base 2 (times log2(e)), for exp2_nonpositive_f32: the same softmax.
   const float scale_by = kLog2e / std::sqrt(static_cast<float>(hd));
   float* keys = scratch.data;
@@ -151,8 +151,8 @@ HEADWISE_PLAIN_LOOPS void attend_head_tiled_f32(std::size_t tokens, std::size_t 
         std::size_t visible[kBr];
         for (std::size_t r = 0; r < kBr; ++r)
           visible[r] = causal ? std::min(i0 + s + r + 1, sub_end) : end;
-        attend_tile(hd, j0, std::min(kBc, sub_end - j0), visible, keys, v, w.ldp, w.p,
-                    w.q + s * hd, w.o + s * hd, w.max + s, w.sum + s, w.rescale + s);
+        attend_tile(hd, j0, std::min(kBc, sub_end - j0), visible, keys, v, w.ldp, w.p, w.q + s * hd,
+                    w.o + s * hd, w.max + s, w.sum + s, w.rescale + s);
       }
     }
     for (std::size_t r = 0; r < rows; ++r) {

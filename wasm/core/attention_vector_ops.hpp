@@ -63,7 +63,8 @@ inline void axpy(std::size_t n, float a, const float* x, float* y) {
   const Batch av(a);
   std::size_t i = 0;
   for (; i + kWidth <= n; i += kWidth)
-    xsimd::fma(av, Batch::load_unaligned(x + i), Batch::load_unaligned(y + i)).store_unaligned(y + i);
+    xsimd::fma(av, Batch::load_unaligned(x + i), Batch::load_unaligned(y + i))
+        .store_unaligned(y + i);
   for (; i < n; ++i) y[i] += a * x[i];
 }
 

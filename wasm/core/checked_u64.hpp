@@ -21,12 +21,14 @@ class CheckedU64 {
 
   friend constexpr CheckedU64 operator*(CheckedU64 a, CheckedU64 b) {
     CheckedU64 r;
-    r.overflow_ = a.overflow_ || b.overflow_ || __builtin_mul_overflow(a.value_, b.value_, &r.value_);
+    r.overflow_ =
+        a.overflow_ || b.overflow_ || __builtin_mul_overflow(a.value_, b.value_, &r.value_);
     return r;
   }
   friend constexpr CheckedU64 operator+(CheckedU64 a, CheckedU64 b) {
     CheckedU64 r;
-    r.overflow_ = a.overflow_ || b.overflow_ || __builtin_add_overflow(a.value_, b.value_, &r.value_);
+    r.overflow_ =
+        a.overflow_ || b.overflow_ || __builtin_add_overflow(a.value_, b.value_, &r.value_);
     return r;
   }
   CheckedU64& operator*=(CheckedU64 b) { return *this = *this * b; }

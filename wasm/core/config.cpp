@@ -62,7 +62,8 @@ std::string format_number(double value) {
   }
   if (exponent < 0) return sign + "0." + std::string(std::size_t(-exponent - 1), '0') + digits;
   if (n <= exponent + 1) return sign + digits + std::string(std::size_t(exponent + 1 - n), '0');
-  return sign + digits.substr(0, std::size_t(exponent + 1)) + "." + digits.substr(std::size_t(exponent + 1));
+  return sign + digits.substr(0, std::size_t(exponent + 1)) + "." +
+         digits.substr(std::size_t(exponent + 1));
 }
 
 namespace {
@@ -71,14 +72,16 @@ namespace {
 Status size_from_number(const char* name, double value, std::int64_t max, bool zero_allowed,
                         std::int64_t* out) {
   if (std::isnan(value) || std::floor(value) != value) {
-    return Status::error(std::string(name) + " must be a whole number (got " + format_number(value) + ")");
+    return Status::error(std::string(name) + " must be a whole number (got " +
+                         format_number(value) + ")");
   }
   if (value < (zero_allowed ? 0.0 : 1.0)) {
-    return Status::error(std::string(name) + " must be at least 1 (got " + format_number(value) + ")");
+    return Status::error(std::string(name) + " must be at least 1 (got " + format_number(value) +
+                         ")");
   }
   if (value > double(max)) {
-    return Status::error(std::string(name) + " " + format_number(value) + " is too large (at most " +
-                         std::to_string(max) + ")");
+    return Status::error(std::string(name) + " " + format_number(value) +
+                         " is too large (at most " + std::to_string(max) + ")");
   }
   *out = static_cast<std::int64_t>(value);  // exact: a whole number no larger than an int64 limit
   return Status::ok();
@@ -90,11 +93,12 @@ Status config_from_numbers(double batch, double tokens, double d_model, double h
                            double head_dim, bool causal, bool bias, const Limits& limits,
                            Config* out) {
   Config c;
-  for (const Status& s : {size_from_number("batch", batch, limits.max_batch, false, &c.batch),
-                          size_from_number("tokens", tokens, limits.max_tokens, false, &c.tokens),
-                          size_from_number("width", d_model, limits.max_d_model, false, &c.d_model),
-                          size_from_number("heads", heads, limits.max_heads, false, &c.heads),
-                          size_from_number("head_dim", head_dim, limits.max_head_dim, true, &c.head_dim)}) {
+  for (const Status& s :
+       {size_from_number("batch", batch, limits.max_batch, false, &c.batch),
+        size_from_number("tokens", tokens, limits.max_tokens, false, &c.tokens),
+        size_from_number("width", d_model, limits.max_d_model, false, &c.d_model),
+        size_from_number("heads", heads, limits.max_heads, false, &c.heads),
+        size_from_number("head_dim", head_dim, limits.max_head_dim, true, &c.head_dim)}) {
     if (!s.is_ok()) return s;
   }
   c.causal = causal;
@@ -104,8 +108,9 @@ Status config_from_numbers(double batch, double tokens, double d_model, double h
 }
 
 std::uint64_t budget_from_number(double bytes, std::uint64_t default_bytes) {
-  if (!(bytes >= 1.0)) return default_bytes;       // NaN, zero or negative: "not given"
-  if (bytes >= 18446744073709551616.0) return UINT64_MAX;  // 2^64 and beyond (a cast would be undefined)
+  if (!(bytes >= 1.0)) return default_bytes;  // NaN, zero or negative: "not given"
+  if (bytes >= 18446744073709551616.0)
+    return UINT64_MAX;  // 2^64 and beyond (a cast would be undefined)
   return static_cast<std::uint64_t>(bytes);
 }
 
@@ -157,9 +162,12 @@ bool dim_values(const Config& c, DimValues* out) {
 
 bool row_allocated(const TensorRow& row, bool bias, bool with_intermediates) {
   switch (row.alloc) {
-    case Alloc::kAlways: return true;
-    case Alloc::kWithBias: return bias;
-    case Alloc::kWithIntermediates: return with_intermediates;
+    case Alloc::kAlways:
+      return true;
+    case Alloc::kWithBias:
+      return bias;
+    case Alloc::kWithIntermediates:
+      return with_intermediates;
   }
   return false;
 }
@@ -193,9 +201,9 @@ Status validate(const Config& c, const Limits& limits, bool with_intermediates) 
     std::string needed, allowed;
     describe_pair(bytes.value(), budget, &needed, &allowed);
     const bool capped = budget < limits.memory_budget_bytes;
-    return Status::error("this configuration needs " + needed + kept + ", more than the " +
-                         (capped ? "module can ever hold (" + allowed + ")"
-                                 : "memory budget of " + allowed));
+    return Status::error(
+        "this configuration needs " + needed + kept + ", more than the " +
+        (capped ? "module can ever hold (" + allowed + ")" : "memory budget of " + allowed));
   }
   return Status::ok();
 }

@@ -17,7 +17,8 @@ struct ProjectionWeights {
 };
 
 // x (B*T, d_model) -> q, k, v (B*T, H*hd): one large product each.
-void project(const Dims& d, const ProjectionWeights& w, const float* x, float* q, float* k, float* v);
+void project(const Dims& d, const ProjectionWeights& w, const float* x, float* q, float* k,
+             float* v);
 
 // (B, T, H*hd) viewed as (B, T, H, hd), then transpose(1, 2) copied out as (B, H, T, hd).
 void split_heads(const Dims& d, const float* in, float* out);

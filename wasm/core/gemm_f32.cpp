@@ -46,7 +46,9 @@ struct Epilogue {
   const float* bias;  // at column 0 of the columns being stored, or null
   bool first;
 
-  Epilogue at_column(std::size_t j) const { return {alpha, beta, bias ? bias + j : nullptr, first}; }
+  Epilogue at_column(std::size_t j) const {
+    return {alpha, beta, bias ? bias + j : nullptr, first};
+  }
   float scalar(float sum, const float* c, std::size_t j) const {
     if (!first) return *c + alpha * sum;
     float out = alpha * sum;
@@ -78,7 +80,8 @@ void start_c(const GemmArgs& g) {
 
 // packed (kc x kNr per panel, panels kNr apart in columns) <- op(B)[0..kc, 0..n), zero padded;
 // b points at op(B)[0][0]. A transposed B is read along its rows (op(B)'s columns).
-void pack_b(bool trans, std::size_t kc, std::size_t n, const float* b, std::size_t ldb, float* out) {
+void pack_b(bool trans, std::size_t kc, std::size_t n, const float* b, std::size_t ldb,
+            float* out) {
   for (std::size_t j = 0; j < n; j += kNr, out += kc * kNr) {
     const std::size_t w = std::min(kNr, n - j);
     if (trans) {
@@ -104,7 +107,8 @@ void pack_b(bool trans, std::size_t kc, std::size_t n, const float* b, std::size
 
 // packed (kc x kMr per panel, interleaved by k) <- op(A)[0..m, 0..kc), zero padded; a points at
 // op(A)[0][0]. A transposed A already holds each k step's kMr values side by side.
-void pack_a(bool trans, std::size_t m, std::size_t kc, const float* a, std::size_t lda, float* out) {
+void pack_a(bool trans, std::size_t m, std::size_t kc, const float* a, std::size_t lda,
+            float* out) {
   for (std::size_t i = 0; i < m; i += kMr, out += kc * kMr) {
     const std::size_t h = std::min(kMr, m - i);
     if (trans) {
@@ -140,9 +144,11 @@ void micro_4x2v(std::size_t kc, const float* ap, const float* bp, const Epilogue
   }
   alignas(64) float tile[kMr * kNr];
   for (std::size_t r = 0; r < kMr; ++r)
-    for (std::size_t v = 0; v < kTileVectors; ++v) acc[r][v].store_aligned(tile + r * kNr + v * kWidth);
+    for (std::size_t v = 0; v < kTileVectors; ++v)
+      acc[r][v].store_aligned(tile + r * kNr + v * kWidth);
   for (std::size_t r = 0; r < rows; ++r)
-    for (std::size_t j = 0; j < cols; ++j) c[r * ldc + j] = e.scalar(tile[r * kNr + j], c + r * ldc + j, j);
+    for (std::size_t j = 0; j < cols; ++j)
+      c[r * ldc + j] = e.scalar(tile[r * kNr + j], c + r * ldc + j, j);
 }
 
 void gemm_packed(const GemmArgs& g) {
@@ -185,7 +191,8 @@ void tile(std::size_t k, const float* a, std::size_t lda, const float* b, std::s
     for (std::size_t v = 0; v < kVectors; ++v) acc[r][v] = Batch(0.0f);
   for (std::size_t p = 0; p < k; ++p) {
     Batch bv[kVectors];
-    for (std::size_t v = 0; v < kVectors; ++v) bv[v] = Batch::load_unaligned(b + p * ldb + v * kWidth);
+    for (std::size_t v = 0; v < kVectors; ++v)
+      bv[v] = Batch::load_unaligned(b + p * ldb + v * kWidth);
     for (std::size_t r = 0; r < kRows; ++r) {
       const Batch av(a_at<kTransA>(a, lda, r, p));
       for (std::size_t v = 0; v < kVectors; ++v) acc[r][v] = xsimd::fma(av, bv[v], acc[r][v]);
@@ -226,7 +233,8 @@ void row_block(std::size_t n, std::size_t k, const float* a, std::size_t lda, co
 // B stored k x n, read in place.
 template <bool kTransA>
 void direct_in_place(std::size_t m, std::size_t n, std::size_t k, const float* a, std::size_t lda,
-                     const float* b, std::size_t ldb, const Epilogue& e, float* c, std::size_t ldc) {
+                     const float* b, std::size_t ldb, const Epilogue& e, float* c,
+                     std::size_t ldc) {
   std::size_t i = 0;
   for (; i + 4 <= m; i += 4)
     row_block<kTransA, 4>(n, k, element(a, lda, kTransA, i, 0), lda, b, ldb, e, c + i * ldc, ldc);
@@ -248,7 +256,8 @@ void direct_any_a(bool ta, std::size_t m, std::size_t n, std::size_t k, const fl
 void gemm_direct(const GemmArgs& g) {
   const bool ta = transposed(g.trans_a);
   if (!transposed(g.trans_b)) {
-    direct_any_a(ta, g.m, g.n, g.k, g.a, g.lda, g.b, g.ldb, {g.alpha, g.beta, g.bias, true}, g.c, g.ldc);
+    direct_any_a(ta, g.m, g.n, g.k, g.a, g.lda, g.b, g.ldb, {g.alpha, g.beta, g.bias, true}, g.c,
+                 g.ldc);
     return;
   }
   for (std::size_t jc = 0; jc < g.n; jc += kNc) {
@@ -258,8 +267,8 @@ void gemm_direct(const GemmArgs& g) {
       for (std::size_t j = 0; j < nc; ++j)
         for (std::size_t p = 0; p < kc; ++p) packed_b[p * nc + j] = g.b[(jc + j) * g.ldb + pc + p];
       const Epilogue e{g.alpha, g.beta, g.bias ? g.bias + jc : nullptr, pc == 0};
-      direct_any_a(ta, g.m, nc, kc, element(g.a, g.lda, ta, 0, pc), g.lda, packed_b, nc, e, g.c + jc,
-                   g.ldc);
+      direct_any_a(ta, g.m, nc, kc, element(g.a, g.lda, ta, 0, pc), g.lda, packed_b, nc, e,
+                   g.c + jc, g.ldc);
     }
   }
 }
@@ -269,8 +278,8 @@ void gemm_direct(const GemmArgs& g) {
 // instead, on op(B)'s columns copied kKc rows at a time into the packing buffer. A transposed A
 // is copied the same way, kMc rows at a time, so that its rows run along k too.
 template <std::size_t kRows>
-void dots(std::size_t kc, const float* a, std::size_t lda, const float* column, float alpha, float* c,
-          std::size_t ldc) {
+void dots(std::size_t kc, const float* a, std::size_t lda, const float* column, float alpha,
+          float* c, std::size_t ldc) {
   Batch acc[kRows];
   for (std::size_t r = 0; r < kRows; ++r) acc[r] = Batch(0.0f);
   std::size_t p = 0;
@@ -296,14 +305,16 @@ void gemm_dots(const GemmArgs& g) {
     for (std::size_t jc = 0; jc < g.n; jc += kNr) {
       const std::size_t nc = std::min(kNr, g.n - jc);
       for (std::size_t j = 0; j < nc; ++j)
-        for (std::size_t p = 0; p < kc; ++p) packed_b[j * kKc + p] = *element(g.b, g.ldb, tb, pc + p, jc + j);
+        for (std::size_t p = 0; p < kc; ++p)
+          packed_b[j * kKc + p] = *element(g.b, g.ldb, tb, pc + p, jc + j);
       for (std::size_t ic = 0; ic < g.m; ic += kMc) {
         const std::size_t mc = std::min(kMc, g.m - ic);
         const float* a = g.a + ic * g.lda + pc;
         std::size_t lda = g.lda;
         if (ta) {
           for (std::size_t p = 0; p < kc; ++p)
-            for (std::size_t r = 0; r < mc; ++r) packed_a[r * kKc + p] = g.a[(pc + p) * g.lda + ic + r];
+            for (std::size_t r = 0; r < mc; ++r)
+              packed_a[r * kKc + p] = g.a[(pc + p) * g.lda + ic + r];
           a = packed_a;
           lda = kKc;
         }
@@ -328,7 +339,8 @@ GemmPath choose(std::size_t m, std::size_t n, std::size_t k) {
 
 GemmArgs forward(std::size_t m, std::size_t n, std::size_t k, MatrixView a, MatrixView b,
                  const float* bias, float* c, std::size_t ldc) {
-  return {Trans::kNo, Trans::kNo, m, n, k, 1.0f, a.data, a.stride, b.data, b.stride, 0.0f, c, ldc, bias};
+  return {Trans::kNo, Trans::kNo, m,        n,    k, 1.0f, a.data,
+          a.stride,   b.data,     b.stride, 0.0f, c, ldc,  bias};
 }
 
 }  // namespace

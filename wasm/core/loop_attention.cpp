@@ -12,17 +12,19 @@ void run_head(const Dims& d, const ProjectionWeights& w, std::size_t h, const fl
   const std::size_t col = h * d.head_dim;
   const MatrixView input{x, d.d_model};
   const auto slice = [&](const float* bias) { return bias ? bias + col : nullptr; };
-  gemm_f32(d.tokens, d.head_dim, d.d_model, input, {w.wq + col, d.concat}, slice(w.bq), q, d.head_dim);
-  gemm_f32(d.tokens, d.head_dim, d.d_model, input, {w.wk + col, d.concat}, slice(w.bk), k, d.head_dim);
-  gemm_f32(d.tokens, d.head_dim, d.d_model, input, {w.wv + col, d.concat}, slice(w.bv), v, d.head_dim);
+  gemm_f32(d.tokens, d.head_dim, d.d_model, input, {w.wq + col, d.concat}, slice(w.bq), q,
+           d.head_dim);
+  gemm_f32(d.tokens, d.head_dim, d.d_model, input, {w.wk + col, d.concat}, slice(w.bk), k,
+           d.head_dim);
+  gemm_f32(d.tokens, d.head_dim, d.d_model, input, {w.wv + col, d.concat}, slice(w.bv), v,
+           d.head_dim);
   attend_head_f32(d.tokens, d.head_dim, d.causal, q, k, v, scratch, out);
 }
 
 }  // namespace
 
-void forward_loop(const Dims& d, const ProjectionWeights& w, const float* w_out,
-                  const float* b_out, const float* x, HeadScratch scratch, LoopBuffers buffers,
-                  float* out) {
+void forward_loop(const Dims& d, const ProjectionWeights& w, const float* w_out, const float* b_out,
+                  const float* x, HeadScratch scratch, LoopBuffers buffers, float* out) {
   const std::size_t head_size = d.tokens * d.head_dim;
   const std::size_t score_size = d.tokens * d.tokens;
   for (std::size_t h = 0; h < d.heads; ++h) {

@@ -13,13 +13,12 @@ struct LoopBuffers {
   float* q_heads;  // (B, H, T, hd): each head writes its own q, k, v here
   float* k_heads;
   float* v_heads;
-  float* concat;  // (B, T, H*hd): each head writes its context into its own columns
+  float* concat;     // (B, T, H*hd): each head writes its context into its own columns
   float* scores;     // optional (B, H, T, T)
   float* attention;  // optional (B, H, T, T)
 };
 
-void forward_loop(const Dims& d, const ProjectionWeights& w, const float* w_out,
-                  const float* b_out, const float* x, HeadScratch scratch, LoopBuffers buffers,
-                  float* out);
+void forward_loop(const Dims& d, const ProjectionWeights& w, const float* w_out, const float* b_out,
+                  const float* x, HeadScratch scratch, LoopBuffers buffers, float* out);
 
 }  // namespace headwise

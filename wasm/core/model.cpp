@@ -101,8 +101,11 @@ Status Model::run(Step step) {
         run(s);
       return Status::ok();
     case Step::kForwardLoop: {
-      const LoopBuffers buffers{tensor(TensorId::kQHeads), tensor(TensorId::kKHeads),
-                                tensor(TensorId::kVHeads), tensor(TensorId::kConcat), scores,
+      const LoopBuffers buffers{tensor(TensorId::kQHeads),
+                                tensor(TensorId::kKHeads),
+                                tensor(TensorId::kVHeads),
+                                tensor(TensorId::kConcat),
+                                scores,
                                 attention};
       forward_loop(d, w, tensor(TensorId::kWout), bias(TensorId::kBout), tensor(TensorId::kInput),
                    scratch, buffers, tensor(TensorId::kOutput));

@@ -37,8 +37,6 @@ void fill_uniform(float* out, std::size_t count, std::uint64_t seed, std::uint32
   for (std::size_t i = 0; i < count; ++i) out[i] = value_from_key(key, i, bound);
 }
 
-float fan_in_bound(std::size_t fan_in) {
-  return 1.0f / std::sqrt(static_cast<float>(fan_in));
-}
+float fan_in_bound(std::size_t fan_in) { return 1.0f / std::sqrt(static_cast<float>(fan_in)); }
 
 }  // namespace headwise

@@ -53,7 +53,8 @@ constexpr Number block_rows(Number tokens) {
 template <typename Number>
 constexpr Number work_floats(Number tokens, Number hd) {
   const Number rows = block_rows(tokens);
-  return std::max(tokens, Number(2) * rows * hd + Number(kBr) * tile_row_floats(tokens) + Number(3) * rows);
+  return std::max(tokens,
+                  Number(2) * rows * hd + Number(kBr) * tile_row_floats(tokens) + Number(3) * rows);
 }
 
 }  // namespace attention_sizes
@@ -67,7 +68,8 @@ inline std::size_t head_scratch_floats(std::size_t tokens, std::size_t head_dim)
 
 // The same count in 64 bits for the budget; false (refuse) if tokens or head_dim is so large
 // that the formula could wrap even in 64 bits.
-inline bool head_scratch_floats_u64(std::uint64_t tokens, std::uint64_t head_dim, std::uint64_t* out) {
+inline bool head_scratch_floats_u64(std::uint64_t tokens, std::uint64_t head_dim,
+                                    std::uint64_t* out) {
   constexpr std::uint64_t kMax = std::uint64_t(1) << 31;
   if (tokens > kMax || head_dim > kMax) return false;
   using namespace attention_sizes;

@@ -13,16 +13,16 @@ namespace headwise {
 
 // The dimension symbols shapes are written in. A model fills in a DimValues for its configuration.
 enum class Dim : std::uint8_t {
-  kB,   // batch
-  kT,   // tokens
-  kD,   // d_model, the width of the residual stream
-  kH,   // heads
-  kHd,  // head_dim
-  kC,   // heads * head_dim, the concatenated heads
-  kS,   // attention scratch floats, linear in tokens (head_scratch_floats)
-  kV,   // vocabulary size (the trained classifier's token embedding)
-  kM,   // hidden width of the classifier's MLP
-  kK,   // classes of the classifier's readout
+  kB,     // batch
+  kT,     // tokens
+  kD,     // d_model, the width of the residual stream
+  kH,     // heads
+  kHd,    // head_dim
+  kC,     // heads * head_dim, the concatenated heads
+  kS,     // attention scratch floats, linear in tokens (head_scratch_floats)
+  kV,     // vocabulary size (the trained classifier's token embedding)
+  kM,     // hidden width of the classifier's MLP
+  kK,     // classes of the classifier's readout
   kNone,  // marks "no dimension" (a fan-in of nothing)
 };
 constexpr int kDimCount = static_cast<int>(Dim::kNone);
@@ -31,13 +31,13 @@ using DimValues = std::array<std::uint64_t, kDimCount>;
 const char* dim_symbol(Dim dim);
 
 enum class Role : std::uint8_t {
-  kWeight,        // a learned matrix, seeded uniform(-1/sqrt(fan_in), 1/sqrt(fan_in))
-  kBias,          // a learned vector, seeded like its weight
-  kEmbedding,     // a learned lookup table, seeded uniform(-sqrt(3), sqrt(3)) (variance 1)
-  kActivation,    // what a step reads or writes, visible to callers
-  kIntermediate,  // kept only on request, for inspection (the (B, H, T, T) scores)
-  kScratch,       // working memory of a kernel, never meaningful between calls
-  kGradient,      // d(loss)/d(a weight, bias or embedding), written by a backward pass
+  kWeight,          // a learned matrix, seeded uniform(-1/sqrt(fan_in), 1/sqrt(fan_in))
+  kBias,            // a learned vector, seeded like its weight
+  kEmbedding,       // a learned lookup table, seeded uniform(-sqrt(3), sqrt(3)) (variance 1)
+  kActivation,      // what a step reads or writes, visible to callers
+  kIntermediate,    // kept only on request, for inspection (the (B, H, T, T) scores)
+  kScratch,         // working memory of a kernel, never meaningful between calls
+  kGradient,        // d(loss)/d(a weight, bias or embedding), written by a backward pass
   kOptimizerState,  // Adam's moments and the like
 };
 const char* role_name(Role role);
@@ -70,8 +70,9 @@ struct TensorRow {
   Role role;
   Alloc alloc;
   Shape shape;
-  std::uint32_t stream;  // rng.hpp Stream it is seeded (weights, biases) or drawn (inputs) from; 0: none
-  Dim fan_in;            // for weights and biases: the bound is 1/sqrt(this dimension)
+  std::uint32_t
+      stream;  // rng.hpp Stream it is seeded (weights, biases) or drawn (inputs) from; 0: none
+  Dim fan_in;  // for weights and biases: the bound is 1/sqrt(this dimension)
 };
 
 // Floats of the row's shape for these dimensions, checked: an overflow comes back as !ok().

@@ -16,9 +16,14 @@ constexpr Dim B = Dim::kB, T = Dim::kT, D = Dim::kD, H = Dim::kH, hd = Dim::kHd,
 using namespace symbols;
 
 #define HEADWISE_UNPAREN(...) __VA_ARGS__
-#define HEADWISE_TABLE_ROW(id, name, role, alloc, shape, stream, fan_in)                          \
-  TensorRow{static_cast<int>(TensorId::id), name, Role::role, Alloc::alloc,                        \
-            make_shape(HEADWISE_UNPAREN shape), static_cast<std::uint32_t>(Stream::stream), fan_in},
+#define HEADWISE_TABLE_ROW(id, name, role, alloc, shape, stream, fan_in) \
+  TensorRow{static_cast<int>(TensorId::id),                              \
+            name,                                                        \
+            Role::role,                                                  \
+            Alloc::alloc,                                                \
+            make_shape(HEADWISE_UNPAREN shape),                          \
+            static_cast<std::uint32_t>(Stream::stream),                  \
+            fan_in},
 constexpr TensorRow kRows[] = {HEADWISE_ATTENTION_TENSORS(HEADWISE_TABLE_ROW)};
 #undef HEADWISE_TABLE_ROW
 #undef HEADWISE_UNPAREN

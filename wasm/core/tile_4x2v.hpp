@@ -14,8 +14,7 @@ using TileAccumulators = xsimd::batch<float>[kTileRows][kTileVectors];
 
 // c[r][v] += sum over p < k of a[p * 4 + r] * b[p * 2W + v * W .. + W), W = SIMD width: a packed
 // 4 values per step (rows interleaved), b packed 2 vectors per step.
-inline void multiply_add_4x2v(std::size_t k, const float* a, const float* b,
-                              TileAccumulators& c) {
+inline void multiply_add_4x2v(std::size_t k, const float* a, const float* b, TileAccumulators& c) {
   using Batch = xsimd::batch<float>;
   constexpr std::size_t kWidth = Batch::size;
   for (std::size_t p = 0; p < k; ++p, a += kTileRows, b += kTileVectors * kWidth) {

@@ -66,8 +66,12 @@ export const tickLabel = (t) => (t >= 1000 ? t.toExponential(0) : String(t));
 /** series: [{ name, colour, points: [[x, y]] }] on log x and log y axes. */
 export function logLogFigure({ series, title, xLabel, yLabel, maxWidth = 640, height = 320, xRange, yRange }) {
   const fig = new Figure(Math.max(300, maxWidth), height, title);
-  const left = 64; const right = 16; const top = 30; const bottom = 44;
-  const w = fig.width - left - right; const h = height - top - bottom;
+  const left = 64;
+  const right = 16;
+  const top = 30;
+  const bottom = 44;
+  const w = fig.width - left - right;
+  const h = height - top - bottom;
   const all = series.flatMap((s) => s.points);
   const [x0, x1] = xRange ?? [Math.min(...all.map((p) => p[0])), Math.max(...all.map((p) => p[0]))];
   const ys = all.map((p) => p[1]).filter((v) => v > 0);

@@ -8,8 +8,9 @@ const hex = (rgb) => `#${rgb.map((v) => v.toString(16).padStart(2, '0')).join(''
 const rgb = (colour) => [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
 
 /** Viridis as '#rrggbb', entry k being matplotlib's entry k rounded to 8 bits per channel. */
-export const VIRIDIS_LUT = Object.freeze(Array.from({ length: LEVELS },
-  (_, k) => hex([0, 1, 2].map((ch) => Math.round(VIRIDIS_DATA[3 * k + ch] * 255)))));
+export const VIRIDIS_LUT = Object.freeze(
+  Array.from({ length: LEVELS }, (_, k) => hex([0, 1, 2].map((ch) => Math.round(VIRIDIS_DATA[3 * k + ch] * 255)))),
+);
 
 // PuOr has five published stops; the levels between them are interpolated linearly in RGB. An odd
 // number of levels (257) puts a level exactly on every stop, so zero is drawn white.
@@ -21,8 +22,9 @@ function sample(stops, t) {
   const f = u - i;
   return hex(stops[i].map((a, ch) => Math.round(a + (stops[i + 1][ch] - a) * f)));
 }
-const PUOR_LUT = Object.freeze(Array.from({ length: DIVERGING_LEVELS },
-  (_, k) => sample(PUOR_RGB, k / (DIVERGING_LEVELS - 1))));
+const PUOR_LUT = Object.freeze(
+  Array.from({ length: DIVERGING_LEVELS }, (_, k) => sample(PUOR_RGB, k / (DIVERGING_LEVELS - 1))),
+);
 
 /** The index for t in [0, 1] in a table of `levels` entries: nearest, clamped; NaN gives 0. */
 export function level(t, levels = LEVELS) {

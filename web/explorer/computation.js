@@ -47,13 +47,17 @@ function frozen(value) {
 function orderSpec(status, o, { causal, positions }) {
   const usable = status === 'ok' && o.dModel <= ORDER_MAX_WIDTH;
   const reasons = { ok: 'is wider than this panel computes', 'shapes-only': 'is too large to compute here' };
-  const fallback = usable ? null : reasons[status] ?? 'is not valid';
+  const fallback = usable ? null : (reasons[status] ?? 'is not valid');
   return { dModel: usable ? o.dModel : 6, heads: usable ? o.heads : 2, seed: o.seed, causal, positions, fallback };
 }
 
 // A part that fails says why in its own result; the other parts are unaffected.
 function attempt(run) {
-  try { return run(); } catch (error) { return { error: error.message }; }
+  try {
+    return run();
+  } catch (error) {
+    return { error: error.message };
+  }
 }
 
 export class ExplorerComputation {
@@ -62,7 +66,9 @@ export class ExplorerComputation {
   #layerKey = '';
   #memo = new Map(); // part -> { key, value }
 
-  constructor(hw) { this.#hw = hw; }
+  constructor(hw) {
+    this.#hw = hw;
+  }
 
   /**
    * @param o the element's options
@@ -131,7 +137,11 @@ export class ExplorerComputation {
     const problem = this.#hw.check(config);
     if (problem !== null) {
       let trace = null;
-      try { trace = this.#hw.shapeTrace(config); } catch { /* the shapes themselves are invalid */ }
+      try {
+        trace = this.#hw.shapeTrace(config);
+      } catch {
+        /* the shapes themselves are invalid */
+      }
       const headDim = config.dModel / config.heads;
       if (trace) return { status: 'shapes-only', message: problem, tokens, config, trace, headDim };
       return { status: 'invalid', message: problem, tokens, config };
@@ -193,7 +203,9 @@ export class ExplorerComputation {
         const r = layer.forward(x, { intermediates: true });
         const lastRow = targets.map((_, h) => r.attention.slice((h * T + T - 1) * T, (h * T + T) * T));
         runs[name] = { heads: targets.length, attention: r.attention, lastRow, wq: designed.wq, wk: designed.wk };
-      } finally { layer.dispose(); }
+      } finally {
+        layer.dispose();
+      }
     }
     return { tokens, seed, runs };
   }
@@ -207,8 +219,14 @@ export class ExplorerComputation {
       return positions ? withPositions(x, T, dModel) : x;
     };
     const layer = this.#hw.createAttention({ batch: 1, tokens: T, dModel, heads, causal, seed });
-    let outputA; let outputB;
-    try { outputA = layer.forward(input(a)); outputB = layer.forward(input(b)); } finally { layer.dispose(); }
+    let outputA;
+    let outputB;
+    try {
+      outputA = layer.forward(input(a));
+      outputB = layer.forward(input(b));
+    } finally {
+      layer.dispose();
+    }
     const keysB = b.map(tokenKey);
     const perWord = a.map((word, i) => {
       const j = keysB.indexOf(tokenKey(word));

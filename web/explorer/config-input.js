@@ -31,7 +31,7 @@ export function configFromMessage(config, current) {
   for (const name of given.keys()) {
     const row = optionRow(name);
     const custom = name === 'preset' && given.get(name) === 'custom'; // keeps the current sizes
-    for (const property of custom ? [] : row.sets ?? [row.property]) partial[property] = options[property];
+    for (const property of custom ? [] : (row.sets ?? [row.property])) partial[property] = options[property];
   }
   const dModel = partial.dModel ?? current.dModel;
   const heads = partial.heads ?? current.heads;

@@ -8,7 +8,8 @@ export function el(tag, props = {}, ...children) {
     if (key === 'text') node.textContent = value;
     else if (key === 'class') node.className = value;
     else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
-    else if (key in node && typeof node[key] !== 'function' && !key.startsWith('aria') && !key.startsWith('data')) node[key] = value;
+    else if (key in node && typeof node[key] !== 'function' && !key.startsWith('aria') && !key.startsWith('data'))
+      node[key] = value;
     else node.setAttribute(key, value === true ? '' : String(value));
   }
   for (const child of children.flat()) if (child !== null && child !== undefined && child !== false) node.append(child);

@@ -106,6 +106,10 @@ export class HeadwiseExplorer extends HTMLElement {
 }
 
 declare global {
-  interface HTMLElementTagNameMap { 'headwise-explorer': HeadwiseExplorer }
-  interface HTMLElementEventMap { 'headwise-render': CustomEvent<ExplorerRenderDetail> }
+  interface HTMLElementTagNameMap {
+    'headwise-explorer': HeadwiseExplorer;
+  }
+  interface HTMLElementEventMap {
+    'headwise-render': CustomEvent<ExplorerRenderDetail>;
+  }
 }

@@ -20,12 +20,22 @@ import { LoopFusedPanel } from './panels/loop-fused-panel.js';
 import { WordOrderPanel } from './panels/word-order-panel.js';
 
 const PANEL_CLASSES = {
-  input: InputPanel, why: WhyHeadsPanel, steps: StepsPanel, heads: HeadsPanel, loop: LoopFusedPanel, order: WordOrderPanel,
+  input: InputPanel,
+  why: WhyHeadsPanel,
+  steps: StepsPanel,
+  heads: HeadsPanel,
+  loop: LoopFusedPanel,
+  order: WordOrderPanel,
 };
 // In slide mode on a wide screen these panels put their text beside their figures.
 const TWO_COLUMN_PANELS = new Set(['input', 'steps', 'loop']);
 const NAV_LABELS = {
-  input: 'Input', why: 'One head is not enough', steps: 'Five steps', heads: 'Heads', loop: 'Loop vs fused', order: 'Word order',
+  input: 'Input',
+  why: 'One head is not enough',
+  steps: 'Five steps',
+  heads: 'Heads',
+  loop: 'Loop vs fused',
+  order: 'Word order',
 };
 
 let sharedModule = null;
@@ -69,17 +79,26 @@ export class HeadwiseExplorer extends ElementBase {
   }
 
   /** The current options (a copy). */
-  get options() { return { ...this.#options }; }
+  get options() {
+    return { ...this.#options };
+  }
 
   /** Whether the element is near the viewport (and so computing and drawing). */
-  get active() { return this.#lifecycle.visible; }
+  get active() {
+    return this.#lifecycle.visible;
+  }
 
   /** 'idle', 'loading', 'ready', 'paused' (out of view) or 'error' (see lifecycle.js). */
-  get lifecycle() { return this.#lifecycle.state; }
+  get lifecycle() {
+    return this.#lifecycle.state;
+  }
 
   connectedCallback() {
     this.#build();
-    if (typeof IntersectionObserver !== 'function') { this.#see(true); return; }
+    if (typeof IntersectionObserver !== 'function') {
+      this.#see(true);
+      return;
+    }
     const seen = (entries) => this.#see(entries.at(-1).isIntersecting);
     this.#observer = new IntersectionObserver(seen, { rootMargin: NEAR_VIEWPORT });
     this.#observer.observe(this);
@@ -113,7 +132,8 @@ export class HeadwiseExplorer extends ElementBase {
     Object.assign(this.#options, partial);
     const sized = partial.dModel !== undefined || partial.heads !== undefined;
     if (sized && partial.preset === undefined) this.#options.preset = 'custom';
-    if (immediate) this.#render(); else this.#schedule();
+    if (immediate) this.#render();
+    else this.#schedule();
   }
 
   /**
@@ -130,8 +150,12 @@ export class HeadwiseExplorer extends ElementBase {
   }
 
   /** The steps panel's stepper (project, split, attend, merge, out-project), for slide decks. */
-  nextStep() { return this.#stepBy(1); }
-  previousStep() { return this.#stepBy(-1); }
+  nextStep() {
+    return this.#stepBy(1);
+  }
+  previousStep() {
+    return this.#stepBy(-1);
+  }
 
   #stepBy(delta) {
     this.#build();
@@ -157,9 +181,15 @@ export class HeadwiseExplorer extends ElementBase {
     this.#build();
     const step = this.#panels.steps.step;
     return {
-      ...stateOf(this.#options), step, stepName: STEPS[step], steps: [...STEPS],
-      status: this.#computed?.status ?? null, ready: this.dataset.ready === 'true', active: this.active,
-      lifecycle: this.#lifecycle.state, notes: [...this.#notes],
+      ...stateOf(this.#options),
+      step,
+      stepName: STEPS[step],
+      steps: [...STEPS],
+      status: this.#computed?.status ?? null,
+      ready: this.dataset.ready === 'true',
+      active: this.active,
+      lifecycle: this.#lifecycle.state,
+      notes: [...this.#notes],
     };
   }
 
@@ -204,10 +234,12 @@ export class HeadwiseExplorer extends ElementBase {
         if (!this.#layout.firstFigure) return;
         this.#layout.firstFigure = false;
         // Marked after the next frame, i.e. once the heatmap has been painted, not just drawn.
-        requestAnimationFrame(() => setTimeout(() => {
-          performance.mark('headwise-first-heatmap');
-          this.dataset.firstHeatmap = 'true';
-        }, 0));
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            performance.mark('headwise-first-heatmap');
+            this.dataset.firstHeatmap = 'true';
+          }, 0),
+        );
       },
     };
     const nav = el('nav', { 'aria-label': 'Panels' });
@@ -216,12 +248,18 @@ export class HeadwiseExplorer extends ElementBase {
       this.#panels[id] = new PANEL_CLASSES[id](host);
       if (TWO_COLUMN_PANELS.has(id)) this.#panels[id].section.classList.add('two-column');
       main.append(this.#panels[id].section);
-      nav.append(el('button', { type: 'button', text: NAV_LABELS[id], onclick: () => {
-        const section = this.#panels[id].section;
-        section.scrollIntoView({ behavior: 'smooth', block: 'start' });
-        section.querySelector('h2').tabIndex = -1;
-        section.querySelector('h2').focus({ preventScroll: true });
-      } }));
+      nav.append(
+        el('button', {
+          type: 'button',
+          text: NAV_LABELS[id],
+          onclick: () => {
+            const section = this.#panels[id].section;
+            section.scrollIntoView({ behavior: 'smooth', block: 'start' });
+            section.querySelector('h2').tabIndex = -1;
+            section.querySelector('h2').focus({ preventScroll: true });
+          },
+        }),
+      );
     }
     const notes = el('p', { class: 'notes', role: 'note' });
     const loading = el('p', { class: 'loading', role: 'status', text: 'Loading the WebAssembly module...' });
@@ -264,13 +302,17 @@ export class HeadwiseExplorer extends ElementBase {
   #resume(from) {
     if (!this.#work.stale) return;
     this.#work.stale = false;
-    if (from === 'loading') this.#render({ progressive: true }); else this.#schedule();
+    if (from === 'loading') this.#render({ progressive: true });
+    else this.#schedule();
   }
 
   // Entering 'paused' or 'error': stop work in flight; it is redone when the element comes back.
   #pause() {
     this.#cancelFrames();
-    if (this.#work.inFlight) { this.#work.inFlight = false; this.#work.stale = true; }
+    if (this.#work.inFlight) {
+      this.#work.inFlight = false;
+      this.#work.stale = true;
+    }
   }
 
   // Entering 'idle' (disconnected): free the layers; a reconnect loads and renders again.
@@ -289,7 +331,10 @@ export class HeadwiseExplorer extends ElementBase {
 
   #schedule() {
     if (!this.#owner) return;
-    if (this.#lifecycle.state !== 'ready') { this.#work.stale = true; return; }
+    if (this.#lifecycle.state !== 'ready') {
+      this.#work.stale = true;
+      return;
+    }
     this.#cancelFrames();
     // A big layer (GPT-2 sizes) takes tens of milliseconds to create in one call that cannot be
     // split: say so first, let the message paint, then compute.
@@ -297,7 +342,9 @@ export class HeadwiseExplorer extends ElementBase {
     if (Number.isInteger(dModel) && dModel >= 512 && dModel <= 4096) {
       this.#ui.loading.hidden = false;
       this.#ui.loading.textContent = `Computing a layer of width ${dModel}...`;
-      this.#work.frame = requestAnimationFrame(() => { this.#work.timer = setTimeout(() => this.#render(), 0); });
+      this.#work.frame = requestAnimationFrame(() => {
+        this.#work.timer = setTimeout(() => this.#render(), 0);
+      });
       return;
     }
     this.#work.frame = requestAnimationFrame(() => this.#render());
@@ -339,13 +386,19 @@ export class HeadwiseExplorer extends ElementBase {
 
   // A panel's own control changed an input of its part: recompute (the rest is remembered), redraw it.
   #refresh(id) {
-    if (!this.#owner || this.#lifecycle.state !== 'ready') { this.#work.stale = true; return; }
+    if (!this.#owner || this.#lifecycle.state !== 'ready') {
+      this.#work.stale = true;
+      return;
+    }
     this.#update([id]);
   }
 
   #render({ progressive = false } = {}) {
     if (!this.#owner) return;
-    if (this.#lifecycle.state !== 'ready') { this.#work.stale = true; return; }
+    if (this.#lifecycle.state !== 'ready') {
+      this.#work.stale = true;
+      return;
+    }
     this.#cancelFrames();
     this.#work.inFlight = false;
     const o = this.#options;
@@ -376,7 +429,10 @@ export class HeadwiseExplorer extends ElementBase {
     const now = progressive ? visible.slice(0, 1) : visible.filter((id) => this.#onScreen(id));
     const later = visible.filter((id) => !now.includes(id));
     this.#update(now);
-    if (later.length === 0) { finish(); return; }
+    if (later.length === 0) {
+      finish();
+      return;
+    }
     this.#work.inFlight = true;
     this.dataset.drawing = 'true'; // panels off screen are still to be drawn (one per frame)
     let k = 0;
@@ -386,7 +442,10 @@ export class HeadwiseExplorer extends ElementBase {
         this.#update([later[k]]);
         k += 1;
         requestAnimationFrame(() => setTimeout(next, 0));
-      } else { this.#work.inFlight = false; finish(); }
+      } else {
+        this.#work.inFlight = false;
+        finish();
+      }
     };
     requestAnimationFrame(() => setTimeout(next, 0));
   }
@@ -401,7 +460,10 @@ export class HeadwiseExplorer extends ElementBase {
 
   #redraw(force) {
     if (!this.#owner || !this.dataset.ready) return;
-    if (this.#lifecycle.state !== 'ready') { this.#work.stale = true; return; }
+    if (this.#lifecycle.state !== 'ready') {
+      this.#work.stale = true;
+      return;
+    }
     const width = this.#ui.main.clientWidth;
     if (!force && Math.abs(width - this.#layout.lastWidth) < 8) return;
     this.#layout.lastWidth = width;

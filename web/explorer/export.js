@@ -16,8 +16,11 @@ function save(filename, blob) {
 
 // XML 1.0 forbids most control characters even when escaped, and lone surrogates cannot be
 // encoded: a sentence such as "a\u0001b" would make the file not well-formed. Each becomes U+FFFD.
-const NOT_XML = new RegExp('[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]'
-  + '|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]', 'g');
+const NOT_XML = new RegExp(
+  '[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]' +
+    '|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]',
+  'g',
+);
 
 /** The figure as a well-formed SVG document. */
 export function svgText(figure) {
@@ -40,11 +43,15 @@ export function exportPNG(figure, name, scale = 2) {
 
 // Typed arrays become plain arrays; non-finite numbers (masked scores) become null, as JSON requires.
 export function toJSONText(data) {
-  return JSON.stringify(data, (key, value) => {
-    if (ArrayBuffer.isView(value)) return Array.from(value, (v) => (Number.isFinite(v) ? v : null));
-    if (typeof value === 'number' && !Number.isFinite(value)) return null;
-    return value;
-  }, 1);
+  return JSON.stringify(
+    data,
+    (key, value) => {
+      if (ArrayBuffer.isView(value)) return Array.from(value, (v) => (Number.isFinite(v) ? v : null));
+      if (typeof value === 'number' && !Number.isFinite(value)) return null;
+      return value;
+    },
+    1,
+  );
 }
 
 export function exportJSON(data, name) {

@@ -2,12 +2,27 @@
 // drawn on the on-screen canvas and written as SVG for export, so the two always agree.
 // Colours are CSS colours or the theme names 'fg', 'muted', 'bg', 'grid', 'accent', 'accent2'.
 
-export const LIGHT = Object.freeze({ fg: '#1b1b1f', muted: '#5c5c66', bg: '#ffffff', grid: '#d0d0d8', accent: '#0b63c4', accent2: '#c24e00' });
-export const DARK = Object.freeze({ fg: '#ececf1', muted: '#a4a4b0', bg: '#16161a', grid: '#3a3a44', accent: '#6cb4ff', accent2: '#ff9d57' });
+export const LIGHT = Object.freeze({
+  fg: '#1b1b1f',
+  muted: '#5c5c66',
+  bg: '#ffffff',
+  grid: '#d0d0d8',
+  accent: '#0b63c4',
+  accent2: '#c24e00',
+});
+export const DARK = Object.freeze({
+  fg: '#ececf1',
+  muted: '#a4a4b0',
+  bg: '#16161a',
+  grid: '#3a3a44',
+  accent: '#6cb4ff',
+  accent2: '#ff9d57',
+});
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", sans-serif';
 
-const escapeXml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }[c]));
+const escapeXml = (s) =>
+  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]);
 
 export class Figure {
   constructor(width, height, title = '') {
@@ -17,12 +32,27 @@ export class Figure {
     this.items = [];
   }
 
-  rect(x, y, w, h, fill, stroke = null, strokeWidth = 1) { this.items.push({ kind: 'rect', x, y, w, h, fill, stroke, strokeWidth }); return this; }
-  line(x1, y1, x2, y2, stroke = 'fg', width = 1, dash = null) { this.items.push({ kind: 'line', x1, y1, x2, y2, stroke, width, dash }); return this; }
-  polyline(points, stroke = 'fg', width = 1.5) { this.items.push({ kind: 'polyline', points, stroke, width }); return this; }
+  rect(x, y, w, h, fill, stroke = null, strokeWidth = 1) {
+    this.items.push({ kind: 'rect', x, y, w, h, fill, stroke, strokeWidth });
+    return this;
+  }
+  line(x1, y1, x2, y2, stroke = 'fg', width = 1, dash = null) {
+    this.items.push({ kind: 'line', x1, y1, x2, y2, stroke, width, dash });
+    return this;
+  }
+  polyline(points, stroke = 'fg', width = 1.5) {
+    this.items.push({ kind: 'polyline', points, stroke, width });
+    return this;
+  }
   /** A rows x cols block of cells, colours given as '#rrggbb' strings (row-major). */
-  grid(x, y, cellW, cellH, rows, cols, colours) { this.items.push({ kind: 'grid', x, y, cellW, cellH, rows, cols, colours }); return this; }
-  circle(x, y, r, fill) { this.items.push({ kind: 'circle', x, y, r, fill }); return this; }
+  grid(x, y, cellW, cellH, rows, cols, colours) {
+    this.items.push({ kind: 'grid', x, y, cellW, cellH, rows, cols, colours });
+    return this;
+  }
+  circle(x, y, r, fill) {
+    this.items.push({ kind: 'circle', x, y, r, fill });
+    return this;
+  }
   /** anchor: 'start' | 'middle' | 'end'; rotate: degrees around (x, y). */
   text(x, y, text, { size = 12, anchor = 'start', fill = 'fg', weight = 'normal', rotate = 0 } = {}) {
     this.items.push({ kind: 'text', x, y, text: String(text), size, anchor, fill, weight, rotate });
@@ -47,10 +77,23 @@ export class Figure {
       if (it.kind === 'grid') {
         drawGrid(ctx, it, colour);
       } else if (it.kind === 'rect') {
-        if (it.fill) { ctx.fillStyle = colour(it.fill); ctx.fillRect(it.x, it.y, it.w, it.h); }
-        if (it.stroke) { ctx.strokeStyle = colour(it.stroke); ctx.lineWidth = it.strokeWidth; ctx.strokeRect(it.x, it.y, it.w, it.h); }
+        if (it.fill) {
+          ctx.fillStyle = colour(it.fill);
+          ctx.fillRect(it.x, it.y, it.w, it.h);
+        }
+        if (it.stroke) {
+          ctx.strokeStyle = colour(it.stroke);
+          ctx.lineWidth = it.strokeWidth;
+          ctx.strokeRect(it.x, it.y, it.w, it.h);
+        }
       } else if (it.kind === 'line' || it.kind === 'polyline') {
-        const pts = it.kind === 'line' ? [[it.x1, it.y1], [it.x2, it.y2]] : it.points;
+        const pts =
+          it.kind === 'line'
+            ? [
+                [it.x1, it.y1],
+                [it.x2, it.y2],
+              ]
+            : it.points;
         if (pts.length < 2) continue;
         ctx.strokeStyle = colour(it.stroke);
         ctx.lineWidth = it.width;
@@ -69,7 +112,10 @@ export class Figure {
         // ctx.font reads back normalised ("normal" dropped), so compare with what was last set:
         // setting a font parses it, and labels come by the hundred.
         const font = `${it.weight} ${it.size}px ${FONT}`;
-        if (font !== lastFont) { ctx.font = font; lastFont = font; }
+        if (font !== lastFont) {
+          ctx.font = font;
+          lastFont = font;
+        }
         ctx.textAlign = it.anchor === 'middle' ? 'center' : it.anchor === 'end' ? 'right' : 'left';
         ctx.textBaseline = 'middle';
         if (it.rotate) {
@@ -91,7 +137,10 @@ export class Figure {
       if (it.kind === 'grid') {
         const cells = [];
         for (let i = 0; i < it.rows; i += 1) {
-          for (let j = 0; j < it.cols; j += 1) cells.push(`<rect x="${n(it.x + j * it.cellW)}" y="${n(it.y + i * it.cellH)}" width="${n(it.cellW)}" height="${n(it.cellH)}" fill="${colour(it.colours[i * it.cols + j])}"/>`);
+          for (let j = 0; j < it.cols; j += 1)
+            cells.push(
+              `<rect x="${n(it.x + j * it.cellW)}" y="${n(it.y + i * it.cellH)}" width="${n(it.cellW)}" height="${n(it.cellH)}" fill="${colour(it.colours[i * it.cols + j])}"/>`,
+            );
         }
         return cells.join('\n');
       }
@@ -104,7 +153,8 @@ export class Figure {
       if (it.kind === 'polyline') {
         return `<polyline points="${it.points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ')}" fill="none" stroke="${colour(it.stroke)}" stroke-width="${it.width}"/>`;
       }
-      if (it.kind === 'circle') return `<circle cx="${n(it.x)}" cy="${n(it.y)}" r="${it.r}" fill="${colour(it.fill)}"/>`;
+      if (it.kind === 'circle')
+        return `<circle cx="${n(it.x)}" cy="${n(it.y)}" r="${it.r}" fill="${colour(it.fill)}"/>`;
       const rotate = it.rotate ? ` transform="rotate(${it.rotate} ${n(it.x)} ${n(it.y)})"` : '';
       return `<text x="${n(it.x)}" y="${n(it.y)}" font-size="${it.size}" font-weight="${it.weight}" text-anchor="${it.anchor}" dominant-baseline="central" fill="${colour(it.fill)}"${rotate}>${escapeXml(it.text)}</text>`;
     });
@@ -128,8 +178,14 @@ function drawGrid(ctx, it, colour) {
   for (let k = 0; k < it.rows * it.cols; k += 1) {
     const c = colour(it.colours[k]);
     let rgb = cache.get(c);
-    if (!rgb) { rgb = [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)); cache.set(c, rgb); }
-    image.data[4 * k] = rgb[0]; image.data[4 * k + 1] = rgb[1]; image.data[4 * k + 2] = rgb[2]; image.data[4 * k + 3] = 255;
+    if (!rgb) {
+      rgb = [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16));
+      cache.set(c, rgb);
+    }
+    image.data[4 * k] = rgb[0];
+    image.data[4 * k + 1] = rgb[1];
+    image.data[4 * k + 2] = rgb[2];
+    image.data[4 * k + 3] = 255;
   }
   scratch ??= document.createElement('canvas');
   if (scratch.width !== it.cols) scratch.width = it.cols;
@@ -152,7 +208,10 @@ export function stackFigures(figures, title, gap = 16) {
     for (const it of f.items) {
       const moved = { ...it };
       if ('y' in moved) moved.y += y;
-      if ('y1' in moved) { moved.y1 += y; moved.y2 += y; }
+      if ('y1' in moved) {
+        moved.y1 += y;
+        moved.y2 += y;
+      }
       if (moved.points) moved.points = moved.points.map(([px, py]) => [px, py + y]);
       out.items.push(moved);
     }

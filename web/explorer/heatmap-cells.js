@@ -25,10 +25,14 @@ export function poolMatrix(values, rows, cols, { offset = 0, masked = null } = {
       let n = 0;
       for (let a = i * rb; a < Math.min(rows, (i + 1) * rb); a += 1) {
         for (let b = j * cb; b < Math.min(cols, (j + 1) * cb); b += 1) {
-          if (!masked?.(a, b)) { sum += values[offset + a * cols + b]; n += 1; }
+          if (!masked?.(a, b)) {
+            sum += values[offset + a * cols + b];
+            n += 1;
+          }
         }
       }
-      if (n) mean[i * c + j] = sum / n; else hidden[i * c + j] = 1;
+      if (n) mean[i * c + j] = sum / n;
+      else hidden[i * c + j] = 1;
     }
   }
   return { rb, cb, r, c, mean, hidden };

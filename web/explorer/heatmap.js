@@ -14,7 +14,7 @@ export function wrapText(text, width, size = 13) {
   const lines = [];
   let line = '';
   for (const word of text.split(' ')) {
-    if (line && (line.length + 1 + word.length) > perLine) {
+    if (line && line.length + 1 + word.length > perLine) {
       lines.push(line);
       line = word;
     } else line = line ? `${line} ${word}` : word;
@@ -68,12 +68,14 @@ export function heatmapFigure(o) {
   for (const [x, y, text, fill] of cellTexts) fig.text(x, y, text, { size: 10, anchor: 'middle', fill });
   const highlight = pooledRow(p, o.highlightRow, rows);
   if (highlight != null) fig.rect(left - 1, top + highlight * cellH - 1, p.c * cell + 2, cellH + 2, null, 'accent2', 3);
-  rowLabels.forEach((label, i) => fig.text(left - 6, top + i * cellH + cellH / 2, shortLabel(label), {
-    size: fontSize,
-    anchor: 'end',
-    weight: i === o.highlightRow ? '700' : 'normal',
-    fill: i === o.highlightRow ? 'accent2' : 'fg',
-  }));
+  rowLabels.forEach((label, i) =>
+    fig.text(left - 6, top + i * cellH + cellH / 2, shortLabel(label), {
+      size: fontSize,
+      anchor: 'end',
+      weight: i === o.highlightRow ? '700' : 'normal',
+      fill: i === o.highlightRow ? 'accent2' : 'fg',
+    }),
+  );
   colLabels.forEach((label, j) => {
     fig.text(left + j * cell + cell / 2 + 3, top - 6, shortLabel(label), { size: fontSize, rotate: -45 });
   });
@@ -94,9 +96,11 @@ export function heatmapTable(o) {
   const shownRows = Math.min(rows, Math.floor(MAX_TABLE_CELLS / shownCols));
   const table = document.createElement('table');
   const caption = table.createCaption();
-  caption.textContent = title + (shownCols < cols || shownRows < rows
-    ? ` (first ${shownRows} of ${rows} rows, ${shownCols} of ${cols} columns; all numbers are in the JSON export)`
-    : '');
+  caption.textContent =
+    title +
+    (shownCols < cols || shownRows < rows
+      ? ` (first ${shownRows} of ${rows} rows, ${shownCols} of ${cols} columns; all numbers are in the JSON export)`
+      : '');
   const head = table.createTHead().insertRow();
   head.appendChild(document.createElement('th'));
   for (let j = 0; j < shownCols; j += 1) {

@@ -31,11 +31,17 @@ export class Lifecycle {
   #onEnter;
 
   /** onEnter: { [state]: (from, event) => void }, called after each change of state. */
-  constructor(onEnter = {}) { this.#onEnter = onEnter; }
+  constructor(onEnter = {}) {
+    this.#onEnter = onEnter;
+  }
 
-  get state() { return this.#state; }
+  get state() {
+    return this.#state;
+  }
   /** Near the viewport (whatever the state). */
-  get visible() { return this.#visible; }
+  get visible() {
+    return this.#visible;
+  }
 
   /** event: 'show', 'hide', 'loaded', 'failed' or 'disconnect'. Returns the new state. */
   send(event) {

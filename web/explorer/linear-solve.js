@@ -21,7 +21,9 @@ export function solve(A, b) {
 /** The least-squares w of X w = y (X: rows of length d), by the normal equations. */
 export function leastSquares(X, y) {
   const d = X[0].length;
-  const XtX = Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j) => X.reduce((s, row) => s + row[i] * row[j], 0)));
+  const XtX = Array.from({ length: d }, (_, i) =>
+    Array.from({ length: d }, (_, j) => X.reduce((s, row) => s + row[i] * row[j], 0)),
+  );
   const Xty = Array.from({ length: d }, (_, i) => X.reduce((s, row, r) => s + row[i] * y[r], 0));
   return solve(XtX, Xty);
 }

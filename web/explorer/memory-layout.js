@@ -35,7 +35,10 @@ export function memoryLayoutFigure(T0, H0, hd0, maxWidth = 640) {
   const y1 = 40;
   const y2 = y1 + cell + rowGap;
   fig.text(8, y1 - 10, 'as projected: (B, T, H, hd), token after token', { size: 11, fill: 'muted' });
-  fig.text(8, y2 + cell + 12, 'after transpose(1, 2) and a contiguous copy: (B, H, T, hd), head after head', { size: 11, fill: 'muted' });
+  fig.text(8, y2 + cell + 12, 'after transpose(1, 2) and a contiguous copy: (B, H, T, hd), head after head', {
+    size: 11,
+    fill: 'muted',
+  });
   const labels = cell >= 16;
   for (let t = 0; t < T; t += 1) {
     for (let h = 0; h < H; h += 1) {

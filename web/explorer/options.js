@@ -8,7 +8,12 @@ import { DEFAULT_TOKEN_LIMIT } from './tokenizer.js';
 
 export const PANELS = Object.freeze(['input', 'why', 'steps', 'heads', 'loop', 'order']);
 const PANEL_ALIASES = {
-  'one-head': 'why', 'five-steps': 'steps', fused: 'loop', 'loop-fused': 'loop', 'word-order': 'order', words: 'order',
+  'one-head': 'why',
+  'five-steps': 'steps',
+  fused: 'loop',
+  'loop-fused': 'loop',
+  'word-order': 'order',
+  words: 'order',
 };
 const MAX_SENTENCE_CHARS = 100_000;
 
@@ -44,17 +49,19 @@ const text = (raw) => ({ value: raw.slice(0, MAX_SENTENCE_CHARS) });
  * name: URL parameter, attribute and setConfig key; property: where `options` keeps it (also
  * accepted by setConfig); state: its value in getState(). A preset also sets width and heads.
  */
-export const OPTION_SCHEMA = Object.freeze([
-  { name: 'panel', read: panel, fallback: null, state: (v) => v ?? 'all', query: (v) => v ?? null },
-  { name: 'preset', read: preset, fallback: 'toy', sets: ['preset', 'dModel', 'heads'] },
-  { name: 'width', property: 'dModel', read: integer(1, 1_000_000), fallback: PRESETS.toy.dModel },
-  { name: 'heads', read: integer(1, 1_000_000), fallback: PRESETS.toy.heads },
-  { name: 'causal', read: flag, fallback: true },
-  { name: 'seed', read: integer(0, 0xffffffff), fallback: 1 },
-  { name: 'sentence', read: text, fallback: DEFAULT_SENTENCE },
-  { name: 'slide', read: flag, fallback: false },
-  { name: 'max-tokens', read: integer(1, 512), fallback: DEFAULT_TOKEN_LIMIT },
-].map((row) => Object.freeze({ ...row, property: row.property ?? camelCase(row.name), key: camelCase(row.name) })));
+export const OPTION_SCHEMA = Object.freeze(
+  [
+    { name: 'panel', read: panel, fallback: null, state: (v) => v ?? 'all', query: (v) => v ?? null },
+    { name: 'preset', read: preset, fallback: 'toy', sets: ['preset', 'dModel', 'heads'] },
+    { name: 'width', property: 'dModel', read: integer(1, 1_000_000), fallback: PRESETS.toy.dModel },
+    { name: 'heads', read: integer(1, 1_000_000), fallback: PRESETS.toy.heads },
+    { name: 'causal', read: flag, fallback: true },
+    { name: 'seed', read: integer(0, 0xffffffff), fallback: 1 },
+    { name: 'sentence', read: text, fallback: DEFAULT_SENTENCE },
+    { name: 'slide', read: flag, fallback: false },
+    { name: 'max-tokens', read: integer(1, 512), fallback: DEFAULT_TOKEN_LIMIT },
+  ].map((row) => Object.freeze({ ...row, property: row.property ?? camelCase(row.name), key: camelCase(row.name) })),
+);
 
 /** The attribute / URL parameter names. */
 export const OPTION_NAMES = Object.freeze(OPTION_SCHEMA.map((row) => row.name));
@@ -82,7 +89,10 @@ export function readOptions(get) {
     const raw = get(row.name);
     if (raw === null || raw === undefined) continue;
     const { value, note } = row.read(String(raw), row.name);
-    if (note) { notes.push(note); continue; }
+    if (note) {
+      notes.push(note);
+      continue;
+    }
     given.add(row.name);
     o[row.property] = value;
     if (row.name === 'preset' && value !== 'custom') {
@@ -113,8 +123,14 @@ export function queryOf(o) {
   const custom = o.preset === 'custom';
   for (const row of OPTION_SCHEMA) {
     const v = o[row.property];
-    if (row.name === 'preset') { if (!custom) p.set('preset', v); continue; }
-    if (row.name === 'width' || row.name === 'heads') { if (custom) p.set(row.name, String(v)); continue; }
+    if (row.name === 'preset') {
+      if (!custom) p.set('preset', v);
+      continue;
+    }
+    if (row.name === 'width' || row.name === 'heads') {
+      if (custom) p.set(row.name, String(v));
+      continue;
+    }
     const text = typeof v === 'boolean' ? (v ? '1' : '0') : String(v);
     const shown = row.query ? row.query(v) : v === row.fallback ? null : text;
     if (shown !== null) p.set(row.name, shown);

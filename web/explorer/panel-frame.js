@@ -12,7 +12,9 @@ export function drawOnCanvases(area, items, palette) {
   // Canvases not needed now are hidden, not removed: when the head count goes back up they are
   // reused with their pixels already allocated.
   const canvases = [...area.querySelectorAll(':scope > canvas')];
-  canvases.forEach((canvas, k) => { canvas.hidden = k >= items.length; });
+  canvases.forEach((canvas, k) => {
+    canvas.hidden = k >= items.length;
+  });
   items.forEach((item, k) => {
     let canvas = canvases[k];
     if (!canvas) {
@@ -21,7 +23,10 @@ export function drawOnCanvases(area, items, palette) {
     }
     canvas.setAttribute('aria-label', item.label ?? item.figure.title);
     item.figure.drawTo(canvas, palette);
-    if (item.onCanvas && !canvas.dataset.listening) { canvas.dataset.listening = 'true'; item.onCanvas(canvas); }
+    if (item.onCanvas && !canvas.dataset.listening) {
+      canvas.dataset.listening = 'true';
+      item.onCanvas(canvas);
+    }
   });
 }
 
@@ -40,18 +45,36 @@ export class PanelFrame {
     this.body = el('div', { class: 'panel-body' });
     this.figureArea = el('div', { class: 'figures' });
     this.tables = el('div', { class: 'tables' });
-    const exportButton = (kind, label, run) => el('button', { type: 'button', class: 'export', text: label, 'aria-label': `Save the ${title} panel as ${kind}`, onclick: run });
-    this.section = el('section', { class: 'panel', id: `panel-${id}`, 'data-panel': id, 'aria-labelledby': `heading-${id}` },
+    const exportButton = (kind, label, run) =>
+      el('button', {
+        type: 'button',
+        class: 'export',
+        text: label,
+        'aria-label': `Save the ${title} panel as ${kind}`,
+        onclick: run,
+      });
+    this.section = el(
+      'section',
+      { class: 'panel', id: `panel-${id}`, 'data-panel': id, 'aria-labelledby': `heading-${id}` },
       el('h2', { id: `heading-${id}`, text: title }),
       el('p', { class: 'intro', text: intro }),
       this.statusLine,
       this.body,
       this.figureArea,
-      this.details = el('details', { class: 'numbers', ontoggle: () => this.#buildTables() }, el('summary', { text: 'The numbers as tables' }), this.tables),
-      el('div', { class: 'exports', role: 'group', 'aria-label': `Export ${title}` },
+      (this.details = el(
+        'details',
+        { class: 'numbers', ontoggle: () => this.#buildTables() },
+        el('summary', { text: 'The numbers as tables' }),
+        this.tables,
+      )),
+      el(
+        'div',
+        { class: 'exports', role: 'group', 'aria-label': `Export ${title}` },
         exportButton('PNG', 'PNG', () => exportPNG(this.exportFigure(), `headwise-${id}`)),
         exportButton('SVG', 'SVG', () => exportSVG(this.exportFigure(), `headwise-${id}`)),
-        exportButton('JSON', 'JSON', () => exportJSON(this.exportData(), `headwise-${id}`))));
+        exportButton('JSON', 'JSON', () => exportJSON(this.exportData(), `headwise-${id}`)),
+      ),
+    );
   }
 
   /** The width figures may use, measured once per render by the element (no layout per panel). */
@@ -92,7 +115,10 @@ export class PanelFrame {
   }
 
   #buildTables() {
-    if (!this.details.open) { this.tables.replaceChildren(); return; }
+    if (!this.details.open) {
+      this.tables.replaceChildren();
+      return;
+    }
     this.tables.replaceChildren(...(this.tableMakers ?? []).map((make) => make()));
   }
 
@@ -106,5 +132,7 @@ export class PanelFrame {
   }
 
   /** Panels override: the numbers behind the figures. */
-  exportData() { return { panel: this.id, status: this.statusLine.textContent }; }
+  exportData() {
+    return { panel: this.id, status: this.statusLine.textContent };
+  }
 }

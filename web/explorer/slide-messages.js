@@ -20,28 +20,50 @@ const METHODS = new Map([
 ]);
 export const METHOD_NAMES = Object.freeze([...METHODS.keys()]);
 
-const idOf = (data) => ((typeof data.id === 'string' && data.id.length <= 64) || Number.isFinite(data.id) ? data.id : null);
+const idOf = (data) =>
+  (typeof data.id === 'string' && data.id.length <= 64) || Number.isFinite(data.id) ? data.id : null;
 
 function parseRequest(data) {
   let text;
   if (typeof data === 'string') {
     // Too long to parse: refused unread, so the reply cannot name the request's id.
-    if (data.length > MAX_MESSAGE_CHARS) return { error: `message too large: ${data.length} characters, at most ${MAX_MESSAGE_CHARS}`, id: null };
+    if (data.length > MAX_MESSAGE_CHARS)
+      return { error: `message too large: ${data.length} characters, at most ${MAX_MESSAGE_CHARS}`, id: null };
     if (!data.includes('"headwise"')) return null;
     // It names headwise, so it is meant for us: malformed JSON gets an error reply, not silence.
-    try { data = JSON.parse(data); } catch (error) { return { error: `malformed JSON: ${error.message}`, id: null }; }
+    try {
+      data = JSON.parse(data);
+    } catch (error) {
+      return { error: `malformed JSON: ${error.message}`, id: null };
+    }
   } else {
     if (data === null || typeof data !== 'object' || !Object.hasOwn(data, 'headwise')) return null;
-    try { text = JSON.stringify(data); } catch { return { error: 'message is not plain JSON data', id: null }; }
-    if (text.length > MAX_MESSAGE_CHARS) return { error: `message too large: ${text.length} characters of JSON, at most ${MAX_MESSAGE_CHARS}`, id: idOf(data) };
+    try {
+      text = JSON.stringify(data);
+    } catch {
+      return { error: 'message is not plain JSON data', id: null };
+    }
+    if (text.length > MAX_MESSAGE_CHARS)
+      return {
+        error: `message too large: ${text.length} characters of JSON, at most ${MAX_MESSAGE_CHARS}`,
+        id: idOf(data),
+      };
   }
   if (data === null || typeof data !== 'object' || !Object.hasOwn(data, 'headwise')) return null;
   const id = idOf(data);
-  if (data.headwise !== PROTOCOL) return { error: `unsupported protocol version ${JSON.stringify(data.headwise)}; this page speaks ${PROTOCOL}`, id };
+  if (data.headwise !== PROTOCOL)
+    return { error: `unsupported protocol version ${JSON.stringify(data.headwise)}; this page speaks ${PROTOCOL}`, id };
   if (typeof data.method !== 'string' || !METHODS.has(data.method)) {
-    return { error: `unknown method ${JSON.stringify(String(data.method).slice(0, 40))}; use one of ${METHOD_NAMES.join(', ')}`, id };
+    return {
+      error: `unknown method ${JSON.stringify(String(data.method).slice(0, 40))}; use one of ${METHOD_NAMES.join(', ')}`,
+      id,
+    };
   }
-  if (data.params !== undefined && (data.params === null || typeof data.params !== 'object' || Array.isArray(data.params))) return { error: 'params must be an object', id };
+  if (
+    data.params !== undefined &&
+    (data.params === null || typeof data.params !== 'object' || Array.isArray(data.params))
+  )
+    return { error: 'params must be an object', id };
   return { method: data.method, params: data.params, id };
 }
 
@@ -64,7 +86,11 @@ export function allowedOriginsFrom(search) {
   if (raw === null || raw.trim() === '') return null;
   const origins = new Set();
   for (const part of raw.split(',')) {
-    try { origins.add(new URL(part.trim()).origin); } catch { /* not an origin: ignored */ }
+    try {
+      origins.add(new URL(part.trim()).origin);
+    } catch {
+      /* not an origin: ignored */
+    }
   }
   return origins;
 }

@@ -14,7 +14,11 @@ const SAMPLE_MS = 8;
 const LOOP = Object.freeze({ variant: 'loop' });
 
 const nextSlice = () => new Promise((resolve) => setTimeout(resolve, 0));
-const median = (values) => { const s = [...values].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const median = (values) => {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 
 function timeCalls(run, reps) {
   const t0 = performance.now();
@@ -29,15 +33,35 @@ function timeCalls(run, reps) {
  *   whenActive?: () => Promise<void> }} o
  * @returns {Promise<{ points: { heads: number, fusedMs: number, loopMs: number, maxDiff: number }[], cancelled: boolean }>}
  */
-export async function runHeadsSweep(hw, { tokens, seed = 1, heads = SWEEP_HEADS, runs = 5, onProgress = () => {}, isCancelled = () => false, whenActive = async () => {} }) {
-  const nextTask = async () => { await nextSlice(); await whenActive(); };
+export async function runHeadsSweep(
+  hw,
+  {
+    tokens,
+    seed = 1,
+    heads = SWEEP_HEADS,
+    runs = 5,
+    onProgress = () => {},
+    isCancelled = () => false,
+    whenActive = async () => {},
+  },
+) {
+  const nextTask = async () => {
+    await nextSlice();
+    await whenActive();
+  };
   const config = (H) => ({ batch: 1, tokens, dModel: 6, heads: H, headDim: 3, causal: true, seed });
   const x = hw.randomInput(config(2), seed);
   // Warm-up: enough calls at a middle size for every kernel to be tiered up.
   const warm = hw.createAttention(config(64));
   try {
-    for (let i = 0; i < 4; i += 1) { timeCalls(() => warm.forward(x), 10); timeCalls(() => warm.forward(x, LOOP), 10); await nextTask(); }
-  } finally { warm.dispose(); }
+    for (let i = 0; i < 4; i += 1) {
+      timeCalls(() => warm.forward(x), 10);
+      timeCalls(() => warm.forward(x, LOOP), 10);
+      await nextTask();
+    }
+  } finally {
+    warm.dispose();
+  }
   const points = [];
   for (const [index, H] of heads.entries()) {
     if (isCancelled()) return { points, cancelled: true };
@@ -46,11 +70,13 @@ export async function runHeadsSweep(hw, { tokens, seed = 1, heads = SWEEP_HEADS,
       const fused = () => layer.forward(x);
       const loop = () => layer.forward(x, LOOP);
       let maxDiff = 0;
-      const a = fused(); const b = loop();
+      const a = fused();
+      const b = loop();
       for (let i = 0; i < a.length; i += 1) maxDiff = Math.max(maxDiff, Math.abs(a[i] - b[i]));
       const single = Math.max(timeCalls(fused, 1), timeCalls(loop, 1), 0.005);
       const reps = Math.max(1, Math.min(2000, Math.ceil(SAMPLE_MS / single)));
-      timeCalls(fused, reps); timeCalls(loop, reps);
+      timeCalls(fused, reps);
+      timeCalls(loop, reps);
       await nextTask();
       const fusedSamples = [];
       const loopSamples = [];
@@ -64,7 +90,9 @@ export async function runHeadsSweep(hw, { tokens, seed = 1, heads = SWEEP_HEADS,
       const point = { heads: H, fusedMs: median(fusedSamples), loopMs: median(loopSamples), maxDiff, reps, runs };
       points.push(point);
       onProgress(index + 1, heads.length, point);
-    } finally { layer.dispose(); }
+    } finally {
+      layer.dispose();
+    }
   }
   return { points, cancelled: false };
 }

@@ -20,12 +20,20 @@ function distinctRows(hw, tokens, dModel) {
 }
 
 function direction(rows, keys, targets) {
-  const unit = targets.map((target) => leastSquares(rows, keys.map((k) => (k === target ? 1 : 0))));
+  const unit = targets.map((target) =>
+    leastSquares(
+      rows,
+      keys.map((k) => (k === target ? 1 : 0)),
+    ),
+  );
   if (unit.some((w) => w === null)) return null;
   if (unit.length === 1) return unit[0];
   // Mix the unit solutions so every target gets exactly score 1.
   const at = (w, key) => rows[keys.indexOf(key)].reduce((s, v, i) => s + v * w[i], 0);
-  const coeffs = solve(targets.map((t) => unit.map((w) => at(w, t))), targets.map(() => 1));
+  const coeffs = solve(
+    targets.map((t) => unit.map((w) => at(w, t))),
+    targets.map(() => 1),
+  );
   if (coeffs === null) return null;
   return unit[0].map((_, i) => unit.reduce((s, w, j) => s + coeffs[j] * w[i], 0));
 }

@@ -2,7 +2,8 @@
 // Runs of letters, digits and apostrophes form a word; every other visible character (punctuation,
 // symbols, each emoji) is a token of its own; whitespace separates tokens and is dropped.
 
-const TOKEN_PATTERN = /[\p{L}\p{N}\p{M}'’]+|\p{Extended_Pictographic}(?:\p{Emoji_Modifier}|\u200d\p{Extended_Pictographic}|\ufe0f)*|[^\s\p{L}\p{N}\p{M}]/gu;
+const TOKEN_PATTERN =
+  /[\p{L}\p{N}\p{M}'’]+|\p{Extended_Pictographic}(?:\p{Emoji_Modifier}|\u200d\p{Extended_Pictographic}|\ufe0f)*|[^\s\p{L}\p{N}\p{M}]/gu;
 
 export const DEFAULT_TOKEN_LIMIT = 64;
 
@@ -26,8 +27,9 @@ export function sentenceTokens(text, limit = DEFAULT_TOKEN_LIMIT) {
   if (count === 0) return { error: 'The sentence is empty: type at least one word.' };
   if (count > limit) {
     return {
-      error: `The sentence has ${count.toLocaleString('en')} tokens; this explorer draws at most ${limit}. `
-        + 'Shorten it (every token adds a row and a column to each heatmap).',
+      error:
+        `The sentence has ${count.toLocaleString('en')} tokens; this explorer draws at most ${limit}. ` +
+        'Shorten it (every token adds a row and a column to each heatmap).',
     };
   }
   return { tokens };

@@ -25,8 +25,8 @@ Status validate_shape(const ClassifierShape& s) {
   if (!within(s.heads, 64)) return Status::error("heads must be between 1 and 64");
   if (!within(s.d_model, 1024)) return Status::error("dModel must be between 1 and 1024");
   if (s.d_model % s.heads != 0) {
-    return Status::error("dModel (" + std::to_string(s.d_model) + ") must be a multiple of heads (" +
-                         std::to_string(s.heads) + ")");
+    return Status::error("dModel (" + std::to_string(s.d_model) +
+                         ") must be a multiple of heads (" + std::to_string(s.heads) + ")");
   }
   if (!within(s.mlp, 4096)) return Status::error("mlpWidth must be between 1 and 4096");
   if (!within(s.classes, 4096)) return Status::error("classes must be between 1 and 4096");
@@ -44,7 +44,8 @@ Classifier::Classifier(const ClassifierShape& shape, std::uint64_t seed) : shape
   dims_[int(Dim::kK)] = shape.classes;
   // validate_shape bounds every dimension, so no row's size can overflow here.
   for (int p = 0; p < kParamCount; ++p) {
-    offsets_[p + 1] = offsets_[p] + row_floats(classifier_row(static_cast<Param>(p)), dims_).value();
+    offsets_[p + 1] =
+        offsets_[p] + row_floats(classifier_row(static_cast<Param>(p)), dims_).value();
   }
   for (std::vector<float>& b : buffers_) b.assign(offsets_[kParamCount], 0.0f);
   for (int p = 0; p < kParamCount; ++p) {

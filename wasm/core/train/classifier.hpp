@@ -12,8 +12,8 @@
 #include <memory>
 #include <vector>
 
-#include "status.hpp"
 #include "classifier_table.hpp"
+#include "status.hpp"
 
 namespace headwise::train {
 
@@ -66,8 +66,8 @@ class Classifier {
   std::size_t offsets_[kParamCount + 1] = {};
   std::vector<float> buffers_[kSlotCount];
   // Activations of the last run (row counts in comments) and backward scratch.
-  std::vector<float> x0_, k_, v_;              // (B*12, D), (B*12, C) x2
-  std::vector<float> xq_, q_, p_, ctx_, h1_;   // (B, D), (B, C), (B, H, 12), (B, C), (B, D)
+  std::vector<float> x0_, k_, v_;             // (B*12, D), (B*12, C) x2
+  std::vector<float> xq_, q_, p_, ctx_, h1_;  // (B, D), (B, C), (B, H, 12), (B, C), (B, D)
   std::vector<float> z_, r_, h2_, logits_, dlogits_;
   std::vector<float> dh2_, dr_, dh1_, dctx_, dq_, dk_, dv_, dx0_, dxq_, scratch_;
 };

@@ -10,22 +10,22 @@ namespace headwise::train {
 
 // ROW(id, JS name, role, shape over the dims, fan-in). Dims: V vocabulary, T tokens, D width,
 // C = heads * head_dim (= D here), M MLP width, K classes.
-#define HEADWISE_CLASSIFIER_PARAMETERS(ROW)                                                        \
-  ROW(kTokenEmbedding, "tokenEmbedding", kEmbedding, (V, D), none)                                \
-  ROW(kPositionEmbedding, "positionEmbedding", kEmbedding, (T, D), none)                          \
-  ROW(kWq, "wq", kWeight, (D, C), D)                                                               \
-  ROW(kBq, "bq", kBias, (C), D)                                                                    \
-  ROW(kWk, "wk", kWeight, (D, C), D)                                                               \
-  ROW(kBk, "bk", kBias, (C), D)                                                                    \
-  ROW(kWv, "wv", kWeight, (D, C), D)                                                               \
-  ROW(kBv, "bv", kBias, (C), D)                                                                    \
-  ROW(kWout, "wOut", kWeight, (C, D), C)                                                           \
-  ROW(kBout, "bOut", kBias, (D), C)                                                                \
-  ROW(kW1, "w1", kWeight, (D, M), D)                                                               \
-  ROW(kB1, "b1", kBias, (M), D)                                                                    \
-  ROW(kW2, "w2", kWeight, (M, D), M)                                                               \
-  ROW(kB2, "b2", kBias, (D), M)                                                                    \
-  ROW(kWReadout, "wReadout", kWeight, (D, K), D)                                                   \
+#define HEADWISE_CLASSIFIER_PARAMETERS(ROW)                              \
+  ROW(kTokenEmbedding, "tokenEmbedding", kEmbedding, (V, D), none)       \
+  ROW(kPositionEmbedding, "positionEmbedding", kEmbedding, (T, D), none) \
+  ROW(kWq, "wq", kWeight, (D, C), D)                                     \
+  ROW(kBq, "bq", kBias, (C), D)                                          \
+  ROW(kWk, "wk", kWeight, (D, C), D)                                     \
+  ROW(kBk, "bk", kBias, (C), D)                                          \
+  ROW(kWv, "wv", kWeight, (D, C), D)                                     \
+  ROW(kBv, "bv", kBias, (C), D)                                          \
+  ROW(kWout, "wOut", kWeight, (C, D), C)                                 \
+  ROW(kBout, "bOut", kBias, (D), C)                                      \
+  ROW(kW1, "w1", kWeight, (D, M), D)                                     \
+  ROW(kB1, "b1", kBias, (M), D)                                          \
+  ROW(kW2, "w2", kWeight, (M, D), M)                                     \
+  ROW(kB2, "b2", kBias, (D), M)                                          \
+  ROW(kWReadout, "wReadout", kWeight, (D, K), D)                         \
   ROW(kBReadout, "bReadout", kBias, (K), D)
 
 enum Param : int {

@@ -19,7 +19,6 @@ void matmul_a_bt(std::size_t m, std::size_t n, std::size_t k, const float* a, co
                  float* c, bool accumulate = false);
 
 // out (n) = sum over the m rows of A (m x n); accumulate adds to out instead.
-void column_sums(std::size_t m, std::size_t n, const float* a, float* out,
-                 bool accumulate = false);
+void column_sums(std::size_t m, std::size_t n, const float* a, float* out, bool accumulate = false);
 
 }  // namespace headwise::train

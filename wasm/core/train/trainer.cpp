@@ -12,7 +12,8 @@ constexpr double kMaxFloats = 64.0 * 1048576;  // 256 MiB
 }  // namespace
 
 Status Trainer::create(const TrainerOptions& o, std::unique_ptr<Trainer>* out) {
-  ClassifierShape shape{o.d_model, o.heads, o.mlp, static_cast<std::size_t>(class_count(o.variant))};
+  ClassifierShape shape{o.d_model, o.heads, o.mlp,
+                        static_cast<std::size_t>(class_count(o.variant))};
   const Status s = validate_shape(shape);
   if (!s.is_ok()) return s;
   if (o.batch < 1 || o.batch > 4096) return Status::error("batch must be between 1 and 4096");
@@ -31,8 +32,8 @@ Status Trainer::create(const TrainerOptions& o, std::unique_ptr<Trainer>* out) {
   const double D = double(o.d_model), M = double(o.mlp), K = double(shape.classes);
   const double params = 21 * D + 12 * D + 4 * (D * D + D) + 2 * D * M + M + D + D * K + K;
   const double rows = double(std::max<std::size_t>(o.batch, kEvalChunk));
-  const double floats = 4 * params + rows * (12 * (8 * D + 1) + 4 * M + 3 * K + 8 * D) +
-                        double(o.eval_size) * 13;
+  const double floats =
+      4 * params + rows * (12 * (8 * D + 1) + 4 * M + 3 * K + 8 * D) + double(o.eval_size) * 13;
   if (floats > kMaxFloats) {
     return Status::error("these options need about " + std::to_string(int(floats * 4 / 1048576)) +
                          " MiB, more than the trainer's limit of " +

@@ -8,9 +8,18 @@ const MAX_HEADS_DRAWN = 16;
 
 export class HeadsPanel extends PanelFrame {
   constructor(host) {
-    super('heads', '4. Heads', 'One T x T attention map per head (rows: the token that looks; columns: the tokens it looks at). Hover or focus a token to follow its row in every head.', host);
+    super(
+      'heads',
+      '4. Heads',
+      'One T x T attention map per head (rows: the token that looks; columns: the tokens it looks at). Hover or focus a token to follow its row in every head.',
+      host,
+    );
     this.highlight = -1;
-    this.tokenBar = el('div', { class: 'token-bar', role: 'group', 'aria-label': 'Highlight a token row in every head' });
+    this.tokenBar = el('div', {
+      class: 'token-bar',
+      role: 'group',
+      'aria-label': 'Highlight a token row in every head',
+    });
     this.mixing = el('p', { class: 'mixing' });
     this.body.append(this.tokenBar);
     this.mixArea = el('div', { class: 'figures mix' });
@@ -32,17 +41,32 @@ export class HeadsPanel extends PanelFrame {
       this.mixing.textContent = '';
       this.mixArea.replaceChildren();
       this.clearFigures();
-      this.status(c?.status === 'shapes-only' ? `Shapes only: ${c.message}. Each head would be a ${c.config.tokens} x ${c.config.tokens} map; there would be ${c.config.heads} of them.` : `Waiting for a valid configuration${c?.message ? `: ${c.message}` : '.'}`, c?.status === 'shapes-only' ? 'warn' : 'error');
+      this.status(
+        c?.status === 'shapes-only'
+          ? `Shapes only: ${c.message}. Each head would be a ${c.config.tokens} x ${c.config.tokens} map; there would be ${c.config.heads} of them.`
+          : `Waiting for a valid configuration${c?.message ? `: ${c.message}` : '.'}`,
+        c?.status === 'shapes-only' ? 'warn' : 'error',
+      );
       return;
     }
     if (this.highlight >= c.tokens.length) this.highlight = -1;
-    this.tokenBar.replaceChildren(...c.tokens.map((token, i) => el('button', {
-      type: 'button', class: 'token', text: token, 'aria-pressed': String(i === this.highlight),
-      onmouseenter: () => this.setHighlight(i), onfocus: () => this.setHighlight(i),
-      onclick: () => this.setHighlight(this.highlight === i ? -1 : i),
-    })));
+    this.tokenBar.replaceChildren(
+      ...c.tokens.map((token, i) =>
+        el('button', {
+          type: 'button',
+          class: 'token',
+          text: token,
+          'aria-pressed': String(i === this.highlight),
+          onmouseenter: () => this.setHighlight(i),
+          onfocus: () => this.setHighlight(i),
+          onclick: () => this.setHighlight(this.highlight === i ? -1 : i),
+        }),
+      ),
+    );
     const { heads: H } = c.config;
-    this.status(`${H} head${H === 1 ? '' : 's'}${H > MAX_HEADS_DRAWN ? ` (the first ${MAX_HEADS_DRAWN} are drawn; all are in the JSON export)` : ''}, each ${c.tokens.length} x ${c.tokens.length}${c.config.causal ? ', causal: no token looks ahead' : ', no mask'}.`);
+    this.status(
+      `${H} head${H === 1 ? '' : 's'}${H > MAX_HEADS_DRAWN ? ` (the first ${MAX_HEADS_DRAWN} are drawn; all are in the JSON export)` : ''}, each ${c.tokens.length} x ${c.tokens.length}${c.config.causal ? ', causal: no token looks ahead' : ', no mask'}.`,
+    );
     this.draw();
   }
 
@@ -52,8 +76,21 @@ export class HeadsPanel extends PanelFrame {
     const { tokens: T, heads: H, dModel: D, causal } = c.config;
     const hd = c.headDim;
     const shown = Math.min(H, MAX_HEADS_DRAWN);
-    let each = this.drawWidth >= 700 ? Math.max(220, Math.floor(this.drawWidth / Math.min(shown, this.drawWidth >= 1000 ? 3 : 2)) - 16) : this.drawWidth;
-    const headMap = (h) => ({ values: c.fused.attention, offset: h * T * T, rows: T, cols: T, rowLabels: c.tokens, colLabels: c.tokens, scale: 'probability', masked: causal ? (i, j) => j > i : null, title: `head ${h + 1}` });
+    let each =
+      this.drawWidth >= 700
+        ? Math.max(220, Math.floor(this.drawWidth / Math.min(shown, this.drawWidth >= 1000 ? 3 : 2)) - 16)
+        : this.drawWidth;
+    const headMap = (h) => ({
+      values: c.fused.attention,
+      offset: h * T * T,
+      rows: T,
+      cols: T,
+      rowLabels: c.tokens,
+      colLabels: c.tokens,
+      scale: 'probability',
+      masked: causal ? (i, j) => j > i : null,
+      title: `head ${h + 1}`,
+    });
     if (this.options?.slide) each = this.#fitToSlide(each, shown, headMap(0));
     const items = [];
     for (let h = 0; h < shown; h += 1) {
@@ -67,13 +104,44 @@ export class HeadsPanel extends PanelFrame {
     }
     this.showFigures(items, { row: true });
     const bands = Array.from({ length: H }, (_, h) => ({ from: h * hd, to: (h + 1) * hd, label: `head ${h + 1}` }));
-    const concat = { values: c.fused.concat, rows: T, cols: D, rowLabels: c.tokens, columnBands: bands, title: `concat: the ${H} heads' contexts side by side (T = ${T}, ${H} x ${hd} = ${D})` };
-    const wOut = { values: c.wOut, rows: D, cols: D, title: `W_out (${D} x ${D}): every output feature mixes every head` };
-    const out = { values: c.fused.output, rows: T, cols: D, rowLabels: c.tokens, title: `output = concat @ W_out (T = ${T}, d_model = ${D})` };
-    this.mixFigures = [concat, wOut, out].map((m) => heatmapFigure({ ...m, maxWidth: Math.min(this.drawWidth, 560), highlightRow: m.rows === T ? this.highlight : null }));
+    const concat = {
+      values: c.fused.concat,
+      rows: T,
+      cols: D,
+      rowLabels: c.tokens,
+      columnBands: bands,
+      title: `concat: the ${H} heads' contexts side by side (T = ${T}, ${H} x ${hd} = ${D})`,
+    };
+    const wOut = {
+      values: c.wOut,
+      rows: D,
+      cols: D,
+      title: `W_out (${D} x ${D}): every output feature mixes every head`,
+    };
+    const out = {
+      values: c.fused.output,
+      rows: T,
+      cols: D,
+      rowLabels: c.tokens,
+      title: `output = concat @ W_out (T = ${T}, d_model = ${D})`,
+    };
+    this.mixFigures = [concat, wOut, out].map((m) =>
+      heatmapFigure({
+        ...m,
+        maxWidth: Math.min(this.drawWidth, 560),
+        highlightRow: m.rows === T ? this.highlight : null,
+      }),
+    );
     this.mixing.textContent = `Merge puts each head's ${hd} context features side by side: ${H} x ${hd} = ${D} columns, back to width d_model. W_out then mixes them, so each output feature can combine what different heads found.`;
-    drawOnCanvases(this.mixArea, this.mixFigures.map((figure) => ({ figure })), this.host.palette());
-    this.addTables(() => heatmapTable(concat), () => heatmapTable(out));
+    drawOnCanvases(
+      this.mixArea,
+      this.mixFigures.map((figure) => ({ figure })),
+      this.host.palette(),
+    );
+    this.addTables(
+      () => heatmapTable(concat),
+      () => heatmapTable(out),
+    );
     this.figures.push(...this.mixFigures);
   }
 
@@ -112,6 +180,15 @@ export class HeadsPanel extends PanelFrame {
   exportData() {
     const c = this.computed;
     if (!c || c.status !== 'ok') return { panel: 'heads', status: this.statusLine.textContent };
-    return { panel: 'heads', tokens: c.tokens, config: c.config, attentionShape: [1, c.config.heads, c.tokens.length, c.tokens.length], attention: c.fused.attention, concat: c.fused.concat, wOut: c.wOut, output: c.fused.output };
+    return {
+      panel: 'heads',
+      tokens: c.tokens,
+      config: c.config,
+      attentionShape: [1, c.config.heads, c.tokens.length, c.tokens.length],
+      attention: c.fused.attention,
+      concat: c.fused.concat,
+      wOut: c.wOut,
+      output: c.fused.output,
+    };
   }
 }

@@ -13,10 +13,20 @@ function divisorsOf(n, limit = 12) {
 
 export class InputPanel extends PanelFrame {
   constructor(host) {
-    super('input', '1. Input', 'A sentence becomes tokens; each distinct token gets one vector (the same wherever it stands). Choose the width, the number of heads, the causal mask and the seed of the weights.', host);
+    super(
+      'input',
+      '1. Input',
+      'A sentence becomes tokens; each distinct token gets one vector (the same wherever it stands). Choose the width, the number of heads, the causal mask and the seed of the weights.',
+      host,
+    );
     const field = (label, input) => el('label', { class: 'field' }, el('span', { text: label }), input);
     this.sentence = el('textarea', { rows: 2, spellcheck: false, 'aria-describedby': 'sentence-help' });
-    this.preset = el('select', {}, ...Object.entries(PRESETS).map(([k, p]) => el('option', { value: k, text: p.label })), el('option', { value: 'custom', text: 'Custom' }));
+    this.preset = el(
+      'select',
+      {},
+      ...Object.entries(PRESETS).map(([k, p]) => el('option', { value: k, text: p.label })),
+      el('option', { value: 'custom', text: 'Custom' }),
+    );
     this.width = el('input', { type: 'number', min: 1, step: 1, inputMode: 'numeric' });
     this.heads = el('input', { type: 'number', min: 1, step: 1, inputMode: 'numeric' });
     this.seed = el('input', { type: 'number', min: 0, step: 1, inputMode: 'numeric' });
@@ -32,22 +42,38 @@ export class InputPanel extends PanelFrame {
     });
     this.width.addEventListener('input', () => send({ dModel: int(this.width) }));
     this.heads.addEventListener('input', () => send({ heads: int(this.heads) }));
-    this.seed.addEventListener('input', () => { const v = int(this.seed); if (Number.isInteger(v) && v >= 0 && v <= 0xffffffff) send({ seed: v }); });
+    this.seed.addEventListener('input', () => {
+      const v = int(this.seed);
+      if (Number.isInteger(v) && v >= 0 && v <= 0xffffffff) send({ seed: v });
+    });
     this.causal.addEventListener('change', () => send({ causal: this.causal.checked }));
     this.body.append(
       field('Sentence', this.sentence),
-      el('p', { id: 'sentence-help', class: 'help', text: 'Words and punctuation marks become tokens; shown as text, never as markup.' }),
-      el('div', { class: 'controls' },
-        field('Preset', this.preset), field('Width d_model', this.width), field('Heads', this.heads),
-        field('Seed', this.seed), el('label', { class: 'field check' }, this.causal, el('span', { text: 'Causal mask' }))),
+      el('p', {
+        id: 'sentence-help',
+        class: 'help',
+        text: 'Words and punctuation marks become tokens; shown as text, never as markup.',
+      }),
+      el(
+        'div',
+        { class: 'controls' },
+        field('Preset', this.preset),
+        field('Width d_model', this.width),
+        field('Heads', this.heads),
+        field('Seed', this.seed),
+        el('label', { class: 'field check' }, this.causal, el('span', { text: 'Causal mask' })),
+      ),
       this.rule,
-      this.tokenList);
+      this.tokenList,
+    );
   }
 
   update(o, c) {
     this.options = o;
     this.computed = c;
-    const setIfIdle = (input, value) => { if (this.section.getRootNode().activeElement !== input) input.value = value; };
+    const setIfIdle = (input, value) => {
+      if (this.section.getRootNode().activeElement !== input) input.value = value;
+    };
     setIfIdle(this.sentence, o.sentence);
     setIfIdle(this.width, Number.isFinite(o.dModel) ? String(o.dModel) : '');
     setIfIdle(this.heads, Number.isFinite(o.heads) ? String(o.heads) : '');
@@ -69,23 +95,49 @@ export class InputPanel extends PanelFrame {
     } else {
       const hd = c.headDim;
       this.rule.textContent = `width ${o.dModel} = ${o.heads} heads x head_dim ${hd}`;
-      this.status(c.status === 'shapes-only'
-        ? `Shapes only: ${c.message}. The shapes are computed without allocating anything; the computing panels show them instead of numbers.`
-        : `${c.tokens.length} tokens; input x has shape ${shapeText([1, c.tokens.length, o.dModel])}.`, c.status === 'shapes-only' ? 'warn' : '');
+      this.status(
+        c.status === 'shapes-only'
+          ? `Shapes only: ${c.message}. The shapes are computed without allocating anything; the computing panels show them instead of numbers.`
+          : `${c.tokens.length} tokens; input x has shape ${shapeText([1, c.tokens.length, o.dModel])}.`,
+        c.status === 'shapes-only' ? 'warn' : '',
+      );
     }
     this.draw();
   }
 
   draw() {
     const c = this.computed;
-    if (!c || c.status !== 'ok') { this.clearFigures(); return; }
+    if (!c || c.status !== 'ok') {
+      this.clearFigures();
+      return;
+    }
     const { tokens, x, config } = c;
-    const common = { values: x, rows: tokens.length, cols: config.dModel, rowLabels: tokens, title: `Token vectors x (T = ${tokens.length}, d_model = ${config.dModel})` };
-    this.showFigures([{ figure: heatmapFigure({ ...common, maxWidth: Math.min(this.drawWidth, 560) }), table: () => heatmapTable(common) }]);
+    const common = {
+      values: x,
+      rows: tokens.length,
+      cols: config.dModel,
+      rowLabels: tokens,
+      title: `Token vectors x (T = ${tokens.length}, d_model = ${config.dModel})`,
+    };
+    this.showFigures([
+      {
+        figure: heatmapFigure({ ...common, maxWidth: Math.min(this.drawWidth, 560) }),
+        table: () => heatmapTable(common),
+      },
+    ]);
   }
 
   exportData() {
     const c = this.computed ?? {};
-    return { panel: 'input', options: this.options, status: c.status, message: c.message ?? null, tokens: c.tokens ?? [], config: c.config ?? null, x: c.x ?? null, shape: c.config ? [1, c.tokens.length, c.config.dModel] : null };
+    return {
+      panel: 'input',
+      options: this.options,
+      status: c.status,
+      message: c.message ?? null,
+      tokens: c.tokens ?? [],
+      config: c.config ?? null,
+      x: c.x ?? null,
+      shape: c.config ? [1, c.tokens.length, c.config.dModel] : null,
+    };
   }
 }

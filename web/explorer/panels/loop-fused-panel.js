@@ -10,13 +10,35 @@ const TOLERANCE = 1e-5;
 
 export class LoopFusedPanel extends PanelFrame {
   constructor(host) {
-    super('loop', '5. Loop against fused', 'The loop version runs one head after another and concatenates; the fused version does all heads in one large product per step. Same numbers, different speed.', host);
+    super(
+      'loop',
+      '5. Loop against fused',
+      'The loop version runs one head after another and concatenates; the fused version does all heads in one large product per step. Same numbers, different speed.',
+      host,
+    );
     this.diff = el('p', { class: 'loop-diff', 'aria-live': 'polite' });
-    this.runButton = el('button', { type: 'button', class: 'run-sweep', text: 'Time the heads sweep (2 to 4000 heads)', onclick: () => this.runSweep() });
-    this.stopButton = el('button', { type: 'button', text: 'Stop', hidden: true, onclick: () => { this.cancelled = true; } });
+    this.runButton = el('button', {
+      type: 'button',
+      class: 'run-sweep',
+      text: 'Time the heads sweep (2 to 4000 heads)',
+      onclick: () => this.runSweep(),
+    });
+    this.stopButton = el('button', {
+      type: 'button',
+      text: 'Stop',
+      hidden: true,
+      onclick: () => {
+        this.cancelled = true;
+      },
+    });
     this.progress = el('progress', { max: SWEEP_HEADS.length, value: 0, hidden: true, 'aria-label': 'Sweep progress' });
     this.sweepText = el('p', { class: 'sweep-status', role: 'status' });
-    this.body.append(this.diff, el('div', { class: 'stepper' }, this.runButton, this.stopButton), this.progress, this.sweepText);
+    this.body.append(
+      this.diff,
+      el('div', { class: 'stepper' }, this.runButton, this.stopButton),
+      this.progress,
+      this.sweepText,
+    );
     this.sweep = null;
   }
 
@@ -27,7 +49,12 @@ export class LoopFusedPanel extends PanelFrame {
       this.diff.textContent = '';
       this.lastDiff = null;
       delete this.diff.dataset.value;
-      this.status(c?.status === 'shapes-only' ? `Shapes only: ${c.message}.` : `Waiting for a valid configuration${c?.message ? `: ${c.message}` : '.'}`, c?.status === 'shapes-only' ? 'warn' : 'error');
+      this.status(
+        c?.status === 'shapes-only'
+          ? `Shapes only: ${c.message}.`
+          : `Waiting for a valid configuration${c?.message ? `: ${c.message}` : '.'}`,
+        c?.status === 'shapes-only' ? 'warn' : 'error',
+      );
     } else if (c.loop.error) {
       this.diff.textContent = '';
       this.lastDiff = null;
@@ -57,7 +84,10 @@ export class LoopFusedPanel extends PanelFrame {
     this.sweepText.textContent = 'Warming up (the browser optimises the module during the first calls)...';
     try {
       const result = await this.host.runSweep({
-        tokens, seed: this.options?.seed ?? 1, isCancelled: () => this.cancelled || !this.host.connected(), whenActive: () => this.host.whenActive(),
+        tokens,
+        seed: this.options?.seed ?? 1,
+        isCancelled: () => this.cancelled || !this.host.connected(),
+        whenActive: () => this.host.whenActive(),
         onProgress: (done, total, point) => {
           this.progress.value = done;
           this.sweep.points.push(point);
@@ -82,24 +112,75 @@ export class LoopFusedPanel extends PanelFrame {
   }
 
   draw() {
-    if (!this.sweep || !this.sweep.points.length) { this.clearFigures(); return; }
+    if (!this.sweep || !this.sweep.points.length) {
+      this.clearFigures();
+      return;
+    }
     const pts = this.sweep.points;
     const figure = logLogFigure({
       title: `Time per forward pass, measured in this browser just now (T = ${this.sweep.tokens}, width 6, head_dim 3)`,
-      xLabel: 'heads (log)', yLabel: 'microseconds (log)', maxWidth: Math.min(this.drawWidth, 760),
+      xLabel: 'heads (log)',
+      yLabel: 'microseconds (log)',
+      maxWidth: Math.min(this.drawWidth, 760),
       xRange: [SWEEP_HEADS[0], SWEEP_HEADS.at(-1)],
       series: [
-        { name: 'loop (one head after another)', colour: '#D55E00', points: pts.map((p) => [p.heads, p.loopMs * 1000]) },
+        {
+          name: 'loop (one head after another)',
+          colour: '#D55E00',
+          points: pts.map((p) => [p.heads, p.loopMs * 1000]),
+        },
         { name: 'fused (five steps)', colour: '#0072B2', points: pts.map((p) => [p.heads, p.fusedMs * 1000]) },
       ],
     });
-    const table = () => el('table', {}, el('caption', { text: 'Heads sweep: median microseconds per forward pass' }),
-      el('thead', {}, el('tr', {}, ...['heads', 'loop (us)', 'fused (us)', 'loop / fused', 'max |loop - fused|'].map((h) => el('th', { scope: 'col', text: h })))),
-      el('tbody', {}, ...pts.map((p) => el('tr', {}, el('th', { scope: 'row', text: String(p.heads) }), el('td', { text: (p.loopMs * 1000).toFixed(1) }), el('td', { text: (p.fusedMs * 1000).toFixed(1) }), el('td', { text: (p.loopMs / p.fusedMs).toFixed(2) }), el('td', { text: formatNumber(p.maxDiff) })))));
+    const table = () =>
+      el(
+        'table',
+        {},
+        el('caption', { text: 'Heads sweep: median microseconds per forward pass' }),
+        el(
+          'thead',
+          {},
+          el(
+            'tr',
+            {},
+            ...['heads', 'loop (us)', 'fused (us)', 'loop / fused', 'max |loop - fused|'].map((h) =>
+              el('th', { scope: 'col', text: h }),
+            ),
+          ),
+        ),
+        el(
+          'tbody',
+          {},
+          ...pts.map((p) =>
+            el(
+              'tr',
+              {},
+              el('th', { scope: 'row', text: String(p.heads) }),
+              el('td', { text: (p.loopMs * 1000).toFixed(1) }),
+              el('td', { text: (p.fusedMs * 1000).toFixed(1) }),
+              el('td', { text: (p.loopMs / p.fusedMs).toFixed(2) }),
+              el('td', { text: formatNumber(p.maxDiff) }),
+            ),
+          ),
+        ),
+      );
     this.showFigures([{ figure, table, label: 'Heads sweep chart on log axes; the table below has the numbers' }]);
   }
 
   exportData() {
-    return { panel: 'loop', config: this.computed?.config ?? null, maxDiff: this.lastDiff?.maxDiff ?? null, loop: this.lastDiff?.loop ?? null, fused: this.lastDiff?.fused ?? null, sweep: this.sweep ? { ...this.sweep, measured: 'in this browser, medians of several runs after a warm-up', userAgent: navigator.userAgent } : null };
+    return {
+      panel: 'loop',
+      config: this.computed?.config ?? null,
+      maxDiff: this.lastDiff?.maxDiff ?? null,
+      loop: this.lastDiff?.loop ?? null,
+      fused: this.lastDiff?.fused ?? null,
+      sweep: this.sweep
+        ? {
+            ...this.sweep,
+            measured: 'in this browser, medians of several runs after a warm-up',
+            userAgent: navigator.userAgent,
+          }
+        : null,
+    };
   }
 }

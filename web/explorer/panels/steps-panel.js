@@ -17,7 +17,12 @@ const WHAT = {
 
 export class StepsPanel extends PanelFrame {
   constructor(host) {
-    super('steps', '3. The five steps', 'The fused version, as GPT runs it: project, split, attend, merge, out-project. Each shape is live for the current configuration.', host);
+    super(
+      'steps',
+      '3. The five steps',
+      'The fused version, as GPT runs it: project, split, attend, merge, out-project. Each shape is live for the current configuration.',
+      host,
+    );
     this.step = 0;
     this.list = el('ol', { class: 'steps' });
     this.previous = el('button', { type: 'button', text: 'Previous step', onclick: () => this.go(this.step - 1) });
@@ -49,21 +54,54 @@ export class StepsPanel extends PanelFrame {
       this.strides.replaceChildren();
       this.check.textContent = '';
       this.clearFigures();
-      this.status(c?.message ? `Waiting for a valid configuration: ${c.message}` : 'Waiting for a valid configuration.', 'error');
+      this.status(
+        c?.message ? `Waiting for a valid configuration: ${c.message}` : 'Waiting for a valid configuration.',
+        'error',
+      );
       return;
     }
     const { tokens: T, heads: H } = c.config;
     const hd = c.headDim;
-    this.list.replaceChildren(...STEPS.map((step, i) => el('li', { class: i === this.step ? 'current' : '', 'aria-current': i === this.step ? 'step' : null },
-      el('strong', { text: step }), el('span', { text: ` ${WHAT[step]}` }),
-      el('ul', {}, ...c.trace.filter((e) => e.step === step).map((e) => el('li', {}, el('code', { class: 'shape', text: shapeText(e.shape) }), el('span', { text: ` ${e.name}` })))))));
+    this.list.replaceChildren(
+      ...STEPS.map((step, i) =>
+        el(
+          'li',
+          { class: i === this.step ? 'current' : '', 'aria-current': i === this.step ? 'step' : null },
+          el('strong', { text: step }),
+          el('span', { text: ` ${WHAT[step]}` }),
+          el(
+            'ul',
+            {},
+            ...c.trace
+              .filter((e) => e.step === step)
+              .map((e) =>
+                el(
+                  'li',
+                  {},
+                  el('code', { class: 'shape', text: shapeText(e.shape) }),
+                  el('span', { text: ` ${e.name}` }),
+                ),
+              ),
+          ),
+        ),
+      ),
+    );
     this.list.classList.toggle('compact', c.status === 'ok');
     const s = stridesOf(T, H, hd);
     this.strides.replaceChildren(
-      el('p', { text: `view (B, T, H, hd) = ${shapeText(s.view.shape)}, strides ${shapeText(s.view.strides)}: no data moves.` }),
-      el('p', { text: `transpose(1, 2) = ${shapeText(s.transposed.shape)}, strides ${shapeText(s.transposed.strides)}: still no data moves, but one head's next token is ${H * hd} floats away.` }),
-      el('p', { text: `contiguous (B, H, T, hd), strides ${shapeText(s.contiguous.strides)}: each head's (T, hd) block is one matrix.` }),
-      el('p', { text: `Why before q @ k^T: a matrix product multiplies the last two dimensions and batches over the rest. Before the transpose they are (H, hd) = (${H}, ${hd}), so each token would compare its heads with each other (${H} x ${H} scores). After it they are (T, hd) = (${T}, ${hd}) per head: ${T} x ${T} scores, tokens against tokens, one map per head.` }));
+      el('p', {
+        text: `view (B, T, H, hd) = ${shapeText(s.view.shape)}, strides ${shapeText(s.view.strides)}: no data moves.`,
+      }),
+      el('p', {
+        text: `transpose(1, 2) = ${shapeText(s.transposed.shape)}, strides ${shapeText(s.transposed.strides)}: still no data moves, but one head's next token is ${H * hd} floats away.`,
+      }),
+      el('p', {
+        text: `contiguous (B, H, T, hd), strides ${shapeText(s.contiguous.strides)}: each head's (T, hd) block is one matrix.`,
+      }),
+      el('p', {
+        text: `Why before q @ k^T: a matrix product multiplies the last two dimensions and batches over the rest. Before the transpose they are (H, hd) = (${H}, ${hd}), so each token would compare its heads with each other (${H} x ${H} scores). After it they are (T, hd) = (${T}, ${hd}) per head: ${T} x ${T} scores, tokens against tokens, one map per head.`,
+      }),
+    );
     if (c.status === 'shapes-only') {
       this.check.textContent = '';
       this.status(`Shapes only: ${c.message}.`, 'warn');
@@ -91,21 +129,45 @@ export class StepsPanel extends PanelFrame {
     const o = this.outputs;
     const maxWidth = this.drawWidth;
     const view = {
-      project: { values: o.projected.q, rows: T, cols: D, title: `project: q (T = ${T}, H*hd = ${D})`, columnBands: bands },
+      project: {
+        values: o.projected.q,
+        rows: T,
+        cols: D,
+        title: `project: q (T = ${T}, H*hd = ${D})`,
+        columnBands: bands,
+      },
       split: { values: o.split.q, rows: T, cols: hd, title: `split: head 1 of q, (T = ${T}, hd = ${hd})` },
-      attend: { values: o.attended.attention, rows: T, cols: T, colLabels: labels, scale: 'probability', masked: c.config.causal ? (i, j) => j > i : null, title: 'attend: head 1 attention (T x T)' },
+      attend: {
+        values: o.attended.attention,
+        rows: T,
+        cols: T,
+        colLabels: labels,
+        scale: 'probability',
+        masked: c.config.causal ? (i, j) => j > i : null,
+        title: 'attend: head 1 attention (T x T)',
+      },
       merge: { values: o.concat, rows: T, cols: D, title: `merge: concat (T = ${T}, H*hd = ${D})`, columnBands: bands },
       'out-project': { values: o.output, rows: T, cols: D, title: `out-project: output (T = ${T}, d_model = ${D})` },
     }[STEPS[this.step]];
     const common = { rowLabels: labels, ...view };
     this.showFigures([
       { figure: heatmapFigure({ ...common, maxWidth: Math.min(maxWidth, 640) }), table: () => heatmapTable(common) },
-      { figure: memoryLayoutFigure(T, H, hd, maxWidth), label: 'Memory order of q before and after the split: cells coloured by head' },
+      {
+        figure: memoryLayoutFigure(T, H, hd, maxWidth),
+        label: 'Memory order of q before and after the split: cells coloured by head',
+      },
     ]);
   }
 
   exportData() {
     const c = this.computed ?? {};
-    return { panel: 'steps', step: STEPS[this.step], trace: c.trace ?? null, config: c.config ?? null, strides: c.headDim ? stridesOf(c.config.tokens, c.config.heads, c.headDim) : null, outputs: this.outputs ?? null };
+    return {
+      panel: 'steps',
+      step: STEPS[this.step],
+      trace: c.trace ?? null,
+      config: c.config ?? null,
+      strides: c.headDim ? stridesOf(c.config.tokens, c.config.heads, c.headDim) : null,
+      outputs: this.outputs ?? null,
+    };
   }
 }

@@ -10,7 +10,12 @@ import { WHY_WIDTH as WIDTH } from '../computation.js';
 
 export class WhyHeadsPanel extends PanelFrame {
   constructor(host) {
-    super('why', '2. Why one head is not enough', `For the sentence "${DEFAULT_SENTENCE}", width ${WIDTH}: the last "it" needs "ball" (what it refers to) and "catch" (what happens to it). The query and key weights here are DESIGNED for teaching, not trained: values and W_out are the seeded ones.`, host);
+    super(
+      'why',
+      '2. Why one head is not enough',
+      `For the sentence "${DEFAULT_SENTENCE}", width ${WIDTH}: the last "it" needs "ball" (what it refers to) and "catch" (what happens to it). The query and key weights here are DESIGNED for teaching, not trained: values and W_out are the seeded ones.`,
+      host,
+    );
     this.summary = el('p', { class: 'summary' });
     this.body.append(this.summary);
   }
@@ -43,31 +48,73 @@ export class WhyHeadsPanel extends PanelFrame {
     const half = this.drawWidth >= 760 ? Math.floor(this.drawWidth / 2) - 12 : this.drawWidth;
     const tokens = this.tokens;
     const map = (attention, h, title) => {
-      const common = { values: attention, offset: h * T * T, rows: T, cols: T, rowLabels: tokens, colLabels: tokens, scale: 'probability', masked: (i, j) => j > i, title };
-      return { figure: heatmapFigure({ ...common, maxWidth: half, highlightRow: T - 1 }), table: () => heatmapTable(common) };
+      const common = {
+        values: attention,
+        offset: h * T * T,
+        rows: T,
+        cols: T,
+        rowLabels: tokens,
+        colLabels: tokens,
+        scale: 'probability',
+        masked: (i, j) => j > i,
+        title,
+      };
+      return {
+        figure: heatmapFigure({ ...common, maxWidth: half, highlightRow: T - 1 }),
+        table: () => heatmapTable(common),
+      };
     };
     const one = this.runs.one;
     const two = this.runs.two;
-    const oneBars = barsFigure({ rows: [{ name: 'one head', values: Array.from(one.lastRow[0]) }], labels: tokens, title: 'One head: row of the last "it"', maxWidth: half });
-    const twoBars = barsFigure({ rows: two.lastRow.map((r, h) => ({ name: `head ${h + 1}`, values: Array.from(r) })), labels: tokens, title: 'Two heads: row of the last "it"', maxWidth: half, height: 110 });
+    const oneBars = barsFigure({
+      rows: [{ name: 'one head', values: Array.from(one.lastRow[0]) }],
+      labels: tokens,
+      title: 'One head: row of the last "it"',
+      maxWidth: half,
+    });
+    const twoBars = barsFigure({
+      rows: two.lastRow.map((r, h) => ({ name: `head ${h + 1}`, values: Array.from(r) })),
+      labels: tokens,
+      title: 'Two heads: row of the last "it"',
+      maxWidth: half,
+      height: 110,
+    });
     const oneMap = map(one.attention, 0, 'One head: attention (T x T)');
     const twoMaps = [0, 1].map((h) => map(two.attention, h, `Two heads: head ${h + 1} attention`));
     const left = stackFigures([oneBars, oneMap.figure], 'One head');
     left.title = 'One head: the last "it" splits its attention between ball and catch';
     const right = stackFigures([twoBars, ...twoMaps.map((m) => m.figure)], 'Two heads');
     right.title = 'Two heads: head 1 attends to ball, head 2 to catch';
-    this.showFigures([
-      { figure: left, table: oneMap.table },
-      { figure: right, table: () => el('div', {}, twoMaps[0].table(), twoMaps[1].table()) },
-    ], { row: true });
+    this.showFigures(
+      [
+        { figure: left, table: oneMap.table },
+        { figure: right, table: () => el('div', {}, twoMaps[0].table(), twoMaps[1].table()) },
+      ],
+      { row: true },
+    );
   }
 
   exportData() {
     if (!this.runs) return { panel: 'why', status: this.statusLine.textContent };
     return {
-      panel: 'why', sentence: DEFAULT_SENTENCE, tokens: this.tokens, width: WIDTH, seed: this.seed, designed: 'Wq and Wk are designed for teaching, not trained',
-      oneHead: { lastItRow: this.runs.one.lastRow[0], attention: this.runs.one.attention, wq: this.runs.one.wq, wk: this.runs.one.wk },
-      twoHeads: { lastItRows: this.runs.two.lastRow, attention: this.runs.two.attention, wq: this.runs.two.wq, wk: this.runs.two.wk },
+      panel: 'why',
+      sentence: DEFAULT_SENTENCE,
+      tokens: this.tokens,
+      width: WIDTH,
+      seed: this.seed,
+      designed: 'Wq and Wk are designed for teaching, not trained',
+      oneHead: {
+        lastItRow: this.runs.one.lastRow[0],
+        attention: this.runs.one.attention,
+        wq: this.runs.one.wq,
+        wk: this.runs.one.wk,
+      },
+      twoHeads: {
+        lastItRows: this.runs.two.lastRow,
+        attention: this.runs.two.attention,
+        wq: this.runs.two.wq,
+        wk: this.runs.two.wk,
+      },
     };
   }
 }
