@@ -27,6 +27,13 @@ const WHY_TARGETS = { one: [['ball', 'catch']], two: [['ball'], ['catch']] };
 export const ORDER_SENTENCES = Object.freeze(['All dogs are animals', 'All animals are dogs']);
 const ORDER_MAX_WIDTH = 1024;
 
+// A layer this wide takes tens of milliseconds (width 512) to seconds (width 8000: a 1 GB layer) to
+// create in one call that cannot be split, so the page says so and lets the notice paint first.
+export const SLOW_LAYER_WIDTH = 512;
+export function slowLayerNotice(dModel) {
+  return Number.isInteger(dModel) && dModel >= SLOW_LAYER_WIDTH ? `Computing a layer of width ${dModel}...` : null;
+}
+
 export const maxAbsDiff = (a, b) => {
   let m = 0;
   for (let i = 0; i < a.length; i += 1) m = Math.max(m, Math.abs(a[i] - b[i]));

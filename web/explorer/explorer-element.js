@@ -5,7 +5,7 @@
 // while it is out of view (lifecycle.js); every element on a page shares one module instance.
 // One ExplorerComputation owns the numbers; the panels are views of its result.
 import { loadHeadwise } from '../headwise.js';
-import { ExplorerComputation, PANEL_PARTS } from './computation.js';
+import { ExplorerComputation, PANEL_PARTS, slowLayerNotice } from './computation.js';
 import { Lifecycle } from './lifecycle.js';
 import { readOptions, stateOf, OPTION_NAMES, OPTION_PROPERTIES, PANELS } from './options.js';
 import { configFromMessage } from './config-input.js';
@@ -336,12 +336,11 @@ export class HeadwiseExplorer extends ElementBase {
       return;
     }
     this.#cancelFrames();
-    // A big layer (GPT-2 sizes) takes tens of milliseconds to create in one call that cannot be
-    // split: say so first, let the message paint, then compute.
-    const { dModel } = this.#options;
-    if (Number.isInteger(dModel) && dModel >= 512 && dModel <= 4096) {
+    // A big layer cannot be created in slices: say so first, let the message paint, then compute.
+    const notice = slowLayerNotice(this.#options.dModel);
+    if (notice !== null) {
       this.#ui.loading.hidden = false;
-      this.#ui.loading.textContent = `Computing a layer of width ${dModel}...`;
+      this.#ui.loading.textContent = notice;
       this.#work.frame = requestAnimationFrame(() => {
         this.#work.timer = setTimeout(() => this.#render(), 0);
       });
