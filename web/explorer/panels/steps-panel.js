@@ -123,8 +123,8 @@ export class StepsPanel extends PanelFrame {
       this.status(`The steps could not be computed: ${this.outputs.error}`, 'error');
       return;
     }
-    this.check.textContent =
-      `Step by step through the API = forward(): max difference ` + `${formatNumber(this.outputs.maxDiff)}.`;
+    const maxDiff = formatNumber(this.outputs.maxDiff);
+    this.check.textContent = `Step by step through the API = forward(): max difference ${maxDiff}.`;
     this.status(`Step ${this.step + 1} of 5: ${STEPS[this.step]}.`);
     this.draw();
   }
