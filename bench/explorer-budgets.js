@@ -41,7 +41,9 @@ try {
     await context.close();
   }
   console.log(
-    `first heatmap painted after navigation: median ${median(firsts).toFixed(0)} ms of ${firsts.length} fresh loads (min ${Math.min(...firsts).toFixed(0)}, max ${Math.max(...firsts).toFixed(0)}; budget 500 ms); the module was ready at ${median(readies).toFixed(0)} ms`,
+    `first heatmap painted after navigation: median ${median(firsts).toFixed(0)} ms of ${firsts.length} fresh ` +
+      `loads (min ${Math.min(...firsts).toFixed(0)}, max ${Math.max(...firsts).toFixed(0)}; budget 500 ms); the ` +
+      `module was ready at ${median(readies).toFixed(0)} ms`,
   );
 
   // 3. Recompute and redraw, synchronously, after a change (T = 32 tokens, width 256): heads walk
@@ -90,7 +92,11 @@ try {
     }, sentence);
     const f = (v) => v.toFixed(1);
     console.log(
-      `recompute + redraw in the frame of the change (${panel ? `panel=${panel}` : 'all six panels, at the top of the page'}, T = 32, width 256): heads change median ${f(r[0][0])} ms, sentence change median ${f(r[0][1])} ms (budget 16 ms); layer + forward ${f(r[1][0])} / ${f(r[1][1])} ms; all panels drawn, counting those off screen that follow one per frame: ${f(r[2][0])} / ${f(r[2][1])} ms after the forward pass`,
+      `recompute + redraw in the frame of the change ` +
+        `(${panel ? `panel=${panel}` : 'all six panels, at the top of the page'}, T = 32, width 256): heads change ` +
+        `median ${f(r[0][0])} ms, sentence change median ${f(r[0][1])} ms (budget 16 ms); layer + forward ` +
+        `${f(r[1][0])} / ${f(r[1][1])} ms; all panels drawn, counting those off screen that follow one per frame: ` +
+        `${f(r[2][0])} / ${f(r[2][1])} ms after the forward pass`,
     );
     await context.close();
   }
@@ -99,5 +105,6 @@ try {
   await server.close();
 }
 console.log(
-  `measured in headless Chromium on this machine just now (${new Date().toISOString()}); command: node bench/explorer-budgets.js`,
+  `measured in headless Chromium on this machine just now (${new Date().toISOString()}); command: node ` +
+    `bench/explorer-budgets.js`,
 );

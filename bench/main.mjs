@@ -50,7 +50,8 @@ const PEERS = [
       if (torchMissing) return `skipped: ${torchMissing}`;
       const need = 3 * 4 * c.batch * c.heads * c.tokens * c.tokens; // (B,H,T,T) x ~3 live
       return need > freemem() - 2 * GiB
-        ? `skipped: needs ~${(need / GiB).toFixed(0)} GB for its (B, H, T, T) tensors, ${(freemem() / GiB).toFixed(0)} GB free`
+        ? `skipped: needs ~${(need / GiB).toFixed(0)} GB for its (B, H, T, T) tensors, ` +
+            `${(freemem() / GiB).toFixed(0)} GB free`
         : null;
     },
   },
@@ -144,13 +145,17 @@ async function main() {
     lines.push(s);
   };
   say(
-    `headwise bench, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ${cpus()[0].model} (${cpus().length} cores, shared), single thread everywhere`,
+    `headwise bench, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ` +
+      `${cpus()[0].model} (${cpus().length} cores, shared), single thread everywhere`,
   );
   say(
-    `each peer runs ${ROUNDS} rounds per case (in list order, then reversed) and keeps its round with the lowest median`,
+    `each peer runs ${ROUNDS} rounds per case (in list order, then reversed) and keeps its round with the lowest ` +
+      `median`,
   );
   say(
-    "median of samples after warm-up (min-max); GFLOP/s counts the causal half of QK^T and PV; ratio = peer time / headwise fused (wasm) time; peak = process peak RSS (MB), wasm = our module's linear memory (MB); max |diff| vs headwise fused wasm output",
+    'median of samples after warm-up (min-max); GFLOP/s counts the causal half of QK^T and PV; ratio = peer time ' +
+      "/ headwise fused (wasm) time; peak = process peak RSS (MB), wasm = our module's linear memory (MB); max " +
+      '|diff| vs headwise fused wasm output',
   );
 
   for (const c of cases) {
@@ -161,7 +166,8 @@ async function main() {
     const flops = flopsOf(c);
     say();
     say(
-      `## ${c.name}: B=${c.batch} T=${c.tokens} d_model=${c.dModel} H=${c.heads} hd=${c.headDim} (${(flops / 1e9).toFixed(3)} GFLOP)`,
+      `## ${c.name}: B=${c.batch} T=${c.tokens} d_model=${c.dModel} H=${c.heads} hd=${c.headDim} ` +
+        `(${(flops / 1e9).toFixed(3)} GFLOP)`,
     );
     say('| peer | median (min-max) | GFLOP/s | ratio | peak MB | max abs diff |');
     say('|---|---|---|---|---|---|');
@@ -177,13 +183,17 @@ async function main() {
       const ratio = ours ? (r.medianMs / ours.medianMs).toFixed(2) : '';
       const mem = `${fmtMb(r.peakRssBytes)}${r.wasmMemoryBytes ? ` (wasm ${fmtMb(r.wasmMemoryBytes)})` : ''}`;
       say(
-        `| ${peer.label} | ${fmtMs(r.medianMs)} (${fmtMs(r.minMs)}-${fmtMs(r.maxMs)}) | ${(flops / (r.medianMs * 1e6)).toFixed(2)} | ${ratio} | ${mem} | ${diff.toExponential(1)} |`,
+        `| ${peer.label} | ${fmtMs(r.medianMs)} (${fmtMs(r.minMs)}-${fmtMs(r.maxMs)}) | ` +
+          `${(flops / (r.medianMs * 1e6)).toFixed(2)} | ${ratio} | ${mem} | ${diff.toExponential(1)} |`,
       );
     }
     if (c.name === 'toy') {
       const r = runPeer({ name: 'ours-core-call', node: true }, c);
       say(
-        `| (headwise fused: the module call alone, no copies) | ${r.error ?? `${fmtMs(r.medianMs)} (${fmtMs(r.minMs)}-${fmtMs(r.maxMs)})`} | | ${r.error ? '' : (r.medianMs / ours.medianMs).toFixed(2)} | | ${r.error ? '' : maxDiff(r.output, ours.output).toExponential(1)} |`,
+        `| (headwise fused: the module call alone, no copies) | ` +
+          `${r.error ?? `${fmtMs(r.medianMs)} (${fmtMs(r.minMs)}-${fmtMs(r.maxMs)})`} | | ` +
+          `${r.error ? '' : (r.medianMs / ours.medianMs).toFixed(2)} | | ` +
+          `${r.error ? '' : maxDiff(r.output, ours.output).toExponential(1)} |`,
       );
     }
   }
@@ -206,11 +216,13 @@ async function main() {
       ]),
     ))
       say(
-        `| GEMM ${r.path} | ${r.shape} | ${fmtMs(r.medianMs)} (${fmtMs(r.min)}-${fmtMs(r.max)}) | ${r.gflops.toFixed(1)} |`,
+        `| GEMM ${r.path} | ${r.shape} | ${fmtMs(r.medianMs)} (${fmtMs(r.min)}-${fmtMs(r.max)}) | ` +
+          `${r.gflops.toFixed(1)} |`,
       );
     for (const r of await bestOf(() => benchAttend([1024, 4096])))
       say(
-        `| tiled causal attention, 12 heads x hd 64 | T=${r.T} | ${fmtMs(r.medianMs)} (${fmtMs(r.min)}-${fmtMs(r.max)}) | ${r.gflops.toFixed(1)} |`,
+        `| tiled causal attention, 12 heads x hd 64 | T=${r.T} | ${fmtMs(r.medianMs)} ` +
+          `(${fmtMs(r.min)}-${fmtMs(r.max)}) | ${r.gflops.toFixed(1)} |`,
       );
   }
   writeFileSync(`${here}build/results.md`, `${lines.join('\n')}\n`);

@@ -42,7 +42,8 @@
 
   function updateCounter() {
     const frame = slides[current].querySelector('iframe[data-steps]');
-    counter.textContent = `${current + 1} / ${slides.length}${frame ? `, step ${(stepOf.get(frame) ?? 0) + 1} of ${STEPS}` : ''}`;
+    const stepNote = frame ? `, step ${(stepOf.get(frame) ?? 0) + 1} of ${STEPS}` : '';
+    counter.textContent = `${current + 1} / ${slides.length}${stepNote}`;
   }
 
   function show(index) {

@@ -6,4 +6,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -f web/build/headwise-core.wasm ]] || { echo "build-explorer: run scripts/build-wasm.sh first" >&2; exit 1; }
 npx --no-install vite build --config scripts/explorer-bundle.config.js
-echo "explorer bundle: web/build/explorer/explorer.js ($(stat -c %s web/build/explorer/explorer.js) bytes, $(gzip -9c web/build/explorer/explorer.js | wc -c) gzipped)"
+bundle=web/build/explorer/explorer.js
+echo "explorer bundle: $bundle ($(stat -c %s "$bundle") bytes, $(gzip -9c "$bundle" | wc -c) gzipped)"

@@ -64,8 +64,9 @@ function forward(p, tokens, B, H, embedding) {
   const T = TOKENS;
   const D = p.wq.shape[0];
   const hd = D / H;
+  // (B*T, D)
   const x0flat =
-    embedding === 'gather' ? tf.gather(p.tokenEmbedding, tokens.ids) : tf.matMul(tokens.oneHot, p.tokenEmbedding); // (B*T, D)
+    embedding === 'gather' ? tf.gather(p.tokenEmbedding, tokens.ids) : tf.matMul(tokens.oneHot, p.tokenEmbedding);
   const x0 = tf.add(tf.reshape(x0flat, [B, T, D]), p.positionEmbedding);
   const flat = tf.reshape(x0, [B * T, D]);
   const heads = (w, b) => tf.transpose(tf.reshape(tf.add(tf.matMul(flat, w), b), [B, T, H, hd]), [0, 2, 1, 3]);

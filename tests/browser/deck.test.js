@@ -124,7 +124,7 @@ describe('the example slide deck', () => {
     }
   });
 
-  test('cross-origin, strict CSP on both origins: embeds render, stepping by postMessage, bad messages refused', async () => {
+  test('cross-origin, strict CSP on both origins: embeds render, postMessage steps, bad messages refused', async () => {
     const widgetOrigin = new URL(widgetServer.url).origin;
     const deckOrigin = new URL(deckServer.url).origin;
     assert.notEqual(widgetOrigin, deckOrigin);

@@ -175,7 +175,7 @@ test('the options table through attributes, setConfig, postMessage and getState 
   }
 });
 
-test('lifecycle of the real element: idle until near the viewport, paused out of view, error when the load fails', async () => {
+test('real element lifecycle: idle until near the viewport, paused out of view, error if the load fails', async () => {
   const { page, context, problems } = await openModulePage();
   try {
     const seen = await page.evaluate(async () => {

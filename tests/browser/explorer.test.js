@@ -361,7 +361,8 @@ describe('explorer hardening and export', () => {
       await page.waitForFunction(
         () => document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('.tokens li').length === 8,
       );
-      assert.deepEqual(await page.locator('.tokens li').allInnerTexts(), ['I', '❤️', 'my', '🐶', '🐶', ',', '👩🏽‍💻', '!']);
+      const expectedTokens = ['I', '❤️', 'my', '🐶', '🐶', ',', '👩🏽‍💻', '!'];
+      assert.deepEqual(await page.locator('.tokens li').allInnerTexts(), expectedTokens);
       await assertPanelsDrawn(page, ['input']);
 
       await sentence.fill('');
@@ -448,7 +449,7 @@ describe('explorer hardening and export', () => {
     { heads: 'attention', loop: 'maxDiff', order: 'perWord' },
   ];
   for (const expected of exportChecks)
-    test(`every panel exports JSON with its numbers and SVG with its figure: ${Object.keys(expected).join(', ')}`, async () => {
+    test(`every panel exports JSON (numbers) and SVG (figure): ${Object.keys(expected).join(', ')}`, async () => {
       const { page, context, problems } = await openExplorer(browser, `${server.url}index.html`);
       try {
         for (const [panel, key] of Object.entries(expected)) {

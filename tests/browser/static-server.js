@@ -9,7 +9,12 @@ export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/', import.meta
 /** The strict policy the explorer must run under. */
 export const STRICT_CSP = "script-src 'self' 'wasm-unsafe-eval'";
 /** The same with everything else locked down too, as README suggests for hosts that set default-src. */
-export const LOCKED_DOWN_CSP = `default-src 'self'; ${STRICT_CSP}; style-src 'self' 'unsafe-inline'; img-src 'self' data:`;
+export const LOCKED_DOWN_CSP = [
+  "default-src 'self'",
+  STRICT_CSP,
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+].join('; ');
 
 export async function serveDir(dir, { headers = {}, host = '127.0.0.1' } = {}) {
   const server = await preview({

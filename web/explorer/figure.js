@@ -139,27 +139,42 @@ export class Figure {
         for (let i = 0; i < it.rows; i += 1) {
           for (let j = 0; j < it.cols; j += 1)
             cells.push(
-              `<rect x="${n(it.x + j * it.cellW)}" y="${n(it.y + i * it.cellH)}" width="${n(it.cellW)}" height="${n(it.cellH)}" fill="${colour(it.colours[i * it.cols + j])}"/>`,
+              `<rect x="${n(it.x + j * it.cellW)}" y="${n(it.y + i * it.cellH)}" width="${n(it.cellW)}" ` +
+                `height="${n(it.cellH)}" fill="${colour(it.colours[i * it.cols + j])}"/>`,
             );
         }
         return cells.join('\n');
       }
       if (it.kind === 'rect') {
-        return `<rect x="${n(it.x)}" y="${n(it.y)}" width="${n(it.w)}" height="${n(it.h)}" fill="${it.fill ? colour(it.fill) : 'none'}"${it.stroke ? ` stroke="${colour(it.stroke)}" stroke-width="${it.strokeWidth}"` : ''}/>`;
+        const fill = it.fill ? colour(it.fill) : 'none';
+        const stroke = it.stroke ? ` stroke="${colour(it.stroke)}" stroke-width="${it.strokeWidth}"` : '';
+        return `<rect x="${n(it.x)}" y="${n(it.y)}" width="${n(it.w)}" height="${n(it.h)}" fill="${fill}"${stroke}/>`;
       }
       if (it.kind === 'line') {
-        return `<line x1="${n(it.x1)}" y1="${n(it.y1)}" x2="${n(it.x2)}" y2="${n(it.y2)}" stroke="${colour(it.stroke)}" stroke-width="${it.width}"${it.dash ? ` stroke-dasharray="${it.dash.join(' ')}"` : ''}/>`;
+        const dash = it.dash ? ` stroke-dasharray="${it.dash.join(' ')}"` : '';
+        return (
+          `<line x1="${n(it.x1)}" y1="${n(it.y1)}" x2="${n(it.x2)}" y2="${n(it.y2)}" ` +
+          `stroke="${colour(it.stroke)}" stroke-width="${it.width}"${dash}/>`
+        );
       }
       if (it.kind === 'polyline') {
-        return `<polyline points="${it.points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ')}" fill="none" stroke="${colour(it.stroke)}" stroke-width="${it.width}"/>`;
+        return (
+          `<polyline points="${it.points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ')}" fill="none" ` +
+          `stroke="${colour(it.stroke)}" stroke-width="${it.width}"/>`
+        );
       }
       if (it.kind === 'circle')
         return `<circle cx="${n(it.x)}" cy="${n(it.y)}" r="${it.r}" fill="${colour(it.fill)}"/>`;
       const rotate = it.rotate ? ` transform="rotate(${it.rotate} ${n(it.x)} ${n(it.y)})"` : '';
-      return `<text x="${n(it.x)}" y="${n(it.y)}" font-size="${it.size}" font-weight="${it.weight}" text-anchor="${it.anchor}" dominant-baseline="central" fill="${colour(it.fill)}"${rotate}>${escapeXml(it.text)}</text>`;
+      return (
+        `<text x="${n(it.x)}" y="${n(it.y)}" font-size="${it.size}" font-weight="${it.weight}" ` +
+        `text-anchor="${it.anchor}" dominant-baseline="central" ` +
+        `fill="${colour(it.fill)}"${rotate}>${escapeXml(it.text)}</text>`
+      );
     });
     return [
-      `<svg xmlns="http://www.w3.org/2000/svg" width="${this.width}" height="${this.height}" viewBox="0 0 ${this.width} ${this.height}" font-family="${escapeXml(FONT)}">`,
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${this.width}" height="${this.height}" viewBox="0 0 ` +
+        `${this.width} ${this.height}" font-family="${escapeXml(FONT)}">`,
       this.title ? `<title>${escapeXml(this.title)}</title>` : '',
       `<rect width="100%" height="100%" fill="${colour('bg')}"/>`,
       ...body,

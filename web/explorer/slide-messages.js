@@ -55,7 +55,9 @@ function parseRequest(data) {
     return { error: `unsupported protocol version ${JSON.stringify(data.headwise)}; this page speaks ${PROTOCOL}`, id };
   if (typeof data.method !== 'string' || !METHODS.has(data.method)) {
     return {
-      error: `unknown method ${JSON.stringify(String(data.method).slice(0, 40))}; use one of ${METHOD_NAMES.join(', ')}`,
+      error:
+        `unknown method ${JSON.stringify(String(data.method).slice(0, 40))}; use one of ` +
+        `${METHOD_NAMES.join(', ')}`,
       id,
     };
   }

@@ -1,14 +1,18 @@
 // The explorer's styles, scoped by its shadow root. Light and dark follow the viewer's setting.
 export const EXPLORER_CSS = `
-:host { display: block; color-scheme: light dark; --fg: #1b1b1f; --muted: #5c5c66; --bg: #ffffff; --line: #d0d0d8; --accent: #0b63c4; --warn: #8a5300; --error: #b00020; --chip: #eef1f6;
-  font-family: system-ui, -apple-system, "Segoe UI", sans-serif; line-height: 1.45; color: var(--fg); background: var(--bg); }
+:host { display: block; color-scheme: light dark; --fg: #1b1b1f; --muted: #5c5c66; --bg: #ffffff; --line: #d0d0d8;
+  --accent: #0b63c4; --warn: #8a5300; --error: #b00020; --chip: #eef1f6;
+  font-family: system-ui, -apple-system, "Segoe UI", sans-serif; line-height: 1.45;
+  color: var(--fg); background: var(--bg); }
 @media (prefers-color-scheme: dark) {
-  :host { --fg: #ececf1; --muted: #a4a4b0; --bg: #16161a; --line: #3a3a44; --accent: #6cb4ff; --warn: #ffb44d; --error: #ff6b81; --chip: #26262e; }
+  :host { --fg: #ececf1; --muted: #a4a4b0; --bg: #16161a; --line: #3a3a44; --accent: #6cb4ff; --warn: #ffb44d;
+    --error: #ff6b81; --chip: #26262e; }
 }
 * { box-sizing: border-box; }
 .explorer { max-width: 72rem; margin: 0 auto; padding: 0.5rem 1rem 2rem; }
 nav { display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0.5rem 0 1rem; }
-button, select, input, textarea { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; }
+button, select, input, textarea { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line);
+  border-radius: 6px; }
 button { padding: 0.35rem 0.75rem; cursor: pointer; min-height: 2.25rem; }
 button:hover { border-color: var(--accent); }
 button:disabled { opacity: 0.5; cursor: default; }
@@ -29,7 +33,8 @@ input[type=number], select { padding: 0.3rem 0.4rem; min-height: 2.25rem; }
 input[type=number] { width: 7rem; }
 .controls { display: flex; flex-wrap: wrap; gap: 0.75rem 1rem; align-items: end; margin: 0.5rem 0; }
 .help { margin: 0.2rem 0 0.5rem; font-size: 0.85em; color: var(--muted); }
-.tokens, .token-bar { display: flex; flex-wrap: wrap; gap: 0.3rem; list-style: none; padding: 0; margin: 0.5rem 0; max-height: 12rem; overflow: auto; }
+.tokens, .token-bar { display: flex; flex-wrap: wrap; gap: 0.3rem; list-style: none; padding: 0; margin: 0.5rem 0;
+  max-height: 12rem; overflow: auto; }
 .tokens li { background: var(--chip); border-radius: 4px; padding: 0.05rem 0.4rem; white-space: pre; }
 .token[aria-pressed="true"] { border-color: var(--accent); box-shadow: inset 0 -3px 0 var(--accent); }
 .figures { display: flex; flex-direction: column; gap: 0.75rem; margin: 0.5rem 0; }
@@ -46,23 +51,27 @@ code { font-family: ui-monospace, "Cascadia Mono", Menlo, monospace; }
 .exports::before { content: "Save:"; align-self: center; color: var(--muted); font-size: 0.9em; }
 progress { width: min(100%, 30rem); }
 details.numbers { margin: 0.5rem 0; }
-details.numbers table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 0.8em; font-variant-numeric: tabular-nums; }
+details.numbers table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 0.8em;
+  font-variant-numeric: tabular-nums; }
 details.numbers caption { text-align: left; font-weight: 600; padding: 0.2rem 0; }
 details.numbers th, details.numbers td { border: 1px solid var(--line); padding: 0.1rem 0.35rem; text-align: right; }
 .tables { overflow-x: auto; }
 .notes { color: var(--warn); }
 .loading { color: var(--muted); }
 .explorer.slide { max-width: none; min-height: 100vh; padding: 1.5vw 2.5vw; font-size: clamp(15px, 1.45vw, 30px); }
-.explorer.slide nav, .explorer.slide .exports, .explorer.slide details.numbers, .explorer.slide .page-title { display: none; }
+.explorer.slide nav, .explorer.slide .exports, .explorer.slide details.numbers,
+.explorer.slide .page-title { display: none; }
 .explorer.slide .panel { border: 0; padding-top: 0; }
 /* On a slide with live figures the steps list shows the current step's shapes only, so all five
    steps fit beside the figure (shapes-only slides, e.g. GPT-3, keep every shape). */
 .explorer.slide .steps.compact > li:not(.current) ul { display: none; }
 /* On a 16:9 slide, panels whose text is long put it beside their figures. */
 @media (min-aspect-ratio: 4/3) and (min-width: 900px) {
-  .explorer.slide .panel.two-column:not([hidden]) { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1.15fr); column-gap: 2.5vw; align-items: start; }
+  .explorer.slide .panel.two-column:not([hidden]) { display: grid;
+    grid-template-columns: minmax(0, 1fr) minmax(0, 1.15fr); column-gap: 2.5vw; align-items: start; }
   .explorer.slide .panel.two-column > * { grid-column: 1; }
   .explorer.slide .panel.two-column > .figures { grid-column: 2; grid-row: 1 / span 8; }
 }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
+  white-space: nowrap; }
 `;

@@ -31,7 +31,8 @@ function timeCalls(run, reps) {
  * @param {{ tokens: number, seed?: number, heads?: number[], runs?: number,
  *   onProgress?: (done: number, total: number, point?: object) => void, isCancelled?: () => boolean,
  *   whenActive?: () => Promise<void> }} o
- * @returns {Promise<{ points: { heads: number, fusedMs: number, loopMs: number, maxDiff: number }[], cancelled: boolean }>}
+ * @returns {Promise<{ points: { heads: number, fusedMs: number, loopMs: number, maxDiff: number }[],
+ *   cancelled: boolean }>}
  */
 export async function runHeadsSweep(
   hw,

@@ -2,8 +2,10 @@
 // Runs of letters, digits and apostrophes form a word; every other visible character (punctuation,
 // symbols, each emoji) is a token of its own; whitespace separates tokens and is dropped.
 
-const TOKEN_PATTERN =
-  /[\p{L}\p{N}\p{M}'’]+|\p{Extended_Pictographic}(?:\p{Emoji_Modifier}|\u200d\p{Extended_Pictographic}|\ufe0f)*|[^\s\p{L}\p{N}\p{M}]/gu;
+const WORD = /[\p{L}\p{N}\p{M}'’]+/u.source;
+const EMOJI = /\p{Extended_Pictographic}(?:\p{Emoji_Modifier}|\u200d\p{Extended_Pictographic}|\ufe0f)*/u.source;
+const SYMBOL = /[^\s\p{L}\p{N}\p{M}]/u.source;
+const TOKEN_PATTERN = new RegExp(`${WORD}|${EMOJI}|${SYMBOL}`, 'gu');
 
 export const DEFAULT_TOKEN_LIMIT = 64;
 

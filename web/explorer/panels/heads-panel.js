@@ -11,7 +11,8 @@ export class HeadsPanel extends PanelFrame {
     super(
       'heads',
       '4. Heads',
-      'One T x T attention map per head (rows: the token that looks; columns: the tokens it looks at). Hover or focus a token to follow its row in every head.',
+      'One T x T attention map per head (rows: the token that looks; columns: the tokens it looks at). Hover or ' +
+        'focus a token to follow its row in every head.',
       host,
     );
     this.highlight = -1;
@@ -43,7 +44,8 @@ export class HeadsPanel extends PanelFrame {
       this.clearFigures();
       this.status(
         c?.status === 'shapes-only'
-          ? `Shapes only: ${c.message}. Each head would be a ${c.config.tokens} x ${c.config.tokens} map; there would be ${c.config.heads} of them.`
+          ? `Shapes only: ${c.message}. Each head would be a ${c.config.tokens} x ${c.config.tokens} map; there ` +
+              `would be ${c.config.heads} of them.`
           : `Waiting for a valid configuration${c?.message ? `: ${c.message}` : '.'}`,
         c?.status === 'shapes-only' ? 'warn' : 'error',
       );
@@ -64,9 +66,9 @@ export class HeadsPanel extends PanelFrame {
       ),
     );
     const { heads: H } = c.config;
-    this.status(
-      `${H} head${H === 1 ? '' : 's'}${H > MAX_HEADS_DRAWN ? ` (the first ${MAX_HEADS_DRAWN} are drawn; all are in the JSON export)` : ''}, each ${c.tokens.length} x ${c.tokens.length}${c.config.causal ? ', causal: no token looks ahead' : ', no mask'}.`,
-    );
+    const drawn = H > MAX_HEADS_DRAWN ? ` (the first ${MAX_HEADS_DRAWN} are drawn; all are in the JSON export)` : '';
+    const mask = c.config.causal ? ', causal: no token looks ahead' : ', no mask';
+    this.status(`${H} head${H === 1 ? '' : 's'}${drawn}, each ${c.tokens.length} x ${c.tokens.length}${mask}.`);
     this.draw();
   }
 
@@ -132,7 +134,10 @@ export class HeadsPanel extends PanelFrame {
         highlightRow: m.rows === T ? this.highlight : null,
       }),
     );
-    this.mixing.textContent = `Merge puts each head's ${hd} context features side by side: ${H} x ${hd} = ${D} columns, back to width d_model. W_out then mixes them, so each output feature can combine what different heads found.`;
+    this.mixing.textContent =
+      `Merge puts each head's ${hd} context features side by side: ${H} x ${hd} = ${D} ` +
+      `columns, back to width d_model. W_out then mixes them, so each output feature can combine what different ` +
+      `heads found.`;
     drawOnCanvases(
       this.mixArea,
       this.mixFigures.map((figure) => ({ figure })),

@@ -16,7 +16,8 @@ export class InputPanel extends PanelFrame {
     super(
       'input',
       '1. Input',
-      'A sentence becomes tokens; each distinct token gets one vector (the same wherever it stands). Choose the width, the number of heads, the causal mask and the seed of the weights.',
+      'A sentence becomes tokens; each distinct token gets one vector (the same wherever it stands). Choose the ' +
+        'width, the number of heads, the causal mask and the seed of the weights.',
       host,
     );
     const field = (label, input) => el('label', { class: 'field' }, el('span', { text: label }), input);
@@ -90,14 +91,19 @@ export class InputPanel extends PanelFrame {
       this.status('Waiting for a width and a number of heads.', 'error');
     } else if (c.status === 'invalid') {
       const ok = divisorsOf(o.dModel);
-      this.rule.textContent = `Width ${o.dModel} cannot be split into ${o.heads} heads: each head gets width / heads features, so the number of heads must divide the width exactly (heads x head_dim = width). ${ok.length ? `Heads that divide ${o.dModel}: ${ok.join(', ')}${ok.length === 12 ? ', ...' : ''}.` : ''} (The module says: ${c.message}.)`;
+      this.rule.textContent =
+        `Width ${o.dModel} cannot be split into ${o.heads} heads: each head gets width / ` +
+        `heads features, so the number of heads must divide the width exactly (heads x head_dim = width). ` +
+        `${ok.length ? `Heads that divide ${o.dModel}: ${ok.join(', ')}${ok.length === 12 ? ', ...' : ''}.` : ''} ` +
+        `(The module says: ${c.message}.)`;
       this.status('This combination is not valid; the other panels wait for a valid one.', 'error');
     } else {
       const hd = c.headDim;
       this.rule.textContent = `width ${o.dModel} = ${o.heads} heads x head_dim ${hd}`;
       this.status(
         c.status === 'shapes-only'
-          ? `Shapes only: ${c.message}. The shapes are computed without allocating anything; the computing panels show them instead of numbers.`
+          ? `Shapes only: ${c.message}. The shapes are computed without allocating anything; the computing ` +
+              `panels show them instead of numbers.`
           : `${c.tokens.length} tokens; input x has shape ${shapeText([1, c.tokens.length, o.dModel])}.`,
         c.status === 'shapes-only' ? 'warn' : '',
       );

@@ -13,7 +13,8 @@ export class LoopFusedPanel extends PanelFrame {
     super(
       'loop',
       '5. Loop against fused',
-      'The loop version runs one head after another and concatenates; the fused version does all heads in one large product per step. Same numbers, different speed.',
+      'The loop version runs one head after another and concatenates; the fused version does all heads in one ' +
+        'large product per step. Same numbers, different speed.',
       host,
     );
     this.diff = el('p', { class: 'loop-diff', 'aria-live': 'polite' });
@@ -65,7 +66,10 @@ export class LoopFusedPanel extends PanelFrame {
       const d = c.loop.maxDiff;
       this.lastDiff = { loop, fused: c.fused.output, maxDiff: d };
       this.diff.dataset.value = String(d);
-      this.diff.textContent = `max |loop - fused| = ${formatNumber(d)} over ${loop.length} outputs (${c.config.heads} heads, width ${c.config.dModel}, ${c.tokens.length} tokens): ${d < TOLERANCE ? 'below 1e-5, the two versions agree' : 'ABOVE 1e-5: they disagree'}.`;
+      this.diff.textContent =
+        `max |loop - fused| = ${formatNumber(d)} over ${loop.length} outputs ` +
+        `(${c.config.heads} heads, width ${c.config.dModel}, ${c.tokens.length} tokens): ` +
+        `${d < TOLERANCE ? 'below 1e-5, the two versions agree' : 'ABOVE 1e-5: they disagree'}.`;
       this.status('Both versions were just computed by the module in this tab.');
     }
     this.draw();
@@ -99,7 +103,10 @@ export class LoopFusedPanel extends PanelFrame {
       const last = result.points.at(-1);
       this.sweepText.textContent = result.cancelled
         ? `Stopped after ${result.points.length} points.`
-        : `Done: measured in this browser just now. Each point is the median of ${last?.runs ?? 5} runs after a warm-up; T = ${tokens} tokens, width 6, head_dim 3. At ${last.heads} heads the loop takes ${formatNumber(last.loopMs)} ms and fused ${formatNumber(last.fusedMs)} ms (${(last.loopMs / last.fusedMs).toFixed(1)}x).`;
+        : `Done: measured in this browser just now. Each point is the median of ${last?.runs ?? 5} runs after a ` +
+          `warm-up; T = ${tokens} tokens, width 6, head_dim 3. At ${last.heads} heads the loop takes ` +
+          `${formatNumber(last.loopMs)} ms and fused ${formatNumber(last.fusedMs)} ms ` +
+          `(${(last.loopMs / last.fusedMs).toFixed(1)}x).`;
       this.sweepText.dataset.done = String(!result.cancelled);
     } catch (error) {
       this.sweepText.textContent = `The sweep stopped: ${error.message}`;

@@ -20,7 +20,8 @@ export class StepsPanel extends PanelFrame {
     super(
       'steps',
       '3. The five steps',
-      'The fused version, as GPT runs it: project, split, attend, merge, out-project. Each shape is live for the current configuration.',
+      'The fused version, as GPT runs it: project, split, attend, merge, out-project. Each shape is live for the ' +
+        'current configuration.',
       host,
     );
     this.step = 0;
@@ -93,13 +94,21 @@ export class StepsPanel extends PanelFrame {
         text: `view (B, T, H, hd) = ${shapeText(s.view.shape)}, strides ${shapeText(s.view.strides)}: no data moves.`,
       }),
       el('p', {
-        text: `transpose(1, 2) = ${shapeText(s.transposed.shape)}, strides ${shapeText(s.transposed.strides)}: still no data moves, but one head's next token is ${H * hd} floats away.`,
+        text:
+          `transpose(1, 2) = ${shapeText(s.transposed.shape)}, strides ${shapeText(s.transposed.strides)}: ` +
+          `still no data moves, but one head's next token is ${H * hd} floats away.`,
       }),
       el('p', {
-        text: `contiguous (B, H, T, hd), strides ${shapeText(s.contiguous.strides)}: each head's (T, hd) block is one matrix.`,
+        text:
+          `contiguous (B, H, T, hd), strides ${shapeText(s.contiguous.strides)}: each head's (T, hd) block ` +
+          `is one matrix.`,
       }),
       el('p', {
-        text: `Why before q @ k^T: a matrix product multiplies the last two dimensions and batches over the rest. Before the transpose they are (H, hd) = (${H}, ${hd}), so each token would compare its heads with each other (${H} x ${H} scores). After it they are (T, hd) = (${T}, ${hd}) per head: ${T} x ${T} scores, tokens against tokens, one map per head.`,
+        text:
+          `Why before q @ k^T: a matrix product multiplies the last two dimensions and batches over the ` +
+          `rest. Before the transpose they are (H, hd) = (${H}, ${hd}), so each token would compare its heads with ` +
+          `each other (${H} x ${H} scores). After it they are (T, hd) = (${T}, ${hd}) per head: ${T} x ${T} ` +
+          `scores, tokens against tokens, one map per head.`,
       }),
     );
     if (c.status === 'shapes-only') {
@@ -114,7 +123,8 @@ export class StepsPanel extends PanelFrame {
       this.status(`The steps could not be computed: ${this.outputs.error}`, 'error');
       return;
     }
-    this.check.textContent = `Step by step through the API = forward(): max difference ${formatNumber(this.outputs.maxDiff)}.`;
+    const maxDiff = formatNumber(this.outputs.maxDiff);
+    this.check.textContent = `Step by step through the API = forward(): max difference ${maxDiff}.`;
     this.status(`Step ${this.step + 1} of 5: ${STEPS[this.step]}.`);
     this.draw();
   }

@@ -13,7 +13,9 @@ export class WhyHeadsPanel extends PanelFrame {
     super(
       'why',
       '2. Why one head is not enough',
-      `For the sentence "${DEFAULT_SENTENCE}", width ${WIDTH}: the last "it" needs "ball" (what it refers to) and "catch" (what happens to it). The query and key weights here are DESIGNED for teaching, not trained: values and W_out are the seeded ones.`,
+      `For the sentence "${DEFAULT_SENTENCE}", width ${WIDTH}: the last "it" needs "ball" (what it refers to) ` +
+        `and "catch" (what happens to it). The query and key weights here are DESIGNED for teaching, not trained: ` +
+        `values and W_out are the seeded ones.`,
       host,
     );
     this.summary = el('p', { class: 'summary' });
@@ -37,7 +39,11 @@ export class WhyHeadsPanel extends PanelFrame {
     const at = (row, token) => row[this.tokens.indexOf(token)];
     const one = this.runs.one.lastRow[0];
     const [h1, h2] = this.runs.two.lastRow;
-    this.summary.textContent = `One head: the row of the last "it" gives ball ${at(one, 'ball').toFixed(2)} and catch ${at(one, 'catch').toFixed(2)}, so each gets only half. Two heads: head 1 gives ball ${at(h1, 'ball').toFixed(2)}, head 2 gives catch ${at(h2, 'catch').toFixed(2)}: each head looks at one thing fully.`;
+    this.summary.textContent =
+      `One head: the row of the last "it" gives ball ${at(one, 'ball').toFixed(2)} and ` +
+      `catch ${at(one, 'catch').toFixed(2)}, so each gets only half. Two heads: head 1 gives ball ` +
+      `${at(h1, 'ball').toFixed(2)}, head 2 gives catch ${at(h2, 'catch').toFixed(2)}: each head looks at one ` +
+      `thing fully.`;
     this.status('Computed by the module with the designed weights.');
     this.draw();
   }

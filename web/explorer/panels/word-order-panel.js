@@ -1,7 +1,8 @@
 // Panel 6: word order, a view of the page's computation (its two checkboxes are inputs to it).
-// Without positions and without the mask, attention treats a sentence as a set: "All dogs are animals" and "All animals are dogs" give each word the same output. The causal
-// mask breaks that symmetry (a word sees a different set of earlier words), and so do sinusoidal
-// positions added to the input: the bridge to the next lecture.
+// Without positions and without the mask, attention treats a sentence as a set: "All dogs are
+// animals" and "All animals are dogs" give each word the same output. The causal mask breaks that
+// symmetry (a word sees a different set of earlier words), and so do sinusoidal positions added to
+// the input: the bridge to the next lecture.
 import { PanelFrame } from '../panel-frame.js';
 import { el, formatNumber } from '../dom.js';
 import { heatmapFigure, heatmapTable } from '../heatmap.js';
@@ -15,7 +16,8 @@ export class WordOrderPanel extends PanelFrame {
     super(
       'order',
       '6. Word order',
-      `"${SENTENCE_A}" against "${SENTENCE_B}": the same words in another order. Compare each word's output vector in the two sentences.`,
+      `"${SENTENCE_A}" against "${SENTENCE_B}": the same words in another order. Compare each word's output ` +
+        `vector in the two sentences.`,
       host,
     );
     this.mask = el('input', { type: 'checkbox', class: 'order-mask', onchange: () => host.refresh('order') });
@@ -68,18 +70,28 @@ export class WordOrderPanel extends PanelFrame {
         : maxDiff < ZERO
           ? ' (the same vectors up to float32 rounding: the sums run over the words in another order)'
           : '';
-    this.result.textContent = `max |difference| over every word's output = ${formatNumber(maxDiff)}${same}. Width ${dModel}, ${heads} heads${note}.`;
+    this.result.textContent =
+      `max |difference| over every word's output = ${formatNumber(maxDiff)}${same}. ` +
+      `Width ${dModel}, ${heads} heads${note}.`;
     if (!causal && !positions) {
       this.why.textContent =
-        'Without positions and without the mask, attention sees a set of tokens, not a sequence: every word looks at the same words with the same weights in both sentences, so its output is the same. The layer cannot tell who is the animal.';
+        'Without positions and without the mask, attention sees a set of tokens, not a sequence: every word ' +
+        'looks at the same words with the same weights in both sentences, so its output is the same. The layer ' +
+        'cannot tell who is the animal.';
     } else if (causal && !positions) {
-      this.why.textContent = `With the causal mask a word sees only itself and the words before it: "dogs" sees {All, dogs} in the first sentence but all four words in the second. The mask itself leaks position, so the outputs differ.`;
+      this.why.textContent =
+        `With the causal mask a word sees only itself and the words before it: "dogs" sees ` +
+        `{All, dogs} in the first sentence but all four words in the second. The mask itself leaks position, so ` +
+        `the outputs differ.`;
     } else {
       this.why.textContent =
-        'Sinusoidal positions added to the input make each token vector depend on where it stands, so the same word gets different vectors and the symmetry breaks. This is the bridge to the next lecture: positional encodings.';
+        'Sinusoidal positions added to the input make each token vector depend on where it stands, so the same ' +
+        'word gets different vectors and the symmetry breaks. This is the bridge to the next lecture: positional ' +
+        'encodings.';
     }
     this.status(
-      `Computed by the module just now: causal mask ${causal ? 'on' : 'off'}, positions ${positions ? 'added' : 'off'}.`,
+      `Computed by the module just now: causal mask ${causal ? 'on' : 'off'}, positions ` +
+        `${positions ? 'added' : 'off'}.`,
     );
     this.draw();
   }
