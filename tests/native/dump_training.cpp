@@ -1,6 +1,8 @@
 // Not a test itself: trains natively for a few steps and prints JSON that
 // tests/js/train-native-agreement.test.js compares with the wasm trainer: per-step batch losses,
-// the held-out evaluation and every parameter after the last step.
+// the held-out evaluation and every parameter after the last step. Three cases at the default
+// sizes (1, 2, 4 heads) and two at tail sizes: widths, head_dim, MLP width and batch that are not
+// multiples of the SIMD width (head_dim 3 and 5, batch 5 and 1, the "verb" variant once).
 #include <cstdio>
 #include <memory>
 
@@ -9,17 +11,32 @@
 using namespace headwise::train;
 
 int main() {
+  struct Case {
+    std::size_t heads, d_model, mlp, batch;
+    Variant variant;
+  };
+  const Case cases[] = {{1, 32, 64, 32, Variant::kVerbNoun},
+                        {2, 32, 64, 32, Variant::kVerbNoun},
+                        {4, 32, 64, 32, Variant::kVerbNoun},
+                        {3, 9, 7, 5, Variant::kVerbNoun},
+                        {1, 5, 3, 1, Variant::kVerb}};
   std::printf("[");
-  const std::size_t heads_list[] = {1, 2, 4};
-  for (std::size_t c = 0; c < 3; ++c) {
+  for (std::size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
     TrainerOptions o;
-    o.heads = heads_list[c];
+    o.heads = cases[c].heads;
+    o.d_model = cases[c].d_model;
+    o.mlp = cases[c].mlp;
+    o.batch = cases[c].batch;
+    o.variant = cases[c].variant;
     o.seed = static_cast<std::uint32_t>(40 + c);
     o.eval_size = 512;
     std::unique_ptr<Trainer> t;
     if (!Trainer::create(o, &t).is_ok()) return 1;
-    std::printf("%s{\"options\":{\"heads\":%zu,\"seed\":%u,\"evalSize\":512},\"losses\":[",
-                c ? "," : "", o.heads, o.seed);
+    std::printf(
+        "%s{\"options\":{\"heads\":%zu,\"dModel\":%zu,\"mlpWidth\":%zu,\"batch\":%zu,"
+        "\"variant\":\"%s\",\"seed\":%u,\"evalSize\":512},\"losses\":[",
+        c ? "," : "", o.heads, o.d_model, o.mlp, o.batch,
+        o.variant == Variant::kVerb ? "verb" : "verb-noun", o.seed);
     for (int i = 0; i < 20; ++i) std::printf("%s%.9g", i ? "," : "", t->step().loss);
     const Evaluation e = t->evaluate();
     std::printf("],\"evaluation\":{\"loss\":%.9g,\"accuracy\":%.9g},\"parameters\":[", e.loss,
