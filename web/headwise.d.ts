@@ -226,6 +226,16 @@ export interface HeadShare {
   noun: number;
 }
 
+export interface Specialisation {
+  state: 'specialised' | 'partial' | 'mixed';
+  /** The head that attends most to the latest verb (in the best verb/noun pairing of two heads). */
+  verbHead: number;
+  /** The other head of that pairing; null for the 'verb' variant. */
+  nounHead: number | null;
+  verb: number;
+  noun: number | null;
+}
+
 /** JSON-able weights: each tensor a flat row-major array (weights shaped (in, out), y = x W + b). */
 export interface TrainerWeights {
   format: 'headwise-trainer-weights/1';
@@ -254,6 +264,12 @@ export class Trainer {
   evaluate(): TrainResult;
   /** Per head, mean attention from "?" on the latest verb and latest noun (held-out set). */
   headShares(): HeadShare[];
+  /**
+   * The solution the heads found, from headShares(): 'specialised' (for 'verb-noun', two heads at
+   * >= threshold (0.9) on the latest verb and the latest noun), 'mixed' (no head at 0.5 on either:
+   * the stuck 1-head-like solution) or 'partial'.
+   */
+  specialisation(threshold?: number): Specialisation;
   /** Attention from "?" for 11 words (+ "?"), given as a string, words or token ids. */
   attentionFrom(sequence: string | ReadonlyArray<string | number>): { tokens: string[]; heads: Float32Array[] };
   getWeights(): TrainerWeights;

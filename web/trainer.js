@@ -176,6 +176,41 @@ export class Trainer {
     return this.#checked(this.#core.call('trainerHeadShares', this.#live()));
   }
 
+  /**
+   * Which solution the heads have found, from headShares() (held-out set). 'specialised': for
+   * 'verb-noun', two different heads each put at least `threshold` (0.9) of their attention from
+   * "?" on the latest verb and on the latest noun (for 'verb', one head on the latest verb);
+   * 'mixed': no head puts even 0.5 on either word (the 1-head-like solution a run can get stuck
+   * in); 'partial': anything between (one head specialised, the other only partly). verbHead and
+   * nounHead are the heads of the best pairing (nounHead is null for 'verb'), verb and noun their shares.
+   */
+  specialisation(threshold = 0.9) {
+    if (typeof threshold !== 'number' || !(threshold > 0 && threshold <= 1)) {
+      throw new RangeError(`threshold must be a number in (0, 1], got ${describe(threshold)}`);
+    }
+    const shares = this.headShares();
+    let best = null;
+    if (this.options.variant === 'verb') {
+      shares.forEach(({ verb }, h) => {
+        if (best === null || verb > best.verb) best = { verbHead: h, nounHead: null, verb, noun: null };
+      });
+    } else {
+      for (let v = 0; v < shares.length; v += 1) {
+        for (let n = 0; n < shares.length; n += 1) {
+          if (v === n && shares.length > 1) continue;
+          const score = Math.min(shares[v].verb, shares[n].noun);
+          if (best === null || score > best.score) {
+            best = { verbHead: v, nounHead: n, verb: shares[v].verb, noun: shares[n].noun, score };
+          }
+        }
+      }
+      delete best.score;
+    }
+    const specialised = best.verb >= threshold && (best.noun === null || best.noun >= threshold);
+    const mixed = shares.every(({ verb, noun }) => verb < 0.5 && noun < 0.5);
+    return { state: specialised ? 'specialised' : mixed ? 'mixed' : 'partial', ...best };
+  }
+
   /** Attention from "?" for one sequence: { tokens (12 words), heads: [Float32Array(12) per head] }. */
   attentionFrom(sequence) {
     const ids = sequenceIds(sequence);

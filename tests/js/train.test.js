@@ -93,6 +93,31 @@ test('headShares reports one entry per head with shares in [0, 1]', () => {
   t.dispose();
 });
 
+test('specialisation() tells a specialised pair of heads from a stuck or mixed run', () => {
+  // Seed 2 reaches 95% near step 350 with one head on each word; seed 1 stays at 0.89 with one
+  // head on the latest noun and the other only partly on the verb (docs/benchmarks-training.md).
+  const fresh = hw.createTrainer({ heads: 2, seed: 2, evalSize: 256 });
+  expect(fresh.specialisation().state).toBe('mixed');
+  fresh.step(600);
+  const good = fresh.specialisation();
+  expect(good.state).toBe('specialised');
+  expect(good.verbHead).not.toBe(good.nounHead);
+  expect(Math.min(good.verb, good.noun)).toBeGreaterThanOrEqual(0.9);
+  fresh.dispose();
+  const stuck = hw.createTrainer({ heads: 2, seed: 1, evalSize: 256 });
+  stuck.step(1500);
+  const s = stuck.specialisation();
+  expect(s.state).toBe('partial');
+  expect(stuck.evaluate().accuracy).toBeLessThan(0.95);
+  expect(stuck.specialisation(0.4).state).toBe('specialised');
+  expect(() => stuck.specialisation(0)).toThrow(RangeError);
+  stuck.dispose();
+  const one = hw.createTrainer({ heads: 1, variant: 'verb', seed: 1, evalSize: 256 });
+  one.step(1000);
+  expect(one.specialisation()).toMatchObject({ state: 'specialised', verbHead: 0, nounHead: null, noun: null });
+  one.dispose();
+});
+
 test('weights survive a JSON round trip into another trainer, which then predicts the same', () => {
   const a = hw.createTrainer({ seed: 5, evalSize: 256 });
   a.step(50);
