@@ -207,7 +207,8 @@ export class LoopFusedPanel extends PanelFrame {
             ...this.sweep,
             measured:
               'in this browser after a warm-up; per version the median, min and max of ' +
-              `${this.sweep.points[0]?.runs ?? 0} samples in ms, each sample repeating the call (reps) until it lasts ${SAMPLE_MS} ms`,
+              `${this.sweep.points[0]?.runs ?? 0} samples in ms, each sample repeating the call (reps) ` +
+              `until it lasts ${SAMPLE_MS} ms`,
             userAgent: navigator.userAgent,
           }
         : null,
