@@ -176,7 +176,8 @@ test('the heads sweep times forward() and forward({ variant: "loop" }) without i
     for (const key of ['fused', 'loop']) {
       expect(p[key].min).toBeLessThanOrEqual(p[key].median);
       expect(p[key].median).toBeLessThanOrEqual(p[key].max);
-      // Each sample lasted about SAMPLE_MS (a later sample can run faster than the one that set reps): reps x the fastest's time per call.
+      // Each sample lasted about SAMPLE_MS (a later sample can run faster than the one that set
+      // reps): reps x the fastest's time per call.
       expect(p.reps[key] * p[key].min).toBeGreaterThanOrEqual(SAMPLE_MS * 0.5);
     }
   }
