@@ -306,6 +306,30 @@ describe('explorer layouts and embedding', () => {
     }
   });
 
+  test('index.html?panel=heads: one panel and no nav buttons that point at hidden panels', async () => {
+    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=heads`);
+    try {
+      const visible = await page.locator('headwise-explorer').evaluate((h) => {
+        const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+        const root = h.shadowRoot;
+        return {
+          navButtons: [...root.querySelectorAll('nav button')].filter(shown).map((b) => b.textContent),
+          panels: [...root.querySelectorAll('[data-panel]')].filter(shown).map((p) => p.dataset.panel),
+        };
+      });
+      assert.deepEqual(visible.panels, ['heads']);
+      assert.deepEqual(visible.navButtons, []);
+      // The full page keeps its nav.
+      await page.goto(`${server.url}index.html`);
+      await page.locator('headwise-explorer nav button').first().waitFor();
+      assert.ok((await page.locator('headwise-explorer nav button').count()) >= 6);
+      assert.ok(await page.locator('headwise-explorer nav').isVisible());
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('GPT-3: shapes only, saying why', async () => {
     const { page, context, problems } = await openExplorer(browser, `${server.url}embed.html?panel=steps&preset=gpt3`);
     try {
