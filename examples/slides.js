@@ -2,7 +2,9 @@
 // The slide number is kept in the address (#3), so a reload stays on the same slide.
 // On a slide whose iframe has data-steps, "next" first walks the embedded explorer through its
 // five steps with postMessage (README, "Slide control"), then moves on.
-// ?widget=https://widget.example/ loads the embedded panels from another origin (where
+// Each embed announces itself with a "ready" message; the deck then asks it to forward the
+// navigation keys pressed inside it (forwardKeys), so the arrows keep moving the deck after a click
+// in a panel. ?widget=https://widget.example/ loads the embedded panels from another origin (where
 // embed.html and build/ are served); by default they come from ../web/ next to this deck.
 (function deck() {
   const slides = Array.from(document.querySelectorAll('.slide'));
@@ -65,26 +67,38 @@
     show(current + delta);
   }
 
-  // Replies carry the explorer's state: keep the deck's idea of the step in line with it.
+  // A deck key, pressed in the deck or forwarded by an embed: true when it moved the deck.
+  function onDeckKey(key) {
+    if (['ArrowRight', 'PageDown', ' '].includes(key)) move(1);
+    else if (['ArrowLeft', 'PageUp'].includes(key)) move(-1);
+    else return false;
+    return true;
+  }
+
+  // Replies carry the explorer's state: keep the deck's idea of the step in line with it. Events:
+  // 'ready' (the embed has drawn: ask it for its keys) and 'key' (a key pressed inside it).
   window.addEventListener('message', (event) => {
     const frame = frames.find((f) => f.contentWindow === event.source);
     if (!frame || event.origin !== new URL(frame.src).origin) return;
     const data = event.data;
-    if (data?.headwise !== 1 || !data.ok || !Number.isInteger(data.result?.step)) return;
+    if (data?.headwise !== 1) return;
+    if (data.event === 'ready') {
+      frame.dataset.ready = 'true';
+      send(frame, 'forwardKeys', { on: true });
+      return;
+    }
+    if (data.event === 'key') {
+      if (frame.closest('.slide') === slides[current]) onDeckKey(data.key);
+      return;
+    }
+    if (!data.ok || !Number.isInteger(data.result?.step)) return;
     stepOf.set(frame, data.result.step);
     updateCounter();
   });
 
   document.addEventListener('keydown', (event) => {
     if (event.target.closest && event.target.closest('input, textarea, select')) return;
-    if (['ArrowRight', 'PageDown', ' '].includes(event.key)) {
-      event.preventDefault();
-      move(1);
-    }
-    if (['ArrowLeft', 'PageUp'].includes(event.key)) {
-      event.preventDefault();
-      move(-1);
-    }
+    if (onDeckKey(event.key)) event.preventDefault();
   });
   document.querySelectorAll('[data-go]').forEach((button) => {
     button.addEventListener('click', () => move(Number(button.dataset.go)));

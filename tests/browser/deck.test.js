@@ -250,4 +250,49 @@ describe('the example slide deck', () => {
       await context.close();
     }
   });
+
+  test('embeds announce "ready"; after a click inside one the arrow keys still move the deck', async () => {
+    const { page, context, problems } = await openDeck(
+      `${deckServer.url}slides.html?widget=${encodeURIComponent(widgetServer.url)}#4`,
+      [deckServer.url, widgetServer.url, 'data:', 'blob:'],
+    );
+    try {
+      assert.match(await page.locator('.counter').innerText(), /^4 \/ 7$/);
+      // The deck marks a frame ready only on the embed's own "ready" message (it never polls).
+      await page.locator('.slide.current iframe[data-ready="true"]').waitFor({ timeout: 20_000 });
+      const frame = page.frameLocator('.slide.current iframe');
+      await frame.locator('[data-panel="heads"] h2').click();
+      // Focus is inside the embed now: the deck's own keydown handler cannot see the keys.
+      assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'IFRAME');
+      await page.keyboard.press('ArrowRight');
+      await page.waitForFunction(() => /^5 \/ 7/.test(document.querySelector('.counter').textContent));
+      await page.locator('.slide.current iframe[data-ready="true"]').waitFor({ timeout: 20_000 });
+      await page.frameLocator('.slide.current iframe').locator('[data-panel="loop"] h2').click();
+      await page.keyboard.press('ArrowLeft');
+      await page.waitForFunction(() => /^4 \/ 7/.test(document.querySelector('.counter').textContent));
+      // Without the opt-in an embed keeps its keys: a fresh embed that was never asked forwards none.
+      const forwarded = await page.evaluate(async (widget) => {
+        const iframe = document.createElement('iframe');
+        iframe.src = `${widget}embed.html?panel=input`;
+        // In view: an embed draws (and so announces itself) only when it can be seen.
+        iframe.style.cssText = 'position: fixed; top: 0; left: 0; width: 640px; height: 360px; z-index: 9';
+        document.body.append(iframe);
+        const events = [];
+        window.addEventListener('message', (event) => {
+          if (event.source === iframe.contentWindow && event.data?.headwise === 1) events.push(event.data.event);
+        });
+        await new Promise((resolve) => iframe.addEventListener('load', resolve, { once: true }));
+        for (let i = 0; i < 50 && !events.includes('ready'); i += 1) await new Promise((r) => setTimeout(r, 100));
+        return events;
+      }, widgetServer.url);
+      assert.deepEqual(forwarded, ['ready']);
+      await page.locator('iframe:not(.slide iframe)').click({ position: { x: 320, y: 40 } });
+      await page.keyboard.press('ArrowRight');
+      await page.waitForTimeout(300);
+      assert.match(await page.locator('.counter').innerText(), /^4 \/ 7/, 'a key in an embed that was not asked');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -306,6 +306,30 @@ describe('explorer layouts and embedding', () => {
     }
   });
 
+  test('index.html?panel=heads: one panel and no nav buttons that point at hidden panels', async () => {
+    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=heads`);
+    try {
+      const visible = await page.locator('headwise-explorer').evaluate((h) => {
+        const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+        const root = h.shadowRoot;
+        return {
+          navButtons: [...root.querySelectorAll('nav button')].filter(shown).map((b) => b.textContent),
+          panels: [...root.querySelectorAll('[data-panel]')].filter(shown).map((p) => p.dataset.panel),
+        };
+      });
+      assert.deepEqual(visible.panels, ['heads']);
+      assert.deepEqual(visible.navButtons, []);
+      // The full page keeps its nav.
+      await page.goto(`${server.url}index.html`);
+      await page.locator('headwise-explorer nav button').first().waitFor();
+      assert.ok((await page.locator('headwise-explorer nav button').count()) >= 6);
+      assert.ok(await page.locator('headwise-explorer nav').isVisible());
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('GPT-3: shapes only, saying why', async () => {
     const { page, context, problems } = await openExplorer(browser, `${server.url}embed.html?panel=steps&preset=gpt3`);
     try {
@@ -488,16 +512,46 @@ describe('explorer hardening and export', () => {
         null,
         { timeout: 90_000 },
       );
-      assert.match(
-        await page.locator('.sweep-status').innerText(),
-        /measured in this browser just now.*median of 5 runs/,
-      );
+      const status = await page.locator('.sweep-status').innerText();
+      assert.match(status, /measured in this browser just now, batch 2, T = 6, width 6, head_dim 3/);
+      assert.match(status, /median of 7 samples after a warm-up, the band their min to max; a sample repeats/);
       await assertPanelsDrawn(page, ['loop']);
       // The text equivalent is built when its disclosure is opened.
       await page.locator('[data-panel="loop"] details summary').click();
       await page.locator('[data-panel="loop"] tbody tr').first().waitFor(); // built on the toggle event
-      const rows = await page.locator('[data-panel="loop"] tbody tr').count();
-      assert.equal(rows, 12);
+      const header = await page.locator('[data-panel="loop"] thead tr').innerText();
+      const unit = /loop \((ms|us)\)/.exec(header)?.[1];
+      assert.ok(unit, `the table names its unit: ${header}`);
+      const rows = await page.locator('[data-panel="loop"] tbody tr').allInnerTexts();
+      assert.equal(rows.length, 12);
+      // Each time is printed as median (min-max) with at most 3 significant digits: the clock cannot
+      // back more (the old table printed 13300.0 and 3133.3), and min <= median <= max.
+      const significant = (text) =>
+        text
+          .replace(/^[0.]+/, '')
+          .replace('.', '')
+          .replace(/0+$/, '').length;
+      const times = rows.map((row) => {
+        const [heads, ...cells] = row.split('\t');
+        const [loop, fused] = cells.slice(0, 2).map((cell) => {
+          const m = /^([\d.]+) \(([\d.]+)-([\d.]+)\)$/.exec(cell);
+          assert.ok(m, `heads ${heads}: "${cell}" reads median (min-max)`);
+          for (const v of m.slice(1)) assert.ok(significant(v) <= 3, `heads ${heads}: ${v} has more than 3 digits`);
+          const [median, min, max] = m.slice(1).map(Number);
+          assert.ok(min <= median && median <= max, `heads ${heads}: ${cell}`);
+          return median;
+        });
+        return { heads: Number(heads), loop, fused };
+      });
+      // The SVG export draws each version's band (two translucent polygons under the lines).
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.locator('[data-panel="loop"] .exports button:text-is("SVG")').click(),
+      ]);
+      const svg = (await readFile(await download.path())).toString('utf8');
+      assert.equal((svg.match(/<polygon [^>]*fill-opacity="0.25"/g) ?? []).length, 2);
+      assert.match(svg, new RegExp(`${unit === 'ms' ? 'milliseconds' : 'microseconds'} \\(log; band: min to max\\)`));
+      console.log(`heads sweep in Chromium (${unit}, medians): ${JSON.stringify(times)}`);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

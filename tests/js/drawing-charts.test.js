@@ -71,6 +71,43 @@ describe('log axes', () => {
   });
 });
 
+describe('the min-max band of a log-log series', () => {
+  test('a translucent polygon along the highs, back along the lows, where the scale says', () => {
+    const band = [
+      [2, 0.002, 0.004],
+      [64, 0.01, 0.03],
+      [4000, 1.2, 2.5],
+    ];
+    const series = [{ name: 'fused', colour: '#0072B2', points: band.map(([x, lo, hi]) => [x, (lo + hi) / 2]), band }];
+    const figure = logLogFigure({ series, title: 't', xLabel: 'h', yLabel: 'ms', maxWidth: 640, height: 320 });
+    const [left, top, w, h] = [64, 30, 640 - 64 - 16, 320 - 30 - 44];
+    // The y range covers the band's extremes, not only the medians.
+    const [y0, y1] = [0.002 / 1.5, 2.5 * 1.5];
+    const lx = (v) => left + (Math.log(v / 2) / Math.log(4000 / 2)) * w;
+    const ly = (v) => top + h - (Math.log(v / y0) / Math.log(y1 / y0)) * h;
+    const polygons = figure.items.filter((it) => it.kind === 'polygon');
+    expect(polygons).toHaveLength(1);
+    const [poly] = polygons;
+    expect(poly.fill).toBe('#0072B2');
+    expect(poly.opacity).toBeGreaterThan(0);
+    expect(poly.opacity).toBeLessThan(1);
+    const want = [...band.map(([x, , hi]) => [lx(x), ly(hi)]), ...band.map(([x, lo]) => [lx(x), ly(lo)]).reverse()];
+    expect(poly.points).toHaveLength(want.length);
+    poly.points.forEach(([x, y], k) => {
+      expect(close(x, want[k][0]), `x of vertex ${k}`).toBe(true);
+      expect(close(y, want[k][1]), `y of vertex ${k}: ${y}, want ${want[k][1]}`).toBe(true);
+    });
+    // Drawn before the line, so the line stays on top.
+    expect(figure.items.indexOf(poly)).toBeLessThan(figure.items.findIndex((it) => it.kind === 'polyline'));
+    expect(figure.toSVG()).toMatch(/<polygon points="[^"]+" fill="#0072B2" fill-opacity="0.25"\/>/);
+  });
+
+  test('fractional tick labels read as decimals, without float noise', () => {
+    expect(logTicks(0.002, 4).map(tickLabel)).toEqual(['0.01', '0.1', '1']);
+    expect(tickLabel(3 * 0.1)).toBe('0.3');
+  });
+});
+
 describe('bar chart', () => {
   test('ticks 0, 0.5, 1 and bars of height value x (height - 16), coloured by value', () => {
     const values = [0, 0.25, 0.5, 1];

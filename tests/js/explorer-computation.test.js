@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadHeadwise } from '../../web/headwise.js';
 import { ExplorerComputation, PANEL_PARTS } from '../../web/explorer/computation.js';
 import { defaultOptions } from '../../web/explorer/options.js';
-import { runHeadsSweep } from '../../web/explorer/sweep.js';
+import { runHeadsSweep, SAMPLE_MS } from '../../web/explorer/sweep.js';
 import { countingModule, tally, callName } from './counting-module.js';
 import { referenceMha } from './reference.js';
 import './matchers.js';
@@ -167,12 +167,19 @@ describe('one change, one forward per version shown', () => {
 
 test('the heads sweep times forward() and forward({ variant: "loop" }) without intermediates', async () => {
   const { hw, calls } = countingModule(realHw);
-  const result = await runHeadsSweep(hw, { tokens: 5, heads: [2, 8], runs: 1 });
+  const result = await runHeadsSweep(hw, { tokens: 5, heads: [2, 8], runs: 3 });
   expect(result.points.map((p) => p.heads)).toEqual([2, 8]);
   for (const p of result.points) {
     expect(p.maxDiff).toBeLessThan(1e-5);
     expect(p.fusedMs).toBeGreaterThan(0);
     expect(p.loopMs).toBeGreaterThan(0);
+    for (const key of ['fused', 'loop']) {
+      expect(p[key].min).toBeLessThanOrEqual(p[key].median);
+      expect(p[key].median).toBeLessThanOrEqual(p[key].max);
+      // Each sample lasted about SAMPLE_MS (a later sample can run faster than the one that set
+      // reps): reps x the fastest's time per call.
+      expect(p.reps[key] * p[key].min).toBeGreaterThanOrEqual(SAMPLE_MS * 0.5);
+    }
   }
   const forwards = calls.filter((c) => c.method === 'forward' || c.method === 'forwardLoop').map(callName);
   expect(new Set(forwards)).toEqual(new Set(['forward fused', 'forward loop']));

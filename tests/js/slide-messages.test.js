@@ -133,3 +133,23 @@ test('?origins= parses into origins; junk entries are dropped', () => {
     ['https://a.example', 'http://127.0.0.1:8080'],
   );
 });
+
+test('forwardKeys: a boolean through the embedding context; without an embedding page, an error reply', () => {
+  const element = { getState: () => ({}) };
+  const seen = [];
+  const context = {
+    forwardKeys(on) {
+      if (typeof on !== 'boolean') throw new TypeError(`on must be true or false, got ${JSON.stringify(on)}`);
+      seen.push(on);
+      return { forwardingKeys: on };
+    },
+  };
+  const ok = answer(element, { headwise: 1, id: 'k', method: 'forwardKeys', params: { on: true } }, context);
+  assert.deepEqual(ok, { headwise: 1, id: 'k', ok: true, result: { forwardingKeys: true } });
+  const bad = answer(element, { headwise: 1, id: 'b', method: 'forwardKeys', params: { on: 'yes' } }, context);
+  assert.equal(bad.ok, false);
+  assert.equal(bad.error, 'forwardKeys: on must be true or false, got "yes"');
+  assert.deepEqual(seen, [true]);
+  const alone = answer(element, { headwise: 1, id: 'a', method: 'forwardKeys', params: { on: true } });
+  assert.equal(alone.error, 'forwardKeys: only an embedded page can forward keys to its parent');
+});

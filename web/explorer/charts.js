@@ -61,9 +61,12 @@ export function logPosition(v, lo, hi, from, to) {
 }
 
 /** The label of a tick: whole numbers as they are, 1e+3 and up in exponent form. */
-export const tickLabel = (t) => (t >= 1000 ? t.toExponential(0) : String(t));
+export const tickLabel = (t) => (t >= 1000 ? t.toExponential(0) : String(Number(t.toPrecision(3))));
 
-/** series: [{ name, colour, points: [[x, y]] }] on log x and log y axes. */
+/**
+ * series: [{ name, colour, points: [[x, y]], band?: [[x, low, high]] }] on log x and log y axes;
+ * a band (e.g. the min-max of repeated measurements) is drawn as a translucent area under the line.
+ */
 export function logLogFigure({ series, title, xLabel, yLabel, maxWidth = 640, height = 320, xRange, yRange }) {
   const fig = new Figure(Math.max(300, maxWidth), height, title);
   const left = 64;
@@ -72,7 +75,13 @@ export function logLogFigure({ series, title, xLabel, yLabel, maxWidth = 640, he
   const bottom = 44;
   const w = fig.width - left - right;
   const h = height - top - bottom;
-  const all = series.flatMap((s) => s.points);
+  const all = series.flatMap((s) => [
+    ...s.points,
+    ...(s.band ?? []).flatMap(([x, lo, hi]) => [
+      [x, lo],
+      [x, hi],
+    ]),
+  ]);
   const [x0, x1] = xRange ?? [Math.min(...all.map((p) => p[0])), Math.max(...all.map((p) => p[0]))];
   const ys = all.map((p) => p[1]).filter((v) => v > 0);
   const [y0, y1] = yRange ?? (ys.length ? [Math.min(...ys) / 1.5, Math.max(...ys) * 1.5] : [1, 10]);
@@ -90,6 +99,13 @@ export function logLogFigure({ series, title, xLabel, yLabel, maxWidth = 640, he
   fig.rect(left, top, w, h, null, 'muted');
   fig.text(left + w / 2, height - 8, xLabel, { size: 12, anchor: 'middle' });
   fig.text(14, top + h / 2, yLabel, { size: 12, anchor: 'middle', rotate: -90 });
+  for (const s of series) {
+    const band = (s.band ?? []).filter(([, lo]) => lo > 0);
+    if (band.length < 2) continue;
+    const upper = band.map(([x, , hi]) => [lx(x), ly(hi)]);
+    const lower = band.map(([x, lo]) => [lx(x), ly(lo)]).reverse();
+    fig.polygon([...upper, ...lower], s.colour, 0.25);
+  }
   series.forEach((s, k) => {
     const pts = s.points.filter((p) => p[1] > 0).map(([x, y]) => [lx(x), ly(y)]);
     fig.polyline(pts, s.colour, 2);

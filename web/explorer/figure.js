@@ -44,6 +44,11 @@ export class Figure {
     this.items.push({ kind: 'polyline', points, stroke, width });
     return this;
   }
+  /** A filled closed shape; opacity lets what is under it show through (a min-max band). */
+  polygon(points, fill, opacity = 1) {
+    this.items.push({ kind: 'polygon', points, fill, opacity });
+    return this;
+  }
   /** A rows x cols block of cells, colours given as '#rrggbb' strings (row-major). */
   grid(x, y, cellW, cellH, rows, cols, colours) {
     this.items.push({ kind: 'grid', x, y, cellW, cellH, rows, cols, colours });
@@ -102,6 +107,15 @@ export class Figure {
         pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
         ctx.stroke();
         ctx.setLineDash([]);
+      } else if (it.kind === 'polygon') {
+        if (it.points.length < 3) continue;
+        ctx.fillStyle = colour(it.fill);
+        ctx.globalAlpha = it.opacity;
+        ctx.beginPath();
+        it.points.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+        ctx.closePath();
+        ctx.fill();
+        ctx.globalAlpha = 1;
       } else if (it.kind === 'circle') {
         ctx.fillStyle = colour(it.fill);
         ctx.beginPath();
@@ -161,6 +175,12 @@ export class Figure {
         return (
           `<polyline points="${it.points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ')}" fill="none" ` +
           `stroke="${colour(it.stroke)}" stroke-width="${it.width}"/>`
+        );
+      }
+      if (it.kind === 'polygon') {
+        return (
+          `<polygon points="${it.points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ')}" ` +
+          `fill="${colour(it.fill)}" fill-opacity="${it.opacity}"/>`
         );
       }
       if (it.kind === 'circle')

@@ -9,6 +9,8 @@ export const EXPLORER_CSS = `
     --error: #ff6b81; --chip: #26262e; }
 }
 * { box-sizing: border-box; }
+/* The hidden attribute wins over any display set here (nav's flex kept panel=heads' nav visible). */
+[hidden] { display: none !important; }
 .explorer { max-width: 72rem; margin: 0 auto; padding: 0.5rem 1rem 2rem; }
 nav { display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0.5rem 0 1rem; }
 button, select, input, textarea { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line);

@@ -1,24 +1,31 @@
-// Times loop against fused for 2..4000 heads of head_dim 3 on the lecture's width 6. Runs in
-// slices (one measurement per task) so the page keeps drawing and answering; workers are not an
-// option because browsers refuse them from file://. V8 swaps in optimised wasm only at a
-// function's next call, so everything is warmed up before it is timed. Between measurements it
-// waits while the page is out of view (whenActive), so a hidden explorer does no work.
-// Both versions are timed as npm users run them: forward(x) and forward(x, { variant: 'loop' }),
-// without intermediates, so the fast attention kernels run (keeping the (B, H, T, T) scores
-// selects the slower kernel that writes them).
+// Times loop against fused for 2..4000 heads of head_dim 3 on the lecture's batch of two
+// six-token sentences of width 6 (the shapes `npm run bench` times as heads-N, so the two can be
+// compared). Runs in slices (one measurement per task) so the page keeps drawing and answering;
+// workers are not an option because browsers refuse them from file://. V8 swaps in optimised wasm
+// only at a function's next call, so every size is warmed up before it is timed. Between
+// measurements it waits while the page is out of view (whenActive), so a hidden explorer does no
+// work. Both versions are timed as npm users run them: forward(x) and forward(x, { variant:
+// 'loop' }), without intermediates, so the fast attention kernels run.
 
 export const SWEEP_HEADS = Object.freeze([2, 4, 8, 16, 32, 64, 128, 256, 512, 1000, 2000, 4000]);
-// Browsers round performance.now() to 0.1 ms here (no cross-origin isolation): each sample
-// repeats the call until it lasts about this long.
-const SAMPLE_MS = 8;
+export const SWEEP_CONFIG = Object.freeze({ batch: 2, tokens: 6, dModel: 6, headDim: 3, causal: true });
+// Browsers round performance.now() to 0.1 ms in a page that is not cross-origin isolated: each
+// sample repeats the call until it lasts at least this long, so the rounding is at most 1% of it.
+export const SAMPLE_MS = 10;
+const MAX_REPS = 20000;
 const LOOP = Object.freeze({ variant: 'loop' });
 
 const nextSlice = () => new Promise((resolve) => setTimeout(resolve, 0));
-const median = (values) => {
+
+/** Median, minimum and maximum of a list of numbers. */
+export function spread(values) {
   const s = [...values].sort((a, b) => a - b);
   const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+  return { median: s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2, min: s[0], max: s.at(-1) };
+}
+
+/** How many calls make one sample last at least SAMPLE_MS, given one call's time in ms. */
+export const repsFor = (singleMs) => Math.max(1, Math.min(MAX_REPS, Math.ceil(SAMPLE_MS / Math.max(singleMs, 1e-4))));
 
 function timeCalls(run, reps) {
   const t0 = performance.now();
@@ -26,21 +33,47 @@ function timeCalls(run, reps) {
   return (performance.now() - t0) / reps;
 }
 
+// One sample: the time per call over reps[key] calls. A sample that ran shorter than SAMPLE_MS
+// (the calls got faster since the count was set) is taken again with a larger count.
+function sample(run, reps, key) {
+  let perCall = timeCalls(run, reps[key]);
+  for (let i = 0; i < 3 && perCall * reps[key] < SAMPLE_MS && reps[key] < MAX_REPS; i += 1) {
+    reps[key] = perCall > 0 ? repsFor(perCall) : Math.min(MAX_REPS, reps[key] * 10);
+    perCall = timeCalls(run, reps[key]);
+  }
+  return perCall;
+}
+
+// The count of calls per sample, from the fastest of four runs of growing length: the first runs
+// are also the warm-up at this size and can be several times slower than later ones. A run the
+// clock reads as 0 ms says only that the call is faster than a tick: it grows the count.
+function calibrate(run) {
+  let reps = 1;
+  let best = Infinity;
+  for (let i = 0; i < 4; i += 1) {
+    const perCall = timeCalls(run, reps);
+    if (perCall > 0) best = Math.min(best, perCall);
+    reps = best === Infinity ? Math.min(MAX_REPS, reps * 100) : repsFor(best);
+  }
+  return reps;
+}
+
 /**
  * @param hw the loaded module
- * @param {{ tokens: number, seed?: number, heads?: number[], runs?: number,
+ * @param {{ tokens?: number, batch?: number, seed?: number, heads?: number[], runs?: number,
  *   onProgress?: (done: number, total: number, point?: object) => void, isCancelled?: () => boolean,
  *   whenActive?: () => Promise<void> }} o
- * @returns {Promise<{ points: { heads: number, fusedMs: number, loopMs: number, maxDiff: number }[],
- *   cancelled: boolean }>}
+ * @returns {Promise<{ points: { heads: number, fused: object, loop: object, fusedMs: number, loopMs: number,
+ *   maxDiff: number, reps: { fused: number, loop: number }, runs: number }[], cancelled: boolean }>}
  */
 export async function runHeadsSweep(
   hw,
   {
-    tokens,
+    tokens = SWEEP_CONFIG.tokens,
+    batch = SWEEP_CONFIG.batch,
     seed = 1,
     heads = SWEEP_HEADS,
-    runs = 5,
+    runs = 7,
     onProgress = () => {},
     isCancelled = () => false,
     whenActive = async () => {},
@@ -50,18 +83,22 @@ export async function runHeadsSweep(
     await nextSlice();
     await whenActive();
   };
-  const config = (H) => ({ batch: 1, tokens, dModel: 6, heads: H, headDim: 3, causal: true, seed });
+  const config = (H) => ({ ...SWEEP_CONFIG, batch, tokens, heads: H, seed });
   const x = hw.randomInput(config(2), seed);
-  // Warm-up: enough calls at a middle size for every kernel to be tiered up.
-  const warm = hw.createAttention(config(64));
-  try {
-    for (let i = 0; i < 4; i += 1) {
-      timeCalls(() => warm.forward(x), 10);
-      timeCalls(() => warm.forward(x, LOOP), 10);
-      await nextTask();
+  // Warm-up at the smallest, a middle and the largest size: the short-head, lanes and GEMM paths
+  // each reach V8's optimised tier before anything is timed (a first sweep warmed at one size
+  // showed fused slower at 2 heads than at 4).
+  for (const H of [heads[0], 64, heads.at(-1)]) {
+    const warm = hw.createAttention(config(H));
+    try {
+      for (const run of [() => warm.forward(x), () => warm.forward(x, LOOP)]) {
+        calibrate(run);
+        await nextTask();
+        if (isCancelled()) return { points: [], cancelled: true };
+      }
+    } finally {
+      warm.dispose();
     }
-  } finally {
-    warm.dispose();
   }
   const points = [];
   for (const [index, H] of heads.entries()) {
@@ -74,21 +111,25 @@ export async function runHeadsSweep(
       const a = fused();
       const b = loop();
       for (let i = 0; i < a.length; i += 1) maxDiff = Math.max(maxDiff, Math.abs(a[i] - b[i]));
-      const single = Math.max(timeCalls(fused, 1), timeCalls(loop, 1), 0.005);
-      const reps = Math.max(1, Math.min(2000, Math.ceil(SAMPLE_MS / single)));
-      timeCalls(fused, reps);
-      timeCalls(loop, reps);
+      const reps = { fused: calibrate(fused) };
+      await nextTask();
+      reps.loop = calibrate(loop);
       await nextTask();
       const fusedSamples = [];
       const loopSamples = [];
       for (let r = 0; r < runs; r += 1) {
-        fusedSamples.push(timeCalls(fused, reps));
-        await nextTask();
-        loopSamples.push(timeCalls(loop, reps));
-        await nextTask();
+        // Alternate which goes first, so a slow phase of the machine does not favour one.
+        const order = r % 2 ? [loop, fused] : [fused, loop];
+        for (const run of order) {
+          const key = run === fused ? 'fused' : 'loop';
+          (key === 'fused' ? fusedSamples : loopSamples).push(sample(run, reps, key));
+          await nextTask();
+        }
         if (isCancelled()) return { points, cancelled: true };
       }
-      const point = { heads: H, fusedMs: median(fusedSamples), loopMs: median(loopSamples), maxDiff, reps, runs };
+      const f = spread(fusedSamples);
+      const l = spread(loopSamples);
+      const point = { heads: H, fused: f, loop: l, fusedMs: f.median, loopMs: l.median, maxDiff, reps, runs };
       points.push(point);
       onProgress(index + 1, heads.length, point);
     } finally {

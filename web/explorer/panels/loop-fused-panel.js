@@ -4,9 +4,18 @@
 import { PanelFrame } from '../panel-frame.js';
 import { el, formatNumber } from '../dom.js';
 import { logLogFigure } from '../charts.js';
-import { SWEEP_HEADS } from '../sweep.js';
+import { SAMPLE_MS, SWEEP_CONFIG, SWEEP_HEADS } from '../sweep.js';
 
 const TOLERANCE = 1e-5;
+const SWEEP_SHAPE =
+  `batch ${SWEEP_CONFIG.batch}, T = ${SWEEP_CONFIG.tokens}, width ${SWEEP_CONFIG.dModel}, ` +
+  `head_dim ${SWEEP_CONFIG.headDim}`;
+
+/** Milliseconds when the slowest median reaches 1 ms (the axis then reads 0.01 .. 10), else microseconds. */
+export function durationUnit(points) {
+  const slowest = Math.max(0, ...points.flatMap((p) => [p.loop.median, p.fused.median]));
+  return slowest >= 1 ? { name: 'ms', perMs: 1 } : { name: 'us', perMs: 1000 };
+}
 
 export class LoopFusedPanel extends PanelFrame {
   constructor(host) {
@@ -83,12 +92,10 @@ export class LoopFusedPanel extends PanelFrame {
     this.stopButton.hidden = false;
     this.progress.hidden = false;
     this.progress.value = 0;
-    const tokens = this.computed?.tokens?.length ?? 12;
-    this.sweep = { tokens, points: [], done: false };
+    this.sweep = { config: SWEEP_CONFIG, points: [], done: false };
     this.sweepText.textContent = 'Warming up (the browser optimises the module during the first calls)...';
     try {
       const result = await this.host.runSweep({
-        tokens,
         seed: this.options?.seed ?? 1,
         isCancelled: () => this.cancelled || !this.host.connected(),
         whenActive: () => this.host.whenActive(),
@@ -103,10 +110,14 @@ export class LoopFusedPanel extends PanelFrame {
       const last = result.points.at(-1);
       this.sweepText.textContent = result.cancelled
         ? `Stopped after ${result.points.length} points.`
-        : `Done: measured in this browser just now. Each point is the median of ${last?.runs ?? 5} runs after a ` +
-          `warm-up; T = ${tokens} tokens, width 6, head_dim 3. At ${last.heads} heads the loop takes ` +
-          `${formatNumber(last.loopMs)} ms and fused ${formatNumber(last.fusedMs)} ms ` +
-          `(${(last.loopMs / last.fusedMs).toFixed(1)}x).`;
+        : `Done: measured in this browser just now, ${SWEEP_SHAPE} (the lecture's; \`npm run bench\` times the ` +
+          `same shapes as heads-N). Each point is the median of ${last.runs} samples after a warm-up, the band ` +
+          `their min to max; a sample repeats the call until it lasts ${SAMPLE_MS} ms, because a browser's clock ` +
+          `ticks in steps of up to 0.1 ms. At ${last.heads} heads the loop takes ` +
+          `${formatNumber(last.loop.median)} ms ` +
+          `(${formatNumber(last.loop.min)}-${formatNumber(last.loop.max)}) and fused ` +
+          `${formatNumber(last.fused.median)} ms (${formatNumber(last.fused.min)}-${formatNumber(last.fused.max)}): ` +
+          `${(last.loopMs / last.fusedMs).toFixed(1)}x.`;
       this.sweepText.dataset.done = String(!result.cancelled);
     } catch (error) {
       this.sweepText.textContent = `The sweep stopped: ${error.message}`;
@@ -124,33 +135,38 @@ export class LoopFusedPanel extends PanelFrame {
       return;
     }
     const pts = this.sweep.points;
+    const unit = durationUnit(pts);
+    const at = (v) => v * unit.perMs;
+    const line = (key) => pts.map((p) => [p.heads, at(p[key].median)]);
+    const band = (key) => pts.map((p) => [p.heads, at(p[key].min), at(p[key].max)]);
     const figure = logLogFigure({
-      title: `Time per forward pass, measured in this browser just now (T = ${this.sweep.tokens}, width 6, head_dim 3)`,
+      title: `Time per forward pass, measured in this browser just now (${SWEEP_SHAPE})`,
       xLabel: 'heads (log)',
-      yLabel: 'microseconds (log)',
+      yLabel: `${unit.name === 'ms' ? 'milliseconds' : 'microseconds'} (log; band: min to max)`,
       maxWidth: Math.min(this.drawWidth, 760),
       xRange: [SWEEP_HEADS[0], SWEEP_HEADS.at(-1)],
       series: [
         {
           name: 'loop (one head after another)',
           colour: '#D55E00',
-          points: pts.map((p) => [p.heads, p.loopMs * 1000]),
+          points: line('loop'),
+          band: band('loop'),
         },
-        { name: 'fused (five steps)', colour: '#0072B2', points: pts.map((p) => [p.heads, p.fusedMs * 1000]) },
+        { name: 'fused (five steps)', colour: '#0072B2', points: line('fused'), band: band('fused') },
       ],
     });
     const table = () =>
       el(
         'table',
         {},
-        el('caption', { text: 'Heads sweep: median microseconds per forward pass' }),
+        el('caption', { text: `Heads sweep: ${unit.name} per forward pass, median (min-max)` }),
         el(
           'thead',
           {},
           el(
             'tr',
             {},
-            ...['heads', 'loop (us)', 'fused (us)', 'loop / fused', 'max |loop - fused|'].map((h) =>
+            ...['heads', `loop (${unit.name})`, `fused (${unit.name})`, 'loop / fused', 'max |loop - fused|'].map((h) =>
               el('th', { scope: 'col', text: h }),
             ),
           ),
@@ -163,8 +179,13 @@ export class LoopFusedPanel extends PanelFrame {
               'tr',
               {},
               el('th', { scope: 'row', text: String(p.heads) }),
-              el('td', { text: (p.loopMs * 1000).toFixed(1) }),
-              el('td', { text: (p.fusedMs * 1000).toFixed(1) }),
+              ...['loop', 'fused'].map((key) =>
+                el('td', {
+                  text:
+                    `${formatNumber(at(p[key].median))} ` +
+                    `(${formatNumber(at(p[key].min))}-${formatNumber(at(p[key].max))})`,
+                }),
+              ),
               el('td', { text: (p.loopMs / p.fusedMs).toFixed(2) }),
               el('td', { text: formatNumber(p.maxDiff) }),
             ),
@@ -184,7 +205,10 @@ export class LoopFusedPanel extends PanelFrame {
       sweep: this.sweep
         ? {
             ...this.sweep,
-            measured: 'in this browser, medians of several runs after a warm-up',
+            measured:
+              'in this browser after a warm-up; per version the median, min and max of ' +
+              `${this.sweep.points[0]?.runs ?? 0} samples in ms, each sample repeating the call (reps) ` +
+              `until it lasts ${SAMPLE_MS} ms`,
             userAgent: navigator.userAgent,
           }
         : null,
