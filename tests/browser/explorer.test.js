@@ -306,6 +306,53 @@ describe('explorer layouts and embedding', () => {
     }
   });
 
+  test('typing 768 digit by digit shows no error for 7 and 76; the rule is judged when the user is done', async () => {
+    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=input`);
+    try {
+      await page.locator('headwise-explorer').evaluate((h) => {
+        const rule = h.shadowRoot.querySelector('.rule');
+        window.ruleTexts = [];
+        new MutationObserver(() => window.ruleTexts.push(rule.textContent)).observe(rule, {
+          childList: true,
+          characterData: true,
+          subtree: true,
+        });
+      });
+      const width = page.locator('[data-panel="input"] input[type=number]').first();
+      await width.click();
+      await width.press('Control+A');
+      await width.pressSequentially('768', { delay: 150 }); // a quick typist, not a pause
+      await page.waitForFunction(
+        () =>
+          document.querySelector('headwise-explorer').shadowRoot.querySelector('.rule').textContent ===
+          'width 768 = 2 heads x head_dim 384',
+        null,
+        { timeout: 10_000 },
+      );
+      const seen = await page.evaluate(() => window.ruleTexts);
+      assert.deepEqual(
+        seen.filter((t) => /cannot be split|whole numbers/.test(t)),
+        [],
+        `no error while typing: ${JSON.stringify(seen)}`,
+      );
+      // Enter takes a value at once, invalid ones too: 7 is explained without waiting.
+      await width.press('Control+A');
+      await width.pressSequentially('7');
+      await width.press('Enter');
+      await page.waitForFunction(
+        () =>
+          /Width 7 cannot be split into 2 heads/.test(
+            document.querySelector('headwise-explorer').shadowRoot.querySelector('.rule').textContent,
+          ),
+        null,
+        { timeout: 500 },
+      );
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('index.html?panel=heads: one panel and no nav buttons that point at hidden panels', async () => {
     const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=heads`);
     try {

@@ -5,6 +5,9 @@ import { el, shapeText } from '../dom.js';
 import { heatmapFigure, heatmapTable } from '../heatmap.js';
 import { PRESETS, presetOf } from '../presets.js';
 
+/** How long typing in a number field may pause before the value is taken as meant. */
+export const TYPING_PAUSE_MS = 700;
+
 function divisorsOf(n, limit = 12) {
   const small = [];
   for (let d = 1; d * d <= n && small.length < 1000; d += 1) if (n % d === 0) small.push(d, n / d);
@@ -41,8 +44,23 @@ export class InputPanel extends PanelFrame {
       const p = PRESETS[this.preset.value];
       if (p) send({ preset: this.preset.value, dModel: p.dModel, heads: p.heads });
     });
-    this.width.addEventListener('input', () => send({ dModel: int(this.width) }));
-    this.heads.addEventListener('input', () => send({ heads: int(this.heads) }));
+    // Width and heads are judged when the user is done: on change (Enter, leaving the field, the
+    // spinner) or after a pause in typing, so typing 768 does not flash errors for 7 and 76.
+    const whenDone = (input, key) => {
+      let timer = null;
+      const commit = () => {
+        clearTimeout(timer);
+        timer = null;
+        send({ [key]: int(input) });
+      };
+      input.addEventListener('input', () => {
+        clearTimeout(timer);
+        timer = setTimeout(commit, TYPING_PAUSE_MS);
+      });
+      input.addEventListener('change', commit);
+    };
+    whenDone(this.width, 'dModel');
+    whenDone(this.heads, 'heads');
     this.seed.addEventListener('input', () => {
       const v = int(this.seed);
       if (Number.isInteger(v) && v >= 0 && v <= 0xffffffff) send({ seed: v });
