@@ -12,11 +12,10 @@ import { compare, referenceMha } from './reference.js';
 
 const SECONDS = Number(process.env.HEADWISE_FUZZ_SECONDS ?? 3);
 const SEED = Number(process.env.HEADWISE_FUZZ_SEED ?? Date.now() % 2 ** 32);
-// Layers are created with budgets above 2^31 only once all size arithmetic is checked 64-bit in
-// the core (branch core-table): before that such budgets let 32-bit sizes wrap (issue 11, item 2).
-// check() already gets budgets up to 2^64, since it allocates nothing. HEADWISE_FUZZ_HUGE_BUDGETS=1
-// turns them on for layers too (to be the default once core-table is merged).
-const HUGE_BUDGETS_FOR_LAYERS = process.env.HEADWISE_FUZZ_HUGE_BUDGETS === '1';
+// Layers get budgets up to 2^64 too, like check(): all size arithmetic in the core is checked
+// 64-bit (issue 11, item 2), so no budget lets a 32-bit size wrap. HEADWISE_FUZZ_HUGE_BUDGETS=0
+// keeps layer budgets at 2^26 or less (faster runs, no layers of up to 2 GB).
+const HUGE_BUDGETS_FOR_LAYERS = process.env.HEADWISE_FUZZ_HUGE_BUDGETS !== '0';
 
 function mulberry32(seed) {
   let a = seed >>> 0;
