@@ -130,15 +130,36 @@ for (const origin of ['http', 'file']) {
         const loopDiff = await numberIn(page.locator('.loop-diff'));
         assert.ok(Number.isFinite(loopDiff) && loopDiff < 1e-5, `max |loop - fused| = ${loopDiff}`);
 
-        // Word order: the same outputs without mask or positions; different with either.
+        // Word order: its mask is the page's causal option (on by default): the outputs differ and
+        // each word says why; without mask or positions they are the same; positions differ again.
         const order = page.locator('.order-diff');
-        assert.ok((await numberIn(order)) < 1e-6, `no mask, no positions: ${await numberIn(order)}`);
-        await page.locator('.order-mask').check();
+        const inputCausal = page.locator('[data-panel="input"] input[type=checkbox]');
+        assert.equal(await page.locator('.order-mask').isChecked(), true);
         assert.ok((await numberIn(order)) > 1e-3, `causal mask: ${await numberIn(order)}`);
         assert.match(await page.locator('.order-why').innerText(), /mask/);
+        const verdicts = await page.locator('.order-verdicts li').allInnerTexts();
+        assert.match(verdicts[0], /^"All": the same vector: it sees the same words, \{All\}, in both sentences\.$/);
+        assert.match(verdicts[1], /^"dogs": changed .* \{All, dogs\} in the first sentence but/);
         await page.locator('.order-mask').uncheck();
+        // The input panel shows the same option (after the render the change asked for).
+        await page.waitForFunction(
+          () =>
+            !document
+              .querySelector('headwise-explorer')
+              .shadowRoot.querySelector('[data-panel="input"] input[type=checkbox]').checked,
+          null,
+          { timeout: 5000 },
+        );
+        assert.ok((await numberIn(order)) < 1e-6, `no mask, no positions: ${await numberIn(order)}`);
         await page.locator('.order-positions').check();
         assert.ok((await numberIn(order)) > 1e-3, `positions: ${await numberIn(order)}`);
+        await page.locator('.order-positions').uncheck();
+        await inputCausal.check();
+        await page.waitForFunction(
+          () => document.querySelector('headwise-explorer').shadowRoot.querySelector('.order-mask').checked,
+          null,
+          { timeout: 5000 },
+        );
 
         // Keyboard: focusing a token in the heads panel highlights its row in every head.
         const headCanvas = page.locator('[data-panel="heads"] .figures canvas').first();

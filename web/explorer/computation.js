@@ -50,7 +50,7 @@ function frozen(value) {
 }
 
 // Word order computes the current width and heads, or the lecture's 6 and 2 when they are
-// unusable here (saying why); its own checkboxes choose the mask and the positions.
+// unusable here (saying why); the page's causal option sets the mask, the panel's checkbox the positions.
 function orderSpec(status, o, { causal, positions }) {
   const usable = status === 'ok' && o.dModel <= ORDER_MAX_WIDTH;
   const reasons = { ok: 'is wider than this panel computes', 'shapes-only': 'is too large to compute here' };

@@ -363,7 +363,9 @@ export class HeadwiseExplorer extends ElementBase {
     const parts = new Set(this.#work.drawn.flatMap((id) => PANEL_PARTS[id]));
     const t0 = performance.now();
     try {
-      this.#computed = this.#owner.compute(this.#options, { parts, order: this.#panels.order.inputs() });
+      // Word order's mask is the page's causal option (one source of truth); positions are its own.
+      const order = { ...this.#panels.order.inputs(), causal: this.#options.causal };
+      this.#computed = this.#owner.compute(this.#options, { parts, order });
     } catch (error) {
       this.#computed = { status: 'invalid', message: error.message };
     }

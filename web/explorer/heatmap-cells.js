@@ -50,14 +50,26 @@ export function maxAbsVisible(values, rows, cols, { offset = 0, masked = null } 
   return maxAbs;
 }
 
-/** One colour per pooled cell: 'grid' (the theme's grid colour) when masked. */
-export function cellColours(pool, scale, maxAbs = 0) {
+/**
+ * One colour per pooled cell: 'grid' (the theme's grid colour) when masked. On the signed scale a
+ * value with |v| < zeroBelow is drawn as zero (differences below float32 resolution).
+ */
+export function cellColours(pool, scale, maxAbs = 0, zeroBelow = 0) {
   const colours = new Array(pool.r * pool.c);
   for (let k = 0; k < colours.length; k += 1) {
+    const v = pool.mean[k];
     if (pool.hidden[k]) colours[k] = 'grid';
-    else colours[k] = scale === 'probability' ? viridis(pool.mean[k]) : diverging(pool.mean[k], maxAbs);
+    else if (scale === 'probability') colours[k] = viridis(v);
+    else colours[k] = diverging(Math.abs(v) < zeroBelow ? 0 : v, maxAbs);
   }
   return colours;
+}
+
+/** A cell's printed value: one decimal (two for probabilities, without the leading 0), never "-0.0". */
+export function cellText(v, scale, zeroBelow = 0) {
+  if (scale === 'probability') return v.toFixed(2).replace(/^0/, '');
+  const text = (Math.abs(v) < zeroBelow ? 0 : v).toFixed(1);
+  return text === '-0.0' ? '0.0' : text;
 }
 
 /** The pooled row that holds matrix row `row`, or null when there is none. */

@@ -3,7 +3,7 @@
 // which cells and colours is decided in heatmap-cells.js, this file only lays them out.
 import { Figure } from './figure.js';
 import { textOn } from './colour-scale.js';
-import { cellColours, maxAbsVisible, poolMatrix, pooledRow } from './heatmap-cells.js';
+import { cellColours, cellText, maxAbsVisible, poolMatrix, pooledRow } from './heatmap-cells.js';
 
 const MAX_TABLE_CELLS = 1200;
 
@@ -27,7 +27,9 @@ const shortLabel = (label) => (label.length > 12 ? `${label.slice(0, 11)}…` : 
 
 /**
  * options: values (Float32Array), offset, rows, cols, rowLabels, colLabels, title,
- * scale ('probability' in [0, 1] | 'signed'), maxWidth, masked(i, j) and highlightRow in matrix
+ * scale ('probability' in [0, 1] | 'signed'), maxAbs (a fixed end of the signed scale; default the
+ * largest visible |value|), zeroBelow (|values| below it drawn and printed as 0), maxWidth,
+ * masked(i, j) and highlightRow in matrix
  * indices (not drawn cells), showValues,
  * columnBands: [{ from, to, label }] drawn under the columns (heads in the concatenation).
  */
@@ -50,9 +52,10 @@ export function heatmapFigure(o) {
   const figWidth = Math.max(left + p.c * cell + 8, Math.min(maxWidth, titleWidth + 4));
   const fig = new Figure(figWidth, top + p.r * cellH + bottom, title + pooledNote);
   titleLines.forEach((line, i) => fig.text(0, 10 + 16 * i, line, { size: 13, weight: '600' }));
-  const maxAbs = scale === 'signed' ? maxAbsVisible(values, rows, cols, { offset, masked: o.masked }) : 0;
+  const zeroBelow = o.zeroBelow ?? 0;
+  const maxAbs = scale === 'signed' ? (o.maxAbs ?? maxAbsVisible(values, rows, cols, { offset, masked: o.masked })) : 0;
   const showValues = o.showValues ?? (cell >= 30 && cellH >= 22);
-  const colours = cellColours(p, scale, maxAbs);
+  const colours = cellColours(p, scale, maxAbs, zeroBelow);
   const cellTexts = [];
   if (showValues) {
     for (let k = 0; k < colours.length; k += 1) {
@@ -60,7 +63,7 @@ export function heatmapFigure(o) {
       const i = Math.floor(k / p.c);
       const j = k % p.c;
       const v = p.mean[k];
-      const text = scale === 'probability' ? v.toFixed(2).replace(/^0/, '') : v.toFixed(1);
+      const text = cellText(v, scale, zeroBelow);
       cellTexts.push([left + j * cell + cell / 2, top + i * cellH + cellH / 2, text, textOn(colours[k])]);
     }
   }
@@ -118,7 +121,9 @@ export function heatmapTable(o) {
     tr.appendChild(th);
     for (let j = 0; j < shownCols; j += 1) {
       const masked = o.masked?.(i, j);
-      tr.insertCell().textContent = masked ? 'masked' : values[offset + i * cols + j].toFixed(digits);
+      // A negative value that rounds to zero prints as 0, not -0.0000.
+      const text = values[offset + i * cols + j].toFixed(digits).replace(/^-(0\.?0*)$/, '$1');
+      tr.insertCell().textContent = masked ? 'masked' : text;
     }
   }
   return table;

@@ -9,7 +9,80 @@ import { heatmapFigure, heatmapTable } from '../heatmap.js';
 import { ORDER_SENTENCES } from '../computation.js';
 
 export const [SENTENCE_A, SENTENCE_B] = ORDER_SENTENCES;
-const ZERO = 1e-6;
+// Differences this small are float32 rounding, not a change: 8 float32 steps (2^-20 relative) of
+// the largest output, since the two sentences sum the same terms in another order.
+const ROUNDING_STEPS = 2 ** -20;
+
+/** The largest |output| over both sentences: the fixed end of every map's colour scale here. */
+export function outputScale({ outputA, outputB }) {
+  let m = 0;
+  for (const v of outputA) m = Math.max(m, Math.abs(v));
+  for (const v of outputB) m = Math.max(m, Math.abs(v));
+  return m;
+}
+
+/** Below this a difference counts (and is drawn) as zero. */
+export const float32Zero = (data) => outputScale(data) * ROUNDING_STEPS;
+
+/** One sentence per word: the same or changed, and, with the mask, which words it sees in each. */
+export function wordVerdicts(data, zero) {
+  const { a, b } = data.tokens;
+  const sees = (tokens, i) => `{${tokens.slice(0, i + 1).join(', ')}}`;
+  return data.perWord.map((w) => {
+    const changed = w.maxDiff >= zero;
+    const verdict = changed ? `changed (max |difference| ${formatNumber(w.maxDiff)})` : 'the same vector';
+    if (!data.config.causal) return `"${w.word}": ${verdict}.`;
+    const setA = a
+      .slice(0, w.inA + 1)
+      .sort()
+      .join();
+    const setB = b
+      .slice(0, w.inB + 1)
+      .sort()
+      .join();
+    const why =
+      setA === setB
+        ? `it sees the same words, ${sees(a, w.inA)}, in both sentences`
+        : `it sees ${sees(a, w.inA)} in the first sentence but ${sees(b, w.inB)} in the second`;
+    return `"${w.word}": ${verdict}: ${why}.`;
+  });
+}
+
+/**
+ * The three maps (first sentence, second sentence's rows in the first's word order, difference),
+ * all on one fixed colour scale, the outputs' largest |value|; differences below float32
+ * rounding are drawn and printed as 0.
+ */
+export function orderMaps(data) {
+  const { a } = data.tokens;
+  const { dModel } = data.config;
+  const scale = outputScale(data);
+  const zero = float32Zero(data);
+  const rowOf = (out, i) => out.subarray(i * dModel, (i + 1) * dModel);
+  const common = { rows: a.length, cols: dModel, maxAbs: scale };
+  return [
+    { ...common, values: data.outputA, rowLabels: a, title: `"${SENTENCE_A}": outputs` },
+    {
+      ...common,
+      values: new Float32Array(data.perWord.flatMap((p) => Array.from(rowOf(data.outputB, p.inB)))),
+      rowLabels: a.map((word, i) => `${word} (#${data.perWord[i].inB + 1})`),
+      title: `"${SENTENCE_B}": same words`,
+    },
+    {
+      ...common,
+      values: new Float32Array(
+        data.perWord.flatMap((p) =>
+          Array.from(rowOf(data.outputA, p.inA), (v, k) => v - data.outputB[p.inB * dModel + k]),
+        ),
+      ),
+      rowLabels: a,
+      zeroBelow: zero,
+      title:
+        `difference, word by word (the outputs' colour scale, +-${formatNumber(scale)}; below ` +
+        `${formatNumber(zero)}, float32 rounding, drawn as 0)`,
+    },
+  ];
+}
 
 export class WordOrderPanel extends PanelFrame {
   constructor(host) {
@@ -20,10 +93,16 @@ export class WordOrderPanel extends PanelFrame {
         `vector in the two sentences.`,
       host,
     );
-    this.mask = el('input', { type: 'checkbox', class: 'order-mask', onchange: () => host.refresh('order') });
+    // The page's causal option, shown here too: checking it changes every panel's mask.
+    this.mask = el('input', {
+      type: 'checkbox',
+      class: 'order-mask',
+      onchange: () => host.onOptions({ causal: this.mask.checked }),
+    });
     this.positions = el('input', { type: 'checkbox', class: 'order-positions', onchange: () => host.refresh('order') });
     this.result = el('p', { class: 'order-diff', 'aria-live': 'polite' });
     this.why = el('p', { class: 'order-why' });
+    this.verdicts = el('ul', { class: 'order-verdicts', 'aria-label': 'Each word, the same or changed' });
     this.body.append(
       el(
         'div',
@@ -38,16 +117,18 @@ export class WordOrderPanel extends PanelFrame {
       ),
       this.result,
       this.why,
+      this.verdicts,
     );
   }
 
-  /** What this panel's own controls ask of the computation. */
+  /** What this panel's own control asks of the computation (the mask is the page's causal option). */
   inputs() {
-    return { causal: this.mask.checked, positions: this.positions.checked };
+    return { positions: this.positions.checked };
   }
 
   update(o, c) {
     this.options = o;
+    this.mask.checked = o.causal;
     const data = c?.order;
     if (data === this.data) return; // the two sentences are fixed: only the order part matters
     this.data = data;
@@ -64,10 +145,11 @@ export class WordOrderPanel extends PanelFrame {
       ? ` (the lecture's width 6 and 2 heads: the current configuration ${data.fallback})`
       : '';
     this.result.dataset.value = String(maxDiff);
+    const zero = float32Zero(data);
     const same =
       maxDiff === 0
         ? ' (exactly the same vectors)'
-        : maxDiff < ZERO
+        : maxDiff < zero
           ? ' (the same vectors up to float32 rounding: the sums run over the words in another order)'
           : '';
     this.result.textContent =
@@ -89,6 +171,7 @@ export class WordOrderPanel extends PanelFrame {
         'word gets different vectors and the symmetry breaks. This is the bridge to the next lecture: positional ' +
         'encodings.';
     }
+    this.verdicts.replaceChildren(...wordVerdicts(data, zero).map((text) => el('li', { text })));
     this.status(
       `Computed by the module just now: causal mask ${causal ? 'on' : 'off'}, positions ` +
         `${positions ? 'added' : 'off'}.`,
@@ -98,40 +181,12 @@ export class WordOrderPanel extends PanelFrame {
 
   draw() {
     if (!this.data || this.data.error) return;
-    const { a, b } = this.data.tokens;
-    const { dModel } = this.data.config;
     const w = this.drawWidth >= 760 ? Math.floor(this.drawWidth / 3) - 12 : this.drawWidth;
-    const maps = [
-      { values: this.data.outputA, rows: a.length, cols: dModel, rowLabels: a, title: `"${SENTENCE_A}": outputs` },
-      {
-        values: new Float32Array(
-          this.data.perWord.flatMap((p) =>
-            Array.from(this.data.outputB.subarray(p.inB * dModel, (p.inB + 1) * dModel)),
-          ),
-        ),
-        rows: a.length,
-        cols: dModel,
-        rowLabels: a.map((word, i) => `${word} (#${this.data.perWord[i].inB + 1})`),
-        title: `"${SENTENCE_B}": same words`,
-      },
-      {
-        values: new Float32Array(
-          this.data.perWord.flatMap((p) =>
-            Array.from(
-              this.data.outputA.subarray(p.inA * dModel, (p.inA + 1) * dModel),
-              (v, k) => v - this.data.outputB[p.inB * dModel + k],
-            ),
-          ),
-        ),
-        rows: a.length,
-        cols: dModel,
-        rowLabels: a,
-        title: 'difference, word by word',
-      },
-    ];
-    void b;
     this.showFigures(
-      maps.map((m) => ({ figure: heatmapFigure({ ...m, maxWidth: w }), table: () => heatmapTable(m) })),
+      orderMaps(this.data).map((m) => ({
+        figure: heatmapFigure({ ...m, maxWidth: w }),
+        table: () => heatmapTable(m),
+      })),
       { row: true },
     );
   }
