@@ -16,19 +16,6 @@
 
 namespace headwise {
 
-enum class Stream : std::uint32_t {
-  kNone = 0,  // not seeded: zeros
-  kWq = 1,
-  kWk = 2,
-  kWv = 3,
-  kWout = 4,
-  kBq = 5,
-  kBk = 6,
-  kBv = 7,
-  kBout = 8,
-  kInput = 9,
-};
-
 std::uint64_t mix64(std::uint64_t z);
 float uniform_value(std::uint64_t seed, std::uint32_t stream, std::uint64_t index, float bound);
 void fill_uniform(float* out, std::size_t count, std::uint64_t seed, std::uint32_t stream,
