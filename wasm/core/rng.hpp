@@ -9,6 +9,7 @@
 //   value   = float(2u - 1) * bound                         (one float rounding)
 //
 // Weights use bound = float(1 / sqrt(fan_in)) (fan_in = rows of the matrix, as PyTorch's Linear).
+// Each tensor's stream number is in its row of the tensor table (tensor_table.hpp).
 #pragma once
 
 #include <cstddef>
