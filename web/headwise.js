@@ -17,20 +17,18 @@ export { HeadwiseError };
 export { Trainer, TRAIN_VOCABULARY, TRAINER_DEFAULTS } from './trainer.js';
 
 // The core's tensor table and steps, read from the module at load: ids by name (T), steps by name
-// (STEP), the stream inputs are drawn from, and the learned tensors' rows (weights, then biases).
+// (STEP), the stream inputs are drawn from, every row by id (its shape in dimension symbols), and
+// the learned tensors' rows (weights, then biases).
 function tablesOf(core) {
   const { tensors, steps } = core.call('tensorTable');
   const byName = (rows) => Object.freeze(Object.fromEntries(rows.map((row) => [row.name, row.id])));
-  const input = tensors.find((row) => row.name === 'input');
+  const rows = tensors.map((row) => Object.freeze({ ...row, shape: Object.freeze([...row.shape]) }));
   return Object.freeze({
     T: byName(tensors),
     STEP: byName(steps),
-    INPUT_STREAM: input.stream,
-    learned: Object.freeze(
-      tensors
-        .filter((row) => row.role === 'weight' || row.role === 'bias')
-        .map((row) => Object.freeze({ ...row, shape: Object.freeze([...row.shape]) })),
-    ),
+    INPUT_STREAM: rows.find((row) => row.name === 'input').stream,
+    rows: Object.freeze(new Map(rows.map((row) => [row.id, row]))),
+    learned: Object.freeze(rows.filter((row) => row.role === 'weight' || row.role === 'bias')),
   });
 }
 
@@ -42,14 +40,15 @@ export class MultiHeadAttention {
   #keeping = false;
   #T;
   #STEP;
+  #rows;
   #learned;
-  #shapes; // the layer's own shapes: the public `shapes` is a frozen copy, never read back
 
   /** @internal use Headwise.createAttention */
   constructor(core, handle, config, registry, tables) {
     this.#core = core;
     this.#T = tables.T;
     this.#STEP = tables.STEP;
+    this.#rows = tables.rows;
     this.#learned = tables.learned;
     this.#handle = handle;
     this.#registry = registry;
@@ -66,23 +65,21 @@ export class MultiHeadAttention {
       bias: config.bias,
       seed: config.seed,
     });
-    const { batch: B, tokens: Tn, dModel: D, heads: H } = this.config;
-    const C = this.config.concatWidth;
-    const shapes = () => ({
-      input: [B, Tn, D],
-      projected: [B, Tn, C],
-      heads: [B, H, Tn, headDim],
-      scores: [B, H, Tn, Tn],
-      concat: [B, Tn, C],
-      output: [B, Tn, D],
-      wq: [D, C],
-      wOut: [C, D],
-      bq: [C],
-      bOut: [D],
-    });
-    this.#shapes = deepFreeze(shapes());
+    // The public groups of shapes, each the table's shape of one row (q, k, v share theirs).
+    const shapeOf = (name) => this.#shapeOf(this.#rows.get(this.#T[name]));
     /** Every tensor's shape, frozen all the way down. */
-    this.shapes = deepFreeze(shapes());
+    this.shapes = deepFreeze({
+      input: shapeOf('input'),
+      projected: shapeOf('q'),
+      heads: shapeOf('qHeads'),
+      scores: shapeOf('scores'),
+      concat: shapeOf('concat'),
+      output: shapeOf('output'),
+      wq: shapeOf('wq'),
+      wOut: shapeOf('wOut'),
+      bq: shapeOf('bq'),
+      bOut: shapeOf('bOut'),
+    });
   }
 
   get disposed() {
@@ -99,7 +96,7 @@ export class MultiHeadAttention {
     if (variant !== 'fused' && variant !== 'loop') {
       throw new RangeError(`variant must be "fused" or "loop", got ${JSON.stringify(variant)}`);
     }
-    this.#write([[this.#T.input, 'x', x, this.#shapes.input]]);
+    this.#write([[this.#T.input, 'x', x]]);
     this.#keep(intermediates);
     this.#run(variant === 'loop' ? this.#STEP.forwardLoop : this.#STEP.forwardFused);
     const output = this.#read(this.#T.output);
@@ -126,7 +123,7 @@ export class MultiHeadAttention {
 
   /** Step 1. x (B, T, d_model) -> q, k, v, each (B, T, H*hd): one large product each. */
   project(x) {
-    this.#write([[this.#T.input, 'x', x, this.#shapes.input]]);
+    this.#write([[this.#T.input, 'x', x]]);
     this.#run(this.#STEP.project);
     return { q: this.#read(this.#T.q), k: this.#read(this.#T.k), v: this.#read(this.#T.v) };
   }
@@ -134,11 +131,10 @@ export class MultiHeadAttention {
   /** Step 2. q, k, v (B, T, H*hd) -> view (B, T, H, hd) -> transpose(1, 2) -> (B, H, T, hd). */
   split(projected) {
     const { q, k, v } = qkvArgument('split', projected);
-    const shape = this.#shapes.projected;
     this.#write([
-      [this.#T.q, 'q', q, shape],
-      [this.#T.k, 'k', k, shape],
-      [this.#T.v, 'v', v, shape],
+      [this.#T.q, 'q', q],
+      [this.#T.k, 'k', k],
+      [this.#T.v, 'v', v],
     ]);
     this.#run(this.#STEP.split);
     return { q: this.#read(this.#T.qHeads), k: this.#read(this.#T.kHeads), v: this.#read(this.#T.vHeads) };
@@ -148,11 +144,10 @@ export class MultiHeadAttention {
   attend(heads, options) {
     const { q, k, v } = qkvArgument('attend', heads);
     const { intermediates = false } = optionsArgument('attend', options, ['intermediates']);
-    const shape = this.#shapes.heads;
     this.#write([
-      [this.#T.qHeads, 'q', q, shape],
-      [this.#T.kHeads, 'k', k, shape],
-      [this.#T.vHeads, 'v', v, shape],
+      [this.#T.qHeads, 'q', q],
+      [this.#T.kHeads, 'k', k],
+      [this.#T.vHeads, 'v', v],
     ]);
     this.#keep(intermediates);
     this.#run(this.#STEP.attend);
@@ -163,14 +158,14 @@ export class MultiHeadAttention {
 
   /** Step 4. context (B, H, T, hd) -> transpose(1, 2) -> view (B, T, H*hd). */
   merge(context) {
-    this.#write([[this.#T.contextHeads, 'context', context, this.#shapes.heads]]);
+    this.#write([[this.#T.contextHeads, 'context', context]]);
     this.#run(this.#STEP.merge);
     return this.#read(this.#T.concat);
   }
 
   /** Step 5. concat (B, T, H*hd) @ W_out (+ b_out) -> (B, T, d_model). */
   outProject(concat) {
-    this.#write([[this.#T.concat, 'concat', concat, this.#shapes.concat]]);
+    this.#write([[this.#T.concat, 'concat', concat]]);
     this.#run(this.#STEP.outProject);
     return this.#read(this.#T.output);
   }
@@ -192,7 +187,7 @@ export class MultiHeadAttention {
       if (!row) {
         throw new TypeError(`unknown weight ${JSON.stringify(name)} (this layer has ${[...rows.keys()].join(', ')})`);
       }
-      return [row.id, name, weights[name], this.#shapeOf(row)];
+      return [row.id, name, weights[name]];
     });
     this.#write(writes);
   }
@@ -235,13 +230,14 @@ export class MultiHeadAttention {
     return this.#view(id).slice();
   }
 
-  // Every argument is converted and checked into a private copy first; only then are views taken
-  // and the copies written, so no caller code runs between a check and its write.
+  // Every argument is converted and checked into a private copy first (its shape from the table's
+  // row); only then are views taken and the copies written, so no caller code runs between a
+  // check and its write.
   #write(writes) {
-    const copies = writes.map(([id, name, value, shape]) => [
-      id,
-      floatArrayArgument(name, value, sizeOf(shape), shape),
-    ]);
+    const copies = writes.map(([id, name, value]) => {
+      const shape = this.#shapeOf(this.#rows.get(id));
+      return [id, floatArrayArgument(name, value, sizeOf(shape), shape)];
+    });
     for (const [id, copy] of copies) this.#view(id).set(copy);
   }
 

@@ -1,7 +1,8 @@
 // The JS API takes its tensor ids, steps and weight names from the core's table at load: these
 // check that what it builds from the table is what the public API has always promised.
 import { beforeAll, expect, test } from 'vitest';
-import { loadHeadwise } from '../../web/headwise.js';
+import { Headwise, loadHeadwise } from '../../web/headwise.js';
+import { loadCore } from '../../web/core-loader.js';
 
 let hw;
 beforeAll(async () => {
@@ -48,4 +49,27 @@ test("randomInput draws from the input row's stream, as it always has", () => {
   expect(x).toEqual(again); // a pure function of (seed, stream, index), not of the shape
   expect(x.length).toBe(6);
   expect(x.every((v) => v >= -1 && v < 1)).toBe(true);
+});
+
+test("the layer's shapes and its argument checks come from the table's rows, not from a copy in JS", async () => {
+  // The same module with two rows changed in the table it hands over at load: the public shapes
+  // and the size a forward's input must have follow the rows.
+  const raw = await loadCore();
+  const edited = Object.create(raw);
+  edited.tensorTable = () => {
+    const table = raw.tensorTable();
+    const row = (name) => table.tensors.find((r) => r.name === name);
+    row('qHeads').shape = ['B', 'T', 'H', 'hd'];
+    row('input').shape = ['B', 'T', 'C'];
+    return table;
+  };
+  const layer = new Headwise(edited).createAttention({ batch: 2, tokens: 3, dModel: 6, heads: 2, headDim: 4 });
+  expect(layer.shapes.heads).toEqual([2, 3, 2, 4]);
+  expect(layer.shapes.input).toEqual([2, 3, 8]);
+  expect(() => layer.forward(new Float32Array(2 * 3 * 6))).toThrow(RangeError);
+  layer.dispose();
+  const plain = hw.createAttention({ batch: 2, tokens: 3, dModel: 6, heads: 2, headDim: 4 });
+  expect(plain.shapes.heads).toEqual([2, 2, 3, 4]);
+  expect(plain.forward(new Float32Array(2 * 3 * 6)).length).toBe(36);
+  plain.dispose();
 });

@@ -59,7 +59,7 @@ std::unique_ptr<Model> make_model(const Config& config, std::uint64_t seed) {
   Status s = Model::create(config, Limits{}, seed, &model);
   EXPECT_TRUE(s.is_ok()) << s.message();
   fill_uniform(model->tensor(TensorId::kInput), model->tensor_size(TensorId::kInput), seed + 100,
-               static_cast<std::uint32_t>(Stream::kInput), 1.0f);
+               tensor_row(TensorId::kInput).stream, 1.0f);
   return model;
 }
 

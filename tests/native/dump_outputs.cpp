@@ -42,7 +42,7 @@ int main() {
     }
     float* x = model->tensor(headwise::TensorId::kInput);
     headwise::fill_uniform(x, model->tensor_size(headwise::TensorId::kInput), c.seed,
-                           static_cast<std::uint32_t>(headwise::Stream::kInput), 1.0f);
+                           headwise::tensor_row(headwise::TensorId::kInput).stream, 1.0f);
     const headwise::Config& k = c.config;
     std::printf(
         "{\"name\":\"%s\",\"config\":{\"batch\":%lld,\"tokens\":%lld,\"dModel\":%lld,"

@@ -9,25 +9,13 @@
 //   value   = float(2u - 1) * bound                         (one float rounding)
 //
 // Weights use bound = float(1 / sqrt(fan_in)) (fan_in = rows of the matrix, as PyTorch's Linear).
+// Each tensor's stream number is in its row of the tensor table (tensor_table.hpp).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 namespace headwise {
-
-enum class Stream : std::uint32_t {
-  kNone = 0,  // not seeded: zeros
-  kWq = 1,
-  kWk = 2,
-  kWv = 3,
-  kWout = 4,
-  kBq = 5,
-  kBk = 6,
-  kBv = 7,
-  kBout = 8,
-  kInput = 9,
-};
 
 std::uint64_t mix64(std::uint64_t z);
 float uniform_value(std::uint64_t seed, std::uint32_t stream, std::uint64_t index, float bound);

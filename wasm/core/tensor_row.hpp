@@ -71,7 +71,7 @@ struct TensorRow {
   Alloc alloc;
   Shape shape;
   std::uint32_t
-      stream;  // rng.hpp Stream it is seeded (weights, biases) or drawn (inputs) from; 0: none
+      stream;  // rng stream it is seeded (weights, biases) or drawn (inputs) from; 0: none
   Dim fan_in;  // for weights and biases: the bound is 1/sqrt(this dimension)
 };
 

@@ -22,7 +22,7 @@ using namespace symbols;
             Role::role,                                                  \
             Alloc::alloc,                                                \
             make_shape(HEADWISE_UNPAREN shape),                          \
-            static_cast<std::uint32_t>(Stream::stream),                  \
+            static_cast<std::uint32_t>(stream),                          \
             fan_in},
 constexpr TensorRow kRows[] = {HEADWISE_ATTENTION_TENSORS(HEADWISE_TABLE_ROW)};
 #undef HEADWISE_TABLE_ROW
@@ -35,6 +35,14 @@ constexpr bool rows_in_id_order() {
   return true;
 }
 static_assert(rows_in_id_order(), "tensor_table()[i].id == i");
+
+constexpr bool seeded_streams_distinct() {
+  for (int i = 0; i < kTensorCount; ++i)
+    for (int j = i + 1; j < kTensorCount; ++j)
+      if (kRows[i].stream != 0 && kRows[i].stream == kRows[j].stream) return false;
+  return true;
+}
+static_assert(seeded_streams_distinct(), "each seeded row has a stream of its own");
 
 #define HEADWISE_STEP_NAME(id, name) name,
 constexpr const char* kStepNames[] = {HEADWISE_STEPS(HEADWISE_STEP_NAME)};

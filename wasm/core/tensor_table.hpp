@@ -10,30 +10,32 @@
 
 namespace headwise {
 
-// ROW(id, JS name, role, allocated, shape over the dims, seed/draw stream, fan-in). Shapes use
-// the symbols B, T, D (d_model), H, hd, C (= H * hd), S (attention scratch); `none`: no fan-in.
-#define HEADWISE_ATTENTION_TENSORS(ROW)                                                      \
-  ROW(kWq, "wq", kWeight, kAlways, (D, C), kWq, D)                                           \
-  ROW(kWk, "wk", kWeight, kAlways, (D, C), kWk, D)                                           \
-  ROW(kWv, "wv", kWeight, kAlways, (D, C), kWv, D)                                           \
-  ROW(kWout, "wOut", kWeight, kAlways, (C, D), kWout, C)                                     \
-  ROW(kBq, "bq", kBias, kWithBias, (C), kBq, D)                                              \
-  ROW(kBk, "bk", kBias, kWithBias, (C), kBk, D)                                              \
-  ROW(kBv, "bv", kBias, kWithBias, (C), kBv, D)                                              \
-  ROW(kBout, "bOut", kBias, kWithBias, (D), kBout, C)                                        \
-  ROW(kInput, "input", kActivation, kAlways, (B, T, D), kInput, none)                        \
-  ROW(kQ, "q", kActivation, kAlways, (B, T, C), kNone, none)                                 \
-  ROW(kK, "k", kActivation, kAlways, (B, T, C), kNone, none)                                 \
-  ROW(kV, "v", kActivation, kAlways, (B, T, C), kNone, none)                                 \
-  ROW(kQHeads, "qHeads", kActivation, kAlways, (B, H, T, hd), kNone, none)                   \
-  ROW(kKHeads, "kHeads", kActivation, kAlways, (B, H, T, hd), kNone, none)                   \
-  ROW(kVHeads, "vHeads", kActivation, kAlways, (B, H, T, hd), kNone, none)                   \
-  ROW(kScores, "scores", kIntermediate, kWithIntermediates, (B, H, T, T), kNone, none)       \
-  ROW(kAttention, "attention", kIntermediate, kWithIntermediates, (B, H, T, T), kNone, none) \
-  ROW(kContextHeads, "contextHeads", kActivation, kAlways, (B, H, T, hd), kNone, none)       \
-  ROW(kConcat, "concat", kActivation, kAlways, (B, T, C), kNone, none)                       \
-  ROW(kOutput, "output", kActivation, kAlways, (B, T, D), kNone, none)                       \
-  ROW(kHeadScratch, "headScratch", kScratch, kAlways, (S), kNone, none)
+// ROW(id, JS name, role, allocated, shape over the dims, rng stream, fan-in). Shapes use the
+// symbols B, T, D (d_model), H, hd, C (= H * hd), S (attention scratch); `none`: no fan-in. The
+// stream a weight is seeded (or the input drawn) from is a fixed number, so a seed gives the same
+// weights in every version; 0: not seeded (zeros). A seeded row takes a number no other row has.
+#define HEADWISE_ATTENTION_TENSORS(ROW)                                                  \
+  ROW(kWq, "wq", kWeight, kAlways, (D, C), 1, D)                                         \
+  ROW(kWk, "wk", kWeight, kAlways, (D, C), 2, D)                                         \
+  ROW(kWv, "wv", kWeight, kAlways, (D, C), 3, D)                                         \
+  ROW(kWout, "wOut", kWeight, kAlways, (C, D), 4, C)                                     \
+  ROW(kBq, "bq", kBias, kWithBias, (C), 5, D)                                            \
+  ROW(kBk, "bk", kBias, kWithBias, (C), 6, D)                                            \
+  ROW(kBv, "bv", kBias, kWithBias, (C), 7, D)                                            \
+  ROW(kBout, "bOut", kBias, kWithBias, (D), 8, C)                                        \
+  ROW(kInput, "input", kActivation, kAlways, (B, T, D), 9, none)                         \
+  ROW(kQ, "q", kActivation, kAlways, (B, T, C), 0, none)                                 \
+  ROW(kK, "k", kActivation, kAlways, (B, T, C), 0, none)                                 \
+  ROW(kV, "v", kActivation, kAlways, (B, T, C), 0, none)                                 \
+  ROW(kQHeads, "qHeads", kActivation, kAlways, (B, H, T, hd), 0, none)                   \
+  ROW(kKHeads, "kHeads", kActivation, kAlways, (B, H, T, hd), 0, none)                   \
+  ROW(kVHeads, "vHeads", kActivation, kAlways, (B, H, T, hd), 0, none)                   \
+  ROW(kScores, "scores", kIntermediate, kWithIntermediates, (B, H, T, T), 0, none)       \
+  ROW(kAttention, "attention", kIntermediate, kWithIntermediates, (B, H, T, T), 0, none) \
+  ROW(kContextHeads, "contextHeads", kActivation, kAlways, (B, H, T, hd), 0, none)       \
+  ROW(kConcat, "concat", kActivation, kAlways, (B, T, C), 0, none)                       \
+  ROW(kOutput, "output", kActivation, kAlways, (B, T, D), 0, none)                       \
+  ROW(kHeadScratch, "headScratch", kScratch, kAlways, (S), 0, none)
 
 enum class TensorId : int {
 #define HEADWISE_TENSOR_ENUM(id, ...) id,
