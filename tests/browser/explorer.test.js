@@ -257,6 +257,18 @@ describe('explorer layouts and embedding', () => {
       await assertPanelsDrawn(page, ['input', 'heads']);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(overflow <= 390, `page is ${overflow} px wide`);
+      // Touch targets: every visible control (a checkbox through its label) is at least 44 px tall.
+      const small = await page.locator('headwise-explorer').evaluate((h) =>
+        [...h.shadowRoot.querySelectorAll('button, select, input, textarea, summary')]
+          .filter((e) => e.getClientRects().length > 0)
+          .map((e) => (e.type === 'checkbox' ? e.closest('label') : e))
+          .map((e) => ({
+            what: e.textContent.trim().slice(0, 30) || e.tagName,
+            height: e.getBoundingClientRect().height,
+          }))
+          .filter((t) => t.height < 44),
+      );
+      assert.deepEqual(small, [], 'touch targets under 44 px');
       await page.screenshot({ path: `${ARTIFACTS}explorer-390x844.png` });
       await page.locator('[data-panel="heads"]').scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${ARTIFACTS}explorer-390x844-heads.png` });
@@ -368,6 +380,49 @@ describe('explorer layouts and embedding', () => {
         null,
         { timeout: 500 },
       );
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('keyboard: the tokens are one tab stop with arrows inside; the sweep button is a few keys away', async () => {
+    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html`);
+    try {
+      const active = () =>
+        page.evaluate(() => {
+          let a = document.activeElement;
+          while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+          return { cls: a?.className ?? '', text: a?.textContent ?? '', pressed: a?.getAttribute('aria-pressed') };
+        });
+      const tabUntil = async (match, limit) => {
+        for (let presses = 1; presses <= limit; presses += 1) {
+          await page.keyboard.press('Tab');
+          if (match(await active())) return presses;
+        }
+        return Infinity;
+      };
+      // The nav's "Loop vs fused" button, Enter, then the sweep button: 8 keys at most (42 Tabs before).
+      const toNav = await tabUntil((a) => a.text === 'Loop vs fused', 8);
+      await page.keyboard.press('Enter');
+      const toSweep = await tabUntil((a) => a.cls.includes('run-sweep'), 2);
+      assert.ok(toNav + 1 + toSweep <= 9, `keys to the sweep button: ${toNav} Tabs, Enter, ${toSweep} Tabs`);
+      // The heads panel's 12 tokens: one Tab enters the bar, arrows walk it, one Tab leaves it.
+      await page.locator('[data-panel="heads"] .token-bar button').first().focus();
+      assert.equal((await active()).text, 'The');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      assert.deepEqual(await active(), { cls: 'token', text: 'chased', pressed: 'true' });
+      await page.keyboard.press('End');
+      assert.equal((await active()).text, 'it');
+      await page.keyboard.press('Tab');
+      assert.notEqual((await active()).cls, 'token', 'one Tab leaves the token bar');
+      await page.keyboard.press('Shift+Tab');
+      assert.deepEqual(await active(), { cls: 'token', text: 'it', pressed: 'true' });
+      const stops = await page
+        .locator('[data-panel="heads"] .token-bar button')
+        .evaluateAll((bs) => bs.filter((b) => b.tabIndex === 0).length);
+      assert.equal(stops, 1);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

@@ -74,6 +74,13 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
   .explorer.slide .panel.two-column > * { grid-column: 1; }
   .explorer.slide .panel.two-column > .figures { grid-column: 2; grid-row: 1 / span 8; }
 }
+/* Touch screens and phones: every control at least 44 px tall, checkboxes large enough to hit. */
+@media (pointer: coarse), (max-width: 600px) {
+  button, select, input:not([type=checkbox]), summary { min-height: 44px; }
+  label.check { min-height: 44px; display: inline-flex; align-items: center; }
+  input[type=checkbox] { width: 24px; height: 24px; }
+  summary { display: flex; align-items: center; }
+}
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; }
 `;

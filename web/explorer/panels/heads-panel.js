@@ -21,6 +21,16 @@ export class HeadsPanel extends PanelFrame {
       role: 'group',
       'aria-label': 'Highlight a token row in every head',
     });
+    // One tab stop for the whole bar; the arrows (and Home, End) move between tokens inside it.
+    this.tokenBar.addEventListener('keydown', (event) => {
+      const buttons = [...this.tokenBar.children];
+      const at = buttons.indexOf(event.target);
+      const next = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0 };
+      next.End = buttons.length - 1;
+      if (at < 0 || !(event.key in next)) return;
+      event.preventDefault();
+      buttons[Math.max(0, Math.min(buttons.length - 1, next[event.key]))].focus();
+    });
     this.mixing = el('p', { class: 'mixing' });
     this.body.append(this.tokenBar);
     this.mixArea = el('div', { class: 'figures mix' });
@@ -30,7 +40,10 @@ export class HeadsPanel extends PanelFrame {
   setHighlight(row) {
     if (row === this.highlight) return;
     this.highlight = row;
-    for (const [i, b] of [...this.tokenBar.children].entries()) b.setAttribute('aria-pressed', String(i === row));
+    for (const [i, b] of [...this.tokenBar.children].entries()) {
+      b.setAttribute('aria-pressed', String(i === row));
+      b.tabIndex = i === Math.max(row, 0) ? 0 : -1;
+    }
     this.draw();
   }
 
@@ -59,6 +72,7 @@ export class HeadsPanel extends PanelFrame {
           class: 'token',
           text: token,
           'aria-pressed': String(i === this.highlight),
+          tabindex: i === Math.max(this.highlight, 0) ? '0' : '-1',
           onmouseenter: () => this.setHighlight(i),
           onfocus: () => this.setHighlight(i),
           onclick: () => this.setHighlight(this.highlight === i ? -1 : i),
