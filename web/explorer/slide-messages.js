@@ -1,7 +1,8 @@
 // The postMessage protocol of embed.html, for slide decks that frame it:
 //   request  { headwise: 1, id?, method, params? }   (an object, or the same as a JSON string)
 //   reply    { headwise: 1, id, ok: true, result }  or  { headwise: 1, id, ok: false, error }
-// Methods: nextStep, previousStep, goToStep { step }, setConfig { ...options }, getState.
+// Methods: nextStep, previousStep, goToStep { step }, setConfig { ...options }, getState,
+// startTraining, pauseTraining, resetTraining, getTraining (the Learn panel).
 // Only messages from the framing page are read; with ?origins=... only from those origins.
 // Messages without the `headwise` key belong to someone else and are ignored. Replies go to the
 // sender's window with its origin as the target, never "*".
@@ -17,6 +18,10 @@ const METHODS = new Map([
   ['goToStep', (element, params) => element.goToStep(params?.step)],
   ['setConfig', (element, params) => element.setConfig(params)],
   ['getState', (element) => element.getState()],
+  ['startTraining', (element) => element.startTraining()],
+  ['pauseTraining', (element) => element.pauseTraining()],
+  ['resetTraining', (element) => element.resetTraining()],
+  ['getTraining', (element) => element.trainingState()],
 ]);
 export const METHOD_NAMES = Object.freeze([...METHODS.keys()]);
 
