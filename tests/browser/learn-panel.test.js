@@ -5,6 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from './chromium.js';
 import { serveWeb, WEB_DIR } from './static-server.js';
@@ -122,8 +123,11 @@ test('embed at 1280x720: postMessage trains, the curves separate, heads find ver
     const started = await send(page, 'startTraining');
     assert.equal(started.ok, true, JSON.stringify(started));
     assert.equal(started.result.state, 'training');
-    await frame.waitForFunction(() => Number(document.querySelector('headwise-explorer').shadowRoot
-      .querySelector('#panel-learn').dataset.step) >= 300);
+    await frame.waitForFunction(
+      () =>
+        Number(document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-learn').dataset.step) >=
+        300,
+    );
     const paused = await send(page, 'pauseTraining');
     assert.equal(paused.result.state, 'paused');
     await page.screenshot({ path: new URL('learn-during.png', ARTIFACTS).pathname });
@@ -132,7 +136,9 @@ test('embed at 1280x720: postMessage trains, the curves separate, heads find ver
     assert.equal((await send(page, 'getTraining')).result.step, step, 'paused means no steps');
     await send(page, 'startTraining');
     await frame.waitForFunction(
-      () => document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-learn').dataset.learnState === 'done',
+      () =>
+        document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-learn').dataset.learnState ===
+        'done',
       null,
       { timeout: 60_000 },
     );
@@ -143,8 +149,9 @@ test('embed at 1280x720: postMessage trains, the curves separate, heads find ver
     const [one, two] = training.runs.map((r) => r.result.accuracy);
     console.log(
       `# learn budgets (Chromium, embed 1280x720): 2 heads at 95% after ${watch.at95?.toFixed(0)} ms of training; ` +
-        `longest long task ${watch.longest.toFixed(0)} ms (panel's own work per frame at most ${watch.maxFrameMs} ms, training slice ${watch.maxSliceMs} ms); ${(watch.frames / watch.seconds).toFixed(0)} frames/s ` +
-        `over ${watch.seconds.toFixed(2)} s; held-out accuracy 1 head ${one}, 2 heads ${two}`,
+        `longest long task ${watch.longest.toFixed(0)} ms (panel's own work per frame at most ${watch.maxFrameMs} ` +
+        `ms, training slice ${watch.maxSliceMs} ms); ${(watch.frames / watch.seconds).toFixed(0)} frames/s ` +
+        `over ${watch.seconds.toFixed(2)} s; held-out accuracy 1 head ${one}, 2 heads ${two}; load average ${loadavg()[0].toFixed(1)}`,
     );
     assert.ok(two > 0.95 && one < 0.9, `held-out: 1 head ${one}, 2 heads ${two}`);
     const [a1, a2] = seen.accuracy.split(' ').map(Number);
@@ -154,7 +161,10 @@ test('embed at 1280x720: postMessage trains, the curves separate, heads find ver
     const heads2 = seen.rows.filter((r) => r.heads === 2).map((r) => r.values);
     const argmax = (v) => v.indexOf(Math.max(...v));
     assert.deepEqual(heads2.map(argmax).sort(), [10, 8].sort(), JSON.stringify(heads2));
-    assert.ok(heads2.every((v) => Math.max(...v) > 0.5), JSON.stringify(heads2));
+    assert.ok(
+      heads2.every((v) => Math.max(...v) > 0.5),
+      JSON.stringify(heads2),
+    );
     assert.match(seen.verdict, /2 heads: \d+% - head \d finds the (verb|noun), head \d finds the (verb|noun)/);
     assert.match(seen.verdict, /1 head: \d+% - it cannot look at the verb and the noun at once/);
     assert.ok(watch.longest < 50, `long tasks ${JSON.stringify(watch.tasks)}`);
@@ -178,7 +188,9 @@ test('from file:// on a 390 px phone: trains with the Train button and fits the 
     const train = page.locator('headwise-explorer #panel-learn button', { hasText: 'Train' });
     await train.click();
     await page.waitForFunction(
-      () => document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-learn').dataset.learnState === 'done',
+      () =>
+        document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-learn').dataset.learnState ===
+        'done',
       null,
       { timeout: 60_000 },
     );

@@ -62,7 +62,6 @@ function describeRun({ heads, accuracy, shares }, variant) {
  */
 export function verdictOf(runs, variant = 'verb-noun') {
   const text = runs.map((r) => describeRun(r, variant)).join('; ');
-  const stuck =
-    variant !== 'verb' && runs.some((r) => r.heads > 1 && !specialised(r.shares) && r.accuracy < 0.9);
+  const stuck = variant !== 'verb' && runs.some((r) => r.heads > 1 && !specialised(r.shares) && r.accuracy < 0.9);
   return { text: `${text}.`, stuck };
 }

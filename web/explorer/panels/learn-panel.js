@@ -31,7 +31,11 @@ export class LearnPanel extends PanelFrame {
     this.seedInput.addEventListener('change', () => this.reset());
     this.control = el('input', { type: 'checkbox' });
     this.control.addEventListener('change', () => this.reset());
-    this.widthSelect = el('select', {}, ...[16, 32, 64].map((w) => el('option', { value: String(w), text: String(w) })));
+    this.widthSelect = el(
+      'select',
+      {},
+      ...[16, 32, 64].map((w) => el('option', { value: String(w), text: String(w) })),
+    );
     this.widthSelect.value = '32';
     this.widthSelect.addEventListener('change', () => this.reset());
     const field = (label, input) => el('label', { class: 'field' }, el('span', { text: label }), input);
@@ -152,8 +156,12 @@ export class LearnPanel extends PanelFrame {
     });
   }
 
+  // The maps and figures are redrawn every third frame while training (about 20 times a second):
+  // enough to watch, and it leaves most of each frame to the page.
   #afterSlice() {
     const s = this.session;
+    this.slices = (this.slices ?? 0) + 1;
+    if (!s.done && this.state === 'training' && this.slices % 3 !== 1) return;
     s.refreshMaps();
     this.draw();
     if (s.done) this.#settle();
