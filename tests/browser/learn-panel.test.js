@@ -151,7 +151,8 @@ test('embed at 1280x720: postMessage trains, the curves separate, heads find ver
       `# learn budgets (Chromium, embed 1280x720): 2 heads at 95% after ${watch.at95?.toFixed(0)} ms of training; ` +
         `longest long task ${watch.longest.toFixed(0)} ms (panel's own work per frame at most ${watch.maxFrameMs} ` +
         `ms, training slice ${watch.maxSliceMs} ms); ${(watch.frames / watch.seconds).toFixed(0)} frames/s ` +
-        `over ${watch.seconds.toFixed(2)} s; held-out accuracy 1 head ${one}, 2 heads ${two}; load average ${loadavg()[0].toFixed(1)}`,
+        `over ${watch.seconds.toFixed(2)} s; held-out accuracy 1 head ${one}, 2 heads ${two}; ` +
+        `load average ${loadavg()[0].toFixed(1)}`,
     );
     assert.ok(two > 0.95 && one < 0.9, `held-out: 1 head ${one}, 2 heads ${two}`);
     const [a1, a2] = seen.accuracy.split(' ').map(Number);
