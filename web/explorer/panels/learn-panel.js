@@ -222,7 +222,9 @@ export class LearnPanel extends PanelFrame {
     );
     this.#fillTable();
     const width = this.drawWidth;
-    const half = width >= 760 ? Math.floor(width / 2) - 12 : width;
+    // Four figures in a row on a wide slide, two on a laptop, one on a phone.
+    const across = width >= 1100 ? 4 : width >= 640 ? 2 : 1;
+    const half = Math.floor(width / across) - (across > 1 ? 12 : 0);
     const maxSteps = LEARN_STEPS;
     const items = [
       { figure: curveFigure({ runs: s.runs, key: 'accuracy', maxSteps, title: 'Accuracy', maxWidth: half }) },
