@@ -39,9 +39,9 @@ export class LearnPanel extends PanelFrame {
     this.widthSelect.value = '32';
     this.widthSelect.addEventListener('change', () => this.reset());
     const field = (label, input) => el('label', { class: 'field' }, el('span', { text: label }), input);
-    this.readout = el('p', { class: 'summary', 'aria-live': 'off' });
-    this.verdict = el('p', { class: 'summary verdict', role: 'status' });
-    this.sharesTable = el('table', { class: 'learn-shares visually-hidden' });
+    this.readout = el('p', { class: 'learn-readout', 'aria-live': 'off' });
+    this.verdict = el('p', { class: 'learn-verdict', role: 'status' });
+    this.sharesTable = el('table', { class: 'learn-shares' });
     this.body.append(
       el(
         'div',
@@ -55,7 +55,8 @@ export class LearnPanel extends PanelFrame {
       ),
       this.readout,
       this.verdict,
-      this.sharesTable,
+      // A table ignores width: its box is the one that is visually hidden.
+      el('div', { class: 'visually-hidden' }, this.sharesTable),
     );
   }
 
