@@ -110,10 +110,10 @@ for (const origin of ['http', 'file']) {
       const base = origin === 'http' ? server.url : FILE_URL;
       const { page, context, problems } = await openExplorer(browser, `${base}index.html`);
       try {
-        for (const id of ['input', 'why', 'steps', 'heads', 'loop', 'order']) {
+        for (const id of ['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn']) {
           assert.ok(await page.locator(`[data-panel="${id}"]`).isVisible(), `panel ${id} is visible`);
         }
-        await assertPanelsDrawn(page, ['input', 'why', 'steps', 'heads', 'order']);
+        await assertPanelsDrawn(page, ['input', 'why', 'steps', 'heads', 'order', 'learn']);
         assert.equal(await page.locator('.tokens li').count(), DEFAULT_TOKENS);
         for (const h of [0, 1]) await assertHeatmapMatchesTable(page, h, DEFAULT_TOKENS);
 

@@ -11,6 +11,7 @@ import { designTeachingWeights } from './teaching-weights.js';
 import { withPositions } from './positional-encoding.js';
 import { DEFAULT_SENTENCE } from './presets.js';
 import { runHeadsSweep } from './sweep.js';
+import { LearnSession } from './learn-session.js';
 
 /** What each panel views; the owner computes only the parts of the panels shown. */
 export const PANEL_PARTS = Object.freeze({
@@ -20,6 +21,7 @@ export const PANEL_PARTS = Object.freeze({
   heads: ['fused', 'wOut'],
   loop: ['fused', 'loop'],
   order: ['order'],
+  learn: [],
 });
 
 export const WHY_WIDTH = 6;
@@ -72,6 +74,7 @@ export class ExplorerComputation {
   #layer = null;
   #layerKey = '';
   #memo = new Map(); // part -> { key, value }
+  #learn = null; // the Learn panel's run
 
   constructor(hw) {
     this.#hw = hw;
@@ -118,7 +121,17 @@ export class ExplorerComputation {
   }
 
   /** Frees the layer in the module and forgets every result. */
+  /** A new Learn run (1 and 2 heads side by side); the previous one is freed. */
+  learnSession(config) {
+    this.#learn?.dispose();
+    this.#learn = null;
+    this.#learn = new LearnSession(this.#hw, config);
+    return this.#learn;
+  }
+
   dispose() {
+    this.#learn?.dispose();
+    this.#learn = null;
     this.#layer?.dispose();
     this.#layer = null;
     this.#layerKey = '';

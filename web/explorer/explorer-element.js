@@ -18,6 +18,7 @@ import { StepsPanel, STEPS } from './panels/steps-panel.js';
 import { HeadsPanel } from './panels/heads-panel.js';
 import { LoopFusedPanel } from './panels/loop-fused-panel.js';
 import { WordOrderPanel } from './panels/word-order-panel.js';
+import { LearnPanel } from './panels/learn-panel.js';
 
 const PANEL_CLASSES = {
   input: InputPanel,
@@ -26,6 +27,7 @@ const PANEL_CLASSES = {
   heads: HeadsPanel,
   loop: LoopFusedPanel,
   order: WordOrderPanel,
+  learn: LearnPanel,
 };
 // In slide mode on a wide screen these panels put their text beside their figures.
 const TWO_COLUMN_PANELS = new Set(['input', 'steps', 'loop']);
@@ -36,6 +38,7 @@ const NAV_LABELS = {
   heads: 'Heads',
   loop: 'Loop vs fused',
   order: 'Word order',
+  learn: 'Learn',
 };
 
 let sharedModule = null;
@@ -157,6 +160,27 @@ export class HeadwiseExplorer extends ElementBase {
     return this.#stepBy(-1);
   }
 
+  /** The Learn panel's training, for slide decks: start (or resume), pause, reset. */
+  startTraining() {
+    this.#build();
+    if (!this.#owner) throw new Error('the module is not loaded yet');
+    return this.#panels.learn.start();
+  }
+  pauseTraining() {
+    this.#build();
+    return this.#panels.learn.pause();
+  }
+  resetTraining() {
+    this.#build();
+    if (!this.#owner) throw new Error('the module is not loaded yet');
+    return this.#panels.learn.reset();
+  }
+  /** The Learn panel's state: idle, training, paused or done, the step and the accuracies. */
+  trainingState() {
+    this.#build();
+    return this.#panels.learn.summary();
+  }
+
   #stepBy(delta) {
     this.#build();
     return this.goToStep(this.#panels.steps.step + delta);
@@ -222,6 +246,10 @@ export class HeadwiseExplorer extends ElementBase {
       runSweep: (options) => {
         if (!this.#owner) throw new Error('the module is not loaded');
         return this.#owner.measureHeadsSweep(options);
+      },
+      learnSession: (config) => {
+        if (!this.#owner) throw new Error('the module is not loaded');
+        return this.#owner.learnSession(config);
       },
       connected: () => this.isConnected,
       whenActive: () => this.whenActive(),
@@ -300,6 +328,7 @@ export class HeadwiseExplorer extends ElementBase {
 
   // Entering 'ready': draw what was asked while the element was away (the first render included).
   #resume(from) {
+    this.#panels.learn.wake();
     if (!this.#work.stale) return;
     this.#work.stale = false;
     if (from === 'loading') this.#render({ progressive: true });
@@ -308,6 +337,7 @@ export class HeadwiseExplorer extends ElementBase {
 
   // Entering 'paused' or 'error': stop work in flight; it is redone when the element comes back.
   #pause() {
+    this.#panels.learn?.suspend();
     this.#cancelFrames();
     if (this.#work.inFlight) {
       this.#work.inFlight = false;
@@ -317,6 +347,8 @@ export class HeadwiseExplorer extends ElementBase {
 
   // Entering 'idle' (disconnected): free the layers; a reconnect loads and renders again.
   #unload() {
+    this.#panels.learn?.suspend();
+    if (this.#panels.learn) this.#panels.learn.session = null;
     this.#cancelFrames();
     this.#work.inFlight = false;
     this.#owner?.dispose();

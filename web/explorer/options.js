@@ -6,7 +6,7 @@
 import { PRESETS, DEFAULT_SENTENCE, presetOf } from './presets.js';
 import { DEFAULT_TOKEN_LIMIT } from './tokenizer.js';
 
-export const PANELS = Object.freeze(['input', 'why', 'steps', 'heads', 'loop', 'order']);
+export const PANELS = Object.freeze(['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn']);
 const PANEL_ALIASES = {
   'one-head': 'why',
   'five-steps': 'steps',

@@ -2,7 +2,7 @@
 //   request  { headwise: 1, id?, method, params? }   (an object, or the same as a JSON string)
 //   reply    { headwise: 1, id, ok: true, result }  or  { headwise: 1, id, ok: false, error }
 // Methods: nextStep, previousStep, goToStep { step }, setConfig { ...options }, getState,
-// forwardKeys { on }.
+// forwardKeys { on }, startTraining, pauseTraining, resetTraining, getTraining (the Learn panel).
 //   events   { headwise: 1, event: 'ready', state }   once, when the explorer has drawn
 //            { headwise: 1, event: 'key', key, code, shiftKey, altKey, ctrlKey, metaKey }
 //            after forwardKeys { on: true }: the deck's navigation keys pressed inside the embed
@@ -22,6 +22,10 @@ const METHODS = new Map([
   ['setConfig', (element, params) => element.setConfig(params)],
   ['getState', (element) => element.getState()],
   ['forwardKeys', (element, params, context) => context.forwardKeys(params?.on)],
+  ['startTraining', (element) => element.startTraining()],
+  ['pauseTraining', (element) => element.pauseTraining()],
+  ['resetTraining', (element) => element.resetTraining()],
+  ['getTraining', (element) => element.trainingState()],
 ]);
 export const METHOD_NAMES = Object.freeze([...METHODS.keys()]);
 

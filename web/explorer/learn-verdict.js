@@ -1,0 +1,67 @@
+// The Learn panel's words: the sample sequence, when a run has settled and what its verdict is.
+// Pure module (no DOM, no wasm): tested by Vitest.
+
+/** The lecture's sentence as the task's 11 words and "?": latest verb "catch", latest noun "ball". */
+export const SAMPLE_WORDS = Object.freeze('the dog chase the cat and the boy catch the ball ?'.split(' '));
+/** Steps each model trains before the panel gives its verdict. */
+export const LEARN_STEPS = 1000;
+/** A seed where 2 heads specialise (checked by tests/js/learn-verdict.test.js with the module). */
+export const DEFAULT_LEARN_SEED = 2;
+/** A head "finds" a word when it puts at least this share on it. */
+export const FINDS = 0.5;
+
+const pct = (v) => `${Math.round(100 * v)}%`;
+
+/** Exponential moving average; the first value starts it. */
+export function smooth(previous, value, weight = 0.9) {
+  return previous === null || previous === undefined ? value : weight * previous + (1 - weight) * value;
+}
+
+/** Which word each head finds: 'verb', 'noun' or null, from headShares(). */
+export function headRoles(shares) {
+  return shares.map(({ verb, noun }) => {
+    if (verb >= FINDS && verb >= noun) return 'verb';
+    if (noun >= FINDS) return 'noun';
+    return null;
+  });
+}
+
+/** Whether the heads of a run split the work: one finds the verb, another the noun. */
+export function specialised(shares) {
+  const roles = headRoles(shares);
+  return roles.includes('verb') && roles.includes('noun');
+}
+
+function describeRun({ heads, accuracy, shares }, variant) {
+  const name = `${heads} head${heads === 1 ? '' : 's'}: ${pct(accuracy)}`;
+  const roles = headRoles(shares);
+  if (variant === 'verb') {
+    return accuracy >= 0.95 ? `${name} - one thing to find, one head is enough` : `${name} - still learning`;
+  }
+  if (heads === 1) {
+    if (accuracy >= 0.95) return `${name} - this one head found both words`;
+    return `${name} - it cannot look at the verb and the noun at once`;
+  }
+  if (specialised(shares)) {
+    const found = roles.map((r, h) => (r ? `head ${h + 1} finds the ${r}` : null)).filter(Boolean);
+    return `${name} - ${found.join(', ')}`;
+  }
+  if (accuracy < 0.9) {
+    const share = shares.map((s) => `${pct(s.verb)} verb / ${pct(s.noun)} noun`).join(', ');
+    return (
+      `${name} - stuck: the heads took the same compromise (${share}), the 1-head solution; ` +
+      `this happens in about 1 run in 20, try another seed`
+    );
+  }
+  return `${name} - solved, but no head specialises cleanly`;
+}
+
+/**
+ * runs: [{ heads, accuracy (held-out), shares: headShares() }]; variant 'verb-noun' or 'verb'.
+ * Returns { text, stuck }: stuck when a run of 2 or more heads ended on the shared compromise.
+ */
+export function verdictOf(runs, variant = 'verb-noun') {
+  const text = runs.map((r) => describeRun(r, variant)).join('; ');
+  const stuck = variant !== 'verb' && runs.some((r) => r.heads > 1 && !specialised(r.shares) && r.accuracy < 0.9);
+  return { text: `${text}.`, stuck };
+}
