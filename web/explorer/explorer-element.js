@@ -162,23 +162,23 @@ export class HeadwiseExplorer extends ElementBase {
 
   /** The Learn panel's training, for slide decks: start (or resume), pause, reset. */
   startTraining() {
-    this.#build();
-    if (!this.#owner) throw new Error('the module is not loaded yet');
-    return this.#panels.learn.start();
+    return this.#learnPanel({ needsModule: true }).start();
   }
   pauseTraining() {
-    this.#build();
-    return this.#panels.learn.pause();
+    return this.#learnPanel().pause();
   }
   resetTraining() {
-    this.#build();
-    if (!this.#owner) throw new Error('the module is not loaded yet');
-    return this.#panels.learn.reset();
+    return this.#learnPanel({ needsModule: true }).reset();
   }
   /** The Learn panel's state: idle, training, paused or done, the step and the accuracies. */
   trainingState() {
+    return this.#learnPanel().summary();
+  }
+
+  #learnPanel({ needsModule = false } = {}) {
     this.#build();
-    return this.#panels.learn.summary();
+    if (needsModule && !this.#owner) throw new Error('the module is not loaded yet');
+    return this.#panels.learn;
   }
 
   #stepBy(delta) {
