@@ -204,7 +204,7 @@ describe('the reveal.js example deck', () => {
     );
   });
 
-  test('seven slides, figures drawn on each; fragments walk the five steps; the Learn panel trains on its slide', async () => {
+  test('seven slides with their figures; fragments walk the five steps; Learn trains on its slide', async () => {
     const { page, context, problems } = await openDeck();
     try {
       assert.equal(await page.locator('.reveal .slides > section').count(), SLIDES.length);
