@@ -11,6 +11,8 @@ const deck = new Reveal({
   margin: 0,
   center: false,
   hash: true,
+  controls: false, // the arrows would cover the panels; keys, a clicker or a touch swipe move the deck
+  slideNumber: 'c/t',
   pdfMaxPagesPerSlide: 1,
   keyboardCondition,
 });

@@ -68,7 +68,13 @@ export function connectHeadwise(deck) {
       if (isCurrent(frame)) enter(deck.getCurrentSlide(), [frame]);
     }
   });
-  const print = drawFiguresForPrint(deck, { embeds, stepShown, elements: ELEMENTS, stepFragments: STEP_FRAGMENTS });
+  const print = drawFiguresForPrint(deck, {
+    embeds,
+    stepShown,
+    elements: ELEMENTS,
+    stepFragments: STEP_FRAGMENTS,
+    train: TRAIN,
+  });
 
   // A method of the protocol, for an embed (a request) or an element (a call); errors are reported.
   function call(panel, method, params) {

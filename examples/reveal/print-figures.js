@@ -1,8 +1,9 @@
 // reveal.js's print view (?print-pdf) moves every slide into a page of its own, where an embed
 // reloads and an element starts again, and copies the page once per fragment. A panel draws only
 // near the viewport, so after 'pdf-ready' each page is scrolled into view in turn until its figures
-// have drawn and show the step its fragments stand for; then <html data-headwise-print="ready"> and
-// a note on screen (not printed) say that the deck can be printed.
+// have drawn and show the step its fragments stand for (a Learn panel on a data-headwise-train slide
+// is trained to the end, a few seconds, so the page shows what it learned); then
+// <html data-headwise-print="ready"> and a note on screen (not printed) say the deck can be printed.
 import { EMBEDS } from './embed-channel.js';
 
 const DRAW_MS = 30_000;
@@ -20,7 +21,10 @@ function within(promise, ms, what) {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-export function drawFiguresForPrint(deck, { embeds, stepShown, elements, stepFragments }) {
+const TRAIN_MS = 120_000;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function drawFiguresForPrint(deck, { embeds, stepShown, elements, stepFragments, train }) {
   const waiting = new Map(); // embed -> resolve, until it announces itself
 
   function whenDrawn(panel) {
@@ -28,6 +32,18 @@ export function drawFiguresForPrint(deck, { embeds, stepShown, elements, stepFra
       return new Promise((resolve) => panel.addEventListener('headwise-render', resolve, { once: true }));
     if (embeds.isReady(panel)) return Promise.resolve();
     return new Promise((resolve) => waiting.set(panel, resolve));
+  }
+
+  // The protocol has no event for the end of training: ask every quarter second.
+  async function trainToTheEnd(panel) {
+    const ask = (method) => (panel.matches(EMBEDS) ? embeds.request(panel, method) : panel[method]());
+    let state = await ask('startTraining');
+    const deadline = performance.now() + TRAIN_MS;
+    while (state.state !== 'done') {
+      if (performance.now() > deadline) throw new Error(`training did not finish within ${TRAIN_MS / 1000} s`);
+      await sleep(250);
+      state = await ask(panel.matches(EMBEDS) ? 'getTraining' : 'trainingState');
+    }
   }
 
   async function drawAll() {
@@ -50,6 +66,7 @@ export function drawFiguresForPrint(deck, { embeds, stepShown, elements, stepFra
       for (const panel of panels) {
         try {
           await within(drawn.get(panel), DRAW_MS, `page ${index + 1}: ${panel.title || panel.getAttribute('panel')}`);
+          if (page.querySelector(train)) await trainToTheEnd(panel);
           if (!page.querySelector(stepFragments)) continue;
           const step = stepShown(page);
           if (panel.matches(EMBEDS)) await embeds.request(panel, 'goToStep', { step });

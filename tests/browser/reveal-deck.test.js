@@ -389,6 +389,7 @@ describe('the reveal.js example deck', () => {
               pageIndex,
             );
             console.log(`# print: Learn page at training step ${training.step} (${training.state})`);
+            assert.deepEqual([training.state, training.step], ['done', training.steps], 'printed after training');
           }
         }
       }
