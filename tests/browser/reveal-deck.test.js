@@ -24,7 +24,7 @@ const SLIDES = [
   null,
   { panel: 'why', as: 'iframe' },
   { panel: 'steps', as: 'iframe' },
-  { panel: 'heads', as: 'element' },
+  { panel: 'heads', as: 'iframe' },
   { panel: 'order', as: 'element' },
   { panel: 'learn', as: 'iframe' },
   { panel: 'input', as: 'element' },
@@ -291,12 +291,12 @@ describe('the reveal.js example deck', () => {
       await waitForSlide(page, 2);
 
       // An element in the deck's page: a click inside its shadow root, then the arrows.
-      await page.goto(`${server.url}${DECK}#/3`);
-      await waitForSlide(page, 4);
-      await panelOn(page, 4);
-      await page.locator('.present headwise-explorer').locator('[data-panel="heads"] h2').click();
-      await page.keyboard.press('ArrowRight');
+      await page.goto(`${server.url}${DECK}#/4`);
       await waitForSlide(page, 5);
+      await panelOn(page, 5);
+      await page.locator('.present headwise-explorer').locator('[data-panel="order"] h2').click();
+      await page.keyboard.press('ArrowRight');
+      await waitForSlide(page, 6);
 
       // In the last slide's sentence field the arrows and Space edit the text; the deck stays.
       await page.goto(`${server.url}${DECK}#/6`);
