@@ -394,11 +394,15 @@ describe('the reveal.js example deck', () => {
         }
       }
       assert.deepEqual(seenSteps, STEPS, 'the steps slide prints once per step');
-      for (const n of [1, 3, 5, 8, 11]) {
+      for (let n = 1; n <= pages.length; n += 1) {
         await page.evaluate((top) => scrollTo(0, top), pages[n - 1].top);
         await page.screenshot({ path: `${ARTIFACTS}reveal-print-page-${n}.png` });
       }
       await page.evaluate(() => scrollTo(0, 0));
+      const note = page.locator('.headwise-print-note');
+      assert.match(await note.innerText(), /^Every figure is drawn: print now/);
+      await page.emulateMedia({ media: 'print' });
+      assert.equal(await note.isVisible(), false, 'the note is not printed');
       const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true });
       await writeFile(`${ARTIFACTS}reveal-deck.pdf`, pdf);
       const text = pdf.toString('latin1');
