@@ -318,7 +318,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
 });
 
 describe('themes and contrast', () => {
-  test('dark mode: masked cells stand apart from low attention; exports are dark and print no -0.0', async () => {
+  test('dark mode: masked cells stand apart from low attention by >= 3:1 (canvas pixels)', async () => {
     const { page, context, problems } = await open(`${server.url}index.html`, { colorScheme: 'dark' });
     try {
       const ref = await reference(page);
@@ -340,7 +340,15 @@ describe('themes and contrast', () => {
           `contrast ${ratio.toFixed(2)}; vs viridis(0) ${darkest.toFixed(2)}`,
       );
       assert.ok(ratio >= 3 && darkest >= 3, `masked against low attention: ${ratio.toFixed(2)}, ${darkest.toFixed(2)}`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
 
+  test('dark mode: SVG and PNG exports have the dark background and print no -0.0', async () => {
+    const { page, context, problems } = await open(`${server.url}index.html`, { colorScheme: 'dark' });
+    try {
       const saved = async (panel, label) => {
         const [download] = await Promise.all([
           page.waitForEvent('download'),
