@@ -281,6 +281,17 @@ describe('heatmap cells, read by pointer and keyboard', () => {
       await page.locator('[data-panel="heads"] .token-bar button[tabindex="0"]').focus();
       assert.equal(await shownTip(page, 'heads').count(), 0, 'blur hides the tip');
       assert.equal(await page.locator('[data-panel="heads"] .cell-box:not([hidden])').count(), 0);
+      // After a click on a map the arrows are left to the page (a deck moves on them).
+      const grid = drawnGrid(await canvasOf(page, HEADS, 0), ref.T);
+      await page.mouse.click(grid.cell(3, 1).x, grid.cell(3, 1).y);
+      assert.equal(await active(), 0, 'the click focused the map');
+      await page.evaluate(() => {
+        addEventListener('keydown', (event) => (globalThis.arrowTaken = event.defaultPrevented), { once: true });
+      });
+      await page.keyboard.press('ArrowDown');
+      assert.equal(await page.evaluate(() => globalThis.arrowTaken), false, 'the arrow reached the page untouched');
+      tip = await readTip(page, 'heads');
+      assert.deepEqual([tip.row, tip.col], [3, 1], 'the tip stays on the clicked cell');
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
@@ -310,6 +321,11 @@ describe('heatmap cells, read by pointer and keyboard', () => {
       const tapped = await readTip(page, 'heads');
       assertTipMatches(tapped, ref, 0, T - 1, 2);
       assertInside(tapped.box, viewport, 'tapped cell');
+      // A second tap on the focused map moves the tip to that cell.
+      await page.touchscreen.tap(grid.cell(T - 2, T - 2).x, grid.cell(T - 2, T - 2).y);
+      const again = await readTip(page, 'heads');
+      assertTipMatches(again, ref, 0, T - 2, T - 2);
+      assertInside(again.box, viewport, 'second tapped cell');
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

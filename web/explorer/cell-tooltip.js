@@ -4,7 +4,7 @@
 import { el } from './dom.js';
 import { cellAt, cellBox, cellReading, placeTip, stepCell } from './cell-reading.js';
 
-const states = new WeakMap(); // canvas -> { figure, cursor, shown }
+const states = new WeakMap(); // canvas -> { figure, cursor, shown, byPointer }
 const overlays = new WeakMap(); // figure area -> { tip, box }
 const KEY_HINT = '; focus it and use the arrow keys to read each cell';
 
@@ -67,20 +67,28 @@ function listen(state) {
     if (cell) show(state, cell);
     else hide(state);
   });
-  canvas.addEventListener('pointerleave', () => hide(state));
+  // A finger leaves the screen after every tap: a tapped cell keeps its tip until the next tap or blur.
+  canvas.addEventListener('pointerleave', (event) => event.pointerType !== 'touch' && hide(state));
   // A click or tap (which also focuses the canvas) puts the cursor on the cell under it.
   canvas.addEventListener('pointerdown', (event) => {
+    state.byPointer = true;
     const cell = readable() && pointerCell(state, event);
-    if (cell) state.cursor = cell;
+    if (!cell) return;
+    state.cursor = cell;
+    if (event.pointerType === 'touch') show(state, cell);
   });
   canvas.addEventListener('focus', () => {
     if (!readable()) return;
     state.cursor ??= { m: 0, i: 0, j: 0 };
     show(state, state.cursor);
   });
-  canvas.addEventListener('blur', () => hide(state));
+  canvas.addEventListener('blur', () => {
+    state.byPointer = false;
+    hide(state);
+  });
   canvas.addEventListener('keydown', (event) => {
-    if (!readable() || event.altKey || event.ctrlKey || event.metaKey) return;
+    // After a click the arrows are left to the page (a deck moves on them); Tab brings the cursor.
+    if (state.byPointer || !readable() || event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.key === 'Escape') {
       hide(state);
       return;
