@@ -298,6 +298,34 @@ describe('heatmap cells, read by pointer and keyboard', () => {
     }
   });
 
+  test('on a 1280 x 720 slide (embed.html) the tip of every corner cell of every head stays on the slide', async () => {
+    const viewport = { width: 1280, height: 720 };
+    const { page, context, problems } = await open(`${server.url}embed.html?panel=heads`, { viewport });
+    try {
+      const { T } = await reference(page);
+      const count = await page.locator(HEADS).count();
+      for (let h = 0; h < count; h += 1) {
+        if (!(await page.locator(HEADS).nth(h).isVisible())) continue;
+        const grid = drawnGrid(await canvasOf(page, HEADS, h), T);
+        for (const [i, j] of [
+          [0, 0],
+          [0, T - 1],
+          [T - 1, 0],
+          [T - 1, T - 1],
+        ]) {
+          await page.mouse.move(grid.cell(i, j).x, grid.cell(i, j).y);
+          const tip = await readTip(page, 'heads');
+          assert.deepEqual([tip.row, tip.col], [i, j]);
+          assertInside(tip.box, viewport, `head ${h + 1} cell (${i}, ${j})`);
+        }
+      }
+      await page.screenshot({ path: `${ARTIFACTS}heatmap-hover-slide.png` });
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('on a 390 px phone the tip stays inside the screen, and a tap shows it', async () => {
     const viewport = { width: 390, height: 844 };
     const { page, context, problems } = await open(`${server.url}index.html?panel=heads`, { viewport, hasTouch: true });

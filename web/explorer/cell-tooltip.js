@@ -151,7 +151,9 @@ function show(state, cell) {
   });
   overlay.box.hidden = false;
 
-  overlay.tip.style.maxWidth = `${Math.max(120, Math.min(360, (frame.right - frame.left) / zoom - 8))}px`;
+  // At most 26 em wide (slides scale the text), never wider than the frame.
+  const em = parseFloat(getComputedStyle(overlay.tip).fontSize) || 14;
+  overlay.tip.style.maxWidth = `${Math.max(120, Math.min(26 * em, (frame.right - frame.left) / zoom - 8))}px`;
   overlay.tip.style.left = '0px';
   overlay.tip.style.top = '0px';
   overlay.tip.hidden = false;
