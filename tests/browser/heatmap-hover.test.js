@@ -73,6 +73,7 @@ async function reference(page) {
     seed: state.seed,
   });
   const { wq, wk } = layer.getWeights();
+  const api = layer.forward(x, { intermediates: true }); // the module's own float32 numbers
   layer.dispose();
   const project = (w) =>
     Array.from({ length: T }, (_, t) =>
@@ -95,7 +96,10 @@ async function reference(page) {
     const sum = row.reduce((a, s) => a + Math.exp(s - top), 0);
     return j < seen ? Math.exp(row[j] - top) / sum : 0;
   };
-  return { tokens, T, hd, causal: state.causal, score, weight };
+  const at = (h, i, j) => (h * T + i) * T + j;
+  const apiScore = (h, i, j) => api.scores[at(h, i, j)];
+  const apiWeight = (h, i, j) => api.attention[at(h, i, j)];
+  return { tokens, T, hd, causal: state.causal, score, weight, apiScore, apiWeight };
 }
 
 /** Canvas `index` of a figure area: its pixels (0xrrggbb), its box on the page and its pixel ratio. */
@@ -167,6 +171,10 @@ function assertTipMatches(tip, ref, h, i, j) {
   const [score, weight] = [ref.score(h, i, j), ref.weight(h, i, j)];
   assert.ok(close(tip.score, score), `head ${h + 1} (${i}, ${j}): tip score ${tip.score}, reference ${score}`);
   assert.ok(close(tip.weight, weight), `head ${h + 1} (${i}, ${j}): tip weight ${tip.weight}, reference ${weight}`);
+  // The module's float32 numbers agree with the double reference (so the tip agrees with both).
+  assert.ok(Math.abs(ref.apiScore(h, i, j) - score) < 1e-5, `module score ${ref.apiScore(h, i, j)}`);
+  assert.ok(Math.abs(ref.apiWeight(h, i, j) - weight) < 1e-5, `module weight ${ref.apiWeight(h, i, j)}`);
+  assert.ok(close(tip.score, ref.apiScore(h, i, j)) && close(tip.weight, ref.apiWeight(h, i, j)));
   console.log(
     `head ${h + 1} cell (${i}, ${j}): score ${tip.score} (double ${score}), weight ${tip.weight} (${weight})`,
   );
