@@ -70,15 +70,8 @@ export function heatmapFigure(o) {
       cellTexts.push([left + j * cell + cell / 2, top + i * cellH + cellH / 2, text, textOn(colours[k])]);
     }
   }
-  const showValues =
-    o.showValues ??
-    valuesFit(
-      cellTexts.map((t) => t[2]),
-      cell,
-      cellH,
-      valueSize,
-    );
-  if (!showValues) cellTexts.length = 0;
+  const printed = cellTexts.map((t) => t[2]);
+  if (!(o.showValues ?? valuesFit(printed, cell, cellH, valueSize))) cellTexts.length = 0;
   fig.grid(left, top, cell, cellH, p.r, p.c, colours);
   fig.heatmaps.push(cellDescription(o, p, { x: left, y: top, cellW: cell, cellH }));
   for (const [x, y, text, fill] of cellTexts) fig.text(x, y, text, { size: valueSize, anchor: 'middle', fill });
@@ -131,7 +124,6 @@ function cellDescription(o, pool, box) {
     headDim: o.headDim ?? null,
     scores: o.quantity === 'scores' ? o.values : (o.scores ?? null),
     attention: o.quantity === 'attention' ? o.values : (o.attention ?? null),
-    title: o.title ?? '',
   };
 }
 
