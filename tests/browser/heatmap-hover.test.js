@@ -300,6 +300,20 @@ describe('heatmap cells, read by pointer and keyboard', () => {
       assert.equal(await page.evaluate(() => globalThis.arrowTaken), false, 'the arrow reached the page untouched');
       tip = await readTip(page, 'heads');
       assert.deepEqual([tip.row, tip.col], [3, 1], 'the tip stays on the clicked cell');
+      // A shorter sentence: the cursor (row 4 of 12) is no longer a cell; focus starts again at the first.
+      await page.mouse.move(4, 4);
+      await page.locator('headwise-explorer').evaluate((host) => host.setOptions({ sentence: 'The dog' }));
+      await page.waitForFunction(() => {
+        const root = document.querySelector('headwise-explorer').shadowRoot;
+        return root.querySelector('[data-panel="heads"] .status').textContent.includes('2 x 2');
+      });
+      await page.locator('[data-panel="heads"] .token-bar button[tabindex="0"]').focus();
+      await page.keyboard.press('Tab');
+      tip = await readTip(page, 'heads');
+      assert.deepEqual([tip.row, tip.rowToken, tip.col, tip.colToken], [0, 'The', 0, 'The']);
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      assert.equal((await readTip(page, 'heads')).row, 1, 'the cursor stops at the last of 2 rows');
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

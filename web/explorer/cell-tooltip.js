@@ -28,13 +28,17 @@ export function attachCellTooltip(canvas, figure) {
   const label = canvas.getAttribute('aria-label') ?? '';
   if (!label.endsWith(KEY_HINT)) canvas.setAttribute('aria-label', label + KEY_HINT);
   overlayFor(canvas.parentElement);
-  // A redraw (another highlighted row, new numbers) keeps the tip on its cell while the cell exists.
-  if (state.shown) {
-    const map = figure.heatmaps[state.shown.m];
-    if (map && state.shown.i < map.r && state.shown.j < map.c) show(state, state.shown);
-    else hide(state);
-  }
+  // A redraw (another highlighted row, new numbers) keeps the cursor and tip on their cell while it exists.
+  if (!holds(figure, state.cursor)) state.cursor = null;
+  if (!state.shown) return;
+  if (holds(figure, state.shown)) show(state, state.shown);
+  else hide(state);
 }
+
+const holds = (figure, cell) => {
+  const map = cell && figure.heatmaps[cell.m];
+  return Boolean(map) && cell.i < map.r && cell.j < map.c;
+};
 
 function overlayFor(area) {
   let overlay = overlays.get(area);
