@@ -1,8 +1,10 @@
 // Bar charts (one attention row) and a log-log line chart (the heads sweep), as figures.
 import { Figure } from './figure.js';
-import { viridis } from './colour-scale.js';
 
-/** rows: [{ name, values }] drawn as groups of bars over the same labels, values in [0, 1]. */
+/**
+ * rows: [{ name, values }] drawn as groups of bars over the same labels, values in [0, 1]. Bars are the
+ * theme's accent (contrast >= 3:1 against its background); their height is the value.
+ */
 export function barsFigure({ rows, labels, title, maxWidth = 480, height = 150 }) {
   const left = 36;
   const top = 26;
@@ -22,7 +24,7 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, height = 150 }
     row.values.forEach((v, i) => {
       const h = Math.max(0, v) * (height - 16);
       const x = left + i * band + 2;
-      fig.rect(x, base - h, band - 4, h, viridis(0.15 + 0.85 * v));
+      fig.rect(x, base - h, band - 4, h, 'accent');
       if (v >= 0.05) fig.text(x + (band - 4) / 2, base - h - 7, v.toFixed(2), { size: 10, anchor: 'middle' });
     });
   });

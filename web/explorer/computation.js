@@ -222,7 +222,14 @@ export class ExplorerComputation {
         layer.setWeights({ wq: designed.wq, wk: designed.wk });
         const r = layer.forward(x, { intermediates: true });
         const lastRow = targets.map((_, h) => r.attention.slice((h * T + T - 1) * T, (h * T + T) * T));
-        runs[name] = { heads: targets.length, attention: r.attention, lastRow, wq: designed.wq, wk: designed.wk };
+        runs[name] = {
+          heads: targets.length,
+          attention: r.attention,
+          scores: r.scores,
+          lastRow,
+          wq: designed.wq,
+          wk: designed.wk,
+        };
       } finally {
         layer.dispose();
       }

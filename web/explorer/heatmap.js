@@ -3,7 +3,7 @@
 // which cells and colours is decided in heatmap-cells.js, this file only lays them out.
 import { Figure } from './figure.js';
 import { textOn } from './colour-scale.js';
-import { cellColours, cellText, maxAbsVisible, poolMatrix, pooledRow } from './heatmap-cells.js';
+import { cellColours, cellText, maxAbsVisible, poolMatrix, pooledRow, valuesFit } from './heatmap-cells.js';
 
 const MAX_TABLE_CELLS = 1200;
 
@@ -32,6 +32,8 @@ const shortLabel = (label) => (label.length > 12 ? `${label.slice(0, 11)}…` : 
  * masked(i, j) and highlightRow in matrix
  * indices (not drawn cells), showValues,
  * columnBands: [{ from, to, label }] drawn under the columns (heads in the concatenation).
+ * For the cell tooltip: quantity ('attention' | 'scores' | undefined), headDim, and the other of the
+ * pair aligned with `values` (same offset): scores (for an attention map), attention (for scores).
  */
 export function heatmapFigure(o) {
   const { values, offset = 0, rows, cols, title = '', scale = 'signed', maxWidth = 480 } = o;
@@ -54,10 +56,11 @@ export function heatmapFigure(o) {
   titleLines.forEach((line, i) => fig.text(0, 10 + 16 * i, line, { size: 13, weight: '600' }));
   const zeroBelow = o.zeroBelow ?? 0;
   const maxAbs = scale === 'signed' ? (o.maxAbs ?? maxAbsVisible(values, rows, cols, { offset, masked: o.masked })) : 0;
-  const showValues = o.showValues ?? (cell >= 30 && cellH >= 22);
   const colours = cellColours(p, scale, maxAbs, zeroBelow);
+  // Values are printed only when every one fits its cell (cells under 12 px hold none).
+  const valueSize = 10;
   const cellTexts = [];
-  if (showValues) {
+  if (o.showValues ?? cell >= 12) {
     for (let k = 0; k < colours.length; k += 1) {
       if (p.hidden[k]) continue;
       const i = Math.floor(k / p.c);
@@ -67,8 +70,11 @@ export function heatmapFigure(o) {
       cellTexts.push([left + j * cell + cell / 2, top + i * cellH + cellH / 2, text, textOn(colours[k])]);
     }
   }
+  const printed = cellTexts.map((t) => t[2]);
+  if (!(o.showValues ?? valuesFit(printed, cell, cellH, valueSize))) cellTexts.length = 0;
   fig.grid(left, top, cell, cellH, p.r, p.c, colours);
-  for (const [x, y, text, fill] of cellTexts) fig.text(x, y, text, { size: 10, anchor: 'middle', fill });
+  fig.heatmaps.push(cellDescription(o, p, { x: left, y: top, cellW: cell, cellH }));
+  for (const [x, y, text, fill] of cellTexts) fig.text(x, y, text, { size: valueSize, anchor: 'middle', fill });
   const highlight = pooledRow(p, o.highlightRow, rows);
   if (highlight != null) fig.rect(left - 1, top + highlight * cellH - 1, p.c * cell + 2, cellH + 2, null, 'accent2', 3);
   rowLabels.forEach((label, i) =>
@@ -90,6 +96,35 @@ export function heatmapFigure(o) {
     if (x2 - x1 > 30) fig.text((x1 + x2) / 2, y + 12, band.label, { size: 11, anchor: 'middle', fill: 'muted' });
   });
   return fig;
+}
+
+/**
+ * What a drawn heatmap shows, for reading it cell by cell (the cell tooltip): where its grid is in the
+ * figure, the pooling, the labels of rows and columns and the numbers behind each cell. The one place
+ * the tooltip learns a cell's tokens and values from.
+ */
+function cellDescription(o, pool, box) {
+  return {
+    ...box,
+    r: pool.r,
+    c: pool.c,
+    rb: pool.rb,
+    cb: pool.cb,
+    rows: o.rows,
+    cols: o.cols,
+    offset: o.offset ?? 0,
+    values: o.values,
+    mean: pool.mean,
+    hidden: pool.hidden,
+    masked: o.masked ?? null,
+    zeroBelow: o.zeroBelow ?? 0,
+    rowLabels: o.rowLabels ?? null,
+    colLabels: o.colLabels ?? null,
+    quantity: o.quantity ?? null,
+    headDim: o.headDim ?? null,
+    scores: o.quantity === 'scores' ? o.values : (o.scores ?? null),
+    attention: o.quantity === 'attention' ? o.values : (o.attention ?? null),
+  };
 }
 
 /** The matrix as a table (row and column headers), capped in size with a note. */

@@ -83,4 +83,11 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
 }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; }
+/* The cell tooltip of heatmaps (cell-tooltip.js), placed inside the figure area. */
+.figures { position: relative; }
+.cell-tip { position: absolute; z-index: 2; pointer-events: none; background: var(--bg); color: var(--fg);
+  border: 1px solid var(--muted); border-radius: 6px; padding: 0.3rem 0.5rem; font-size: 0.85em; line-height: 1.35;
+  box-shadow: 0 2px 8px rgb(0 0 0 / 0.3); font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+.cell-box { position: absolute; z-index: 1; pointer-events: none; border: 2px solid var(--fg);
+  box-shadow: 0 0 0 1px var(--bg), inset 0 0 0 1px var(--bg); }
 `;

@@ -106,6 +106,9 @@ export class HeadsPanel extends PanelFrame {
       scale: 'probability',
       masked: causal ? (i, j) => j > i : null,
       title: `head ${h + 1}`,
+      quantity: 'attention',
+      scores: c.fused.scores,
+      headDim: hd,
     });
     if (this.options?.slide) each = this.#fitToSlide(each, shown, headMap(0));
     const items = [];
@@ -182,6 +185,11 @@ export class HeadsPanel extends PanelFrame {
   }
 
   #hover(canvas, h) {
+    // The row the pointer highlights goes back to the token bar's choice when the pointer leaves.
+    canvas.addEventListener('mouseenter', () => {
+      this.rowBeforeHover = this.highlight;
+    });
+    canvas.addEventListener('mouseleave', () => this.setHighlight(this.rowBeforeHover ?? -1));
     canvas.addEventListener('mousemove', (event) => {
       const figure = this.figures[h];
       const T = this.computed?.tokens?.length ?? 0;

@@ -53,9 +53,12 @@ export class WhyHeadsPanel extends PanelFrame {
     const T = this.tokens.length;
     const half = this.drawWidth >= 760 ? Math.floor(this.drawWidth / 2) - 12 : this.drawWidth;
     const tokens = this.tokens;
-    const map = (attention, h, title) => {
+    const map = (run, h, title) => {
       const common = {
-        values: attention,
+        values: run.attention,
+        quantity: 'attention',
+        scores: run.scores,
+        headDim: WIDTH / run.heads,
         offset: h * T * T,
         rows: T,
         cols: T,
@@ -85,8 +88,8 @@ export class WhyHeadsPanel extends PanelFrame {
       maxWidth: half,
       height: 110,
     });
-    const oneMap = map(one.attention, 0, 'One head: attention (T x T)');
-    const twoMaps = [0, 1].map((h) => map(two.attention, h, `Two heads: head ${h + 1} attention`));
+    const oneMap = map(one, 0, 'One head: attention (T x T)');
+    const twoMaps = [0, 1].map((h) => map(two, h, `Two heads: head ${h + 1} attention`));
     const left = stackFigures([oneBars, oneMap.figure], 'One head');
     left.title = 'One head: the last "it" splits its attention between ball and catch';
     const right = stackFigures([twoBars, ...twoMaps.map((m) => m.figure)], 'Two heads');
