@@ -36,6 +36,6 @@ export function mapsFigure({ run, words, maxWidth }) {
     labels: words,
     title: `${run.heads} head${run.heads === 1 ? '' : 's'}: attention from "?"`,
     maxWidth,
-    height: 70,
+    height: run.heads > 2 ? 40 : 70, // four heads in about the height of two
   });
 }
