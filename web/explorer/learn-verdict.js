@@ -16,9 +16,13 @@ export const DEFAULT_LEARN_WIDTH = 32;
 /** The runs trained side by side: 1 and 2 heads, or 1, 2 and 4 (every width above divides by 4). */
 export const LEARN_HEAD_CHOICES = Object.freeze({ '1,2': Object.freeze([1, 2]), '1,2,4': Object.freeze([1, 2, 4]) });
 export const DEFAULT_LEARN_HEADS = '1,2';
-/** The window over which a run is said to have settled, and by how much it may still rise. */
+/**
+ * A run has settled when its accuracy rose less than SETTLE_RISE over the last SETTLE_WINDOW steps,
+ * or when it is at SETTLED_AT or above (what is left to gain there is noise).
+ */
 export const SETTLE_WINDOW = 200;
 export const SETTLE_RISE = 0.02;
+export const SETTLED_AT = 0.97;
 /** A head "finds" a word when it puts at least this share on it. */
 export const FINDS = 0.5;
 
@@ -55,7 +59,12 @@ function describeRun({ heads, accuracy, shares }, variant) {
     return `${name} - it cannot look at the verb and the noun at once`;
   }
   if (specialised(shares)) {
-    const found = roles.map((r, h) => (r ? `head ${h + 1} finds the ${r}` : null)).filter(Boolean);
+    // "head 1 finds the verb, head 2 finds the noun"; with more heads "heads 1 and 4 find the noun".
+    const found = [...new Set(roles.filter(Boolean))].map((role) => {
+      const heads = roles.flatMap((r, h) => (r === role ? [h + 1] : []));
+      if (heads.length === 1) return `head ${heads[0]} finds the ${role}`;
+      return `heads ${heads.slice(0, -1).join(', ')} and ${heads.at(-1)} find the ${role}`;
+    });
     return `${name} - ${found.join(', ')}`;
   }
   if (accuracy < 0.9) {
@@ -84,7 +93,9 @@ export function lateRise(curve) {
  * runs had settled by then: runs [{ heads, curve }].
  */
 export function settledNote(runs, steps = LEARN_STEPS) {
-  const rising = runs.filter((r) => (lateRise(r.curve) ?? 1) >= SETTLE_RISE);
+  const rising = runs.filter(
+    (r) => (lateRise(r.curve) ?? 1) >= SETTLE_RISE && !(r.curve.at(-1)?.accuracy >= SETTLED_AT),
+  );
   const name = (r) => `${r.heads} head${r.heads === 1 ? '' : 's'}`;
   if (!rising.length) return `After ${steps} steps every run had settled.`;
   const how = rising.map((r) => {

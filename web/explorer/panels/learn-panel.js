@@ -255,14 +255,15 @@ export class LearnPanel extends PanelFrame {
     this.section.dataset.accuracy = s.runs.map((r) => (r.accuracy ?? 0).toFixed(4)).join(' ');
     const accuracies = s.runs.map((r) => `${headsName(r.heads)} ${pct(r.accuracy)}`).join(', ');
     this.readout.textContent =
-      `Step ${s.step} of ${LEARN_STEPS} (${s.trainMs.toFixed(0)} ms of training; the verdict comes at step ` +
-      `${LEARN_STEPS}). Training accuracy, smoothed: ${accuracies}.`;
+      `Step ${s.step} of ${LEARN_STEPS} (${s.trainMs.toFixed(0)} ms of training). Training accuracy, ` +
+      `smoothed: ${accuracies}.`;
     this.status(
       this.state === 'done'
         ? 'Done: accuracy on 2048 held-out sequences below.'
         : `${this.state === 'training' ? 'Training' : 'Ready'}: ${s.config.headCounts.join(', ')} heads, ` +
             `seed ${s.config.seed}, width ${s.config.dModel}` +
-            `${s.config.variant === 'verb' ? ', control task (latest verb only)' : ''}.`,
+            `${s.config.variant === 'verb' ? ', control task (latest verb only)' : ''}; the verdict comes at ` +
+            `step ${LEARN_STEPS}.`,
     );
     this.#fillTable();
     const width = this.drawWidth;
