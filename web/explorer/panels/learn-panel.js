@@ -226,7 +226,7 @@ export class LearnPanel extends PanelFrame {
         this.#settle();
         return;
       }
-      this.verdict.textContent = `${verdict.text} ${verdict.settled}`;
+      this.verdict.textContent = this.summary().verdict;
       this.verdict.dataset.stuck = String(verdict.stuck);
       this.#setState('done');
       this.draw();
@@ -243,7 +243,7 @@ export class LearnPanel extends PanelFrame {
       steps: LEARN_STEPS,
       ...(s ? s.config : this.config()),
       runs: (s?.runs ?? []).map((r) => ({ heads: r.heads, accuracy: r.accuracy, loss: r.loss, result: r.result })),
-      verdict: s?.verdict?.text ?? null,
+      verdict: s?.verdict ? `${s.verdict.text} ${s.verdict.settled}` : null,
     };
   }
 
