@@ -10,6 +10,8 @@ import { heatmapFigure, heatmapTable } from './heatmap.js';
 const headsName = (n) => `${n} head${n === 1 ? '' : 's'}`;
 
 export class LearnedView {
+  #drawnKey = ''; // the width the maps were last drawn at, '' when they are to be drawn again
+
   /**
    * host: the panel's host (palette, train, trainingState). maps(learned): the figures to draw,
    * [{ run, kind: 'trained' | 'untrained', title }]; text(learned): the sentence under them.
@@ -26,7 +28,7 @@ export class LearnedView {
     this.button = el('button', { type: 'button', text: 'Train in panel 7', onclick: () => this.#train() });
     this.area = el('div', { class: 'figures row learned-maps' });
     // The numbers drawn, for screen readers and tests; a table ignores width, so its box is hidden.
-    this.table = el('table', { class: 'learned-table' });
+    this.table = el('table', { class: 'learned-table' }, this.#caption());
     this.element = el(
       'div',
       { class: 'learned', 'data-learned': 'false' },
@@ -34,10 +36,7 @@ export class LearnedView {
       this.area,
       el('div', { class: 'visually-hidden' }, this.table),
     );
-    this.#drawnKey = '';
   }
-
-  #drawnKey;
 
   update(learned) {
     this.learned = learned ?? null;
@@ -63,7 +62,7 @@ export class LearnedView {
     if (!this.learned) {
       this.figures = [];
       this.area.replaceChildren();
-      this.table.replaceChildren();
+      this.table.replaceChildren(this.#caption());
       return this.tableMakers;
     }
     const { words } = this.learned;
@@ -108,7 +107,11 @@ export class LearnedView {
         ),
       ),
     );
-    this.table.replaceChildren(el('caption', { text: 'Attention from "?", learned in panel 7' }), head, ...rows);
+    this.table.replaceChildren(this.#caption(), head, ...rows);
+  }
+
+  #caption() {
+    return el('caption', { text: 'Attention from "?", learned in panel 7' });
   }
 
   #training() {

@@ -57,12 +57,15 @@ export class WhyHeadsPanel extends PanelFrame {
 
   update(o, c) {
     const why = c?.why;
-    if (c?.learned !== this.learned) {
+    const learnedChanged = c?.learned !== this.learned;
+    if (learnedChanged) {
       this.learned = c?.learned;
       this.learnedView.update(this.learned);
-      this.learnedView.draw(this.drawWidth);
     }
-    if (why === this.why) return; // nothing else here depends on the other options
+    if (why === this.why) {
+      if (learnedChanged) this.draw();
+      return; // nothing else here depends on the other options
+    }
     this.why = why;
     if (!why || why.error) {
       this.runs = null;
