@@ -169,3 +169,55 @@ test('"why one head" panel: the learned 1-head and 2-head maps beside the design
     await context.close();
   }
 });
+
+test('index.html: one run in panel 7 feeds the heads and why panels; its reset takes them back to untrained', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  const learnedIn = (id) =>
+    page.evaluate(
+      (panel) =>
+        document.querySelector('headwise-explorer').shadowRoot.querySelector(`#panel-${panel} .learned`).dataset
+          .learned,
+      id,
+    );
+  try {
+    await page.goto(`${server.url}index.html`);
+    await page.waitForFunction(() => document.querySelector('headwise-explorer')?.dataset.ready === 'true');
+    assert.deepEqual([await learnedIn('heads'), await learnedIn('why')], ['false', 'false']);
+    await page.locator('headwise-explorer #panel-heads .learned button').click();
+    // The other panel says so too.
+    await page.waitForFunction(() =>
+      document
+        .querySelector('headwise-explorer')
+        .shadowRoot.querySelector('#panel-why .learned-note')
+        .textContent.startsWith('Training in panel 7'),
+    );
+    await page.waitForFunction(
+      () =>
+        [...document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('.learned')].every(
+          (b) => b.dataset.learned === 'true',
+        ),
+      null,
+      { timeout: 60_000 },
+    );
+    const [heads, why] = [await page.evaluate(READ, 'heads'), await page.evaluate(READ, 'why')];
+    const trained = (seen) => seen.rows.filter((r) => r.kind === 'trained' && r.heads === 2).map((r) => r.values);
+    assert.deepEqual(trained(heads), trained(why), 'both panels draw the same trained model');
+    const state = await page.evaluate(() => document.querySelector('headwise-explorer').trainingState());
+    assert.equal(state.state, 'done');
+    await page.evaluate(() => document.querySelector('headwise-explorer').resetTraining());
+    await page.waitForFunction(() =>
+      [...document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('.learned')].every(
+        (b) => b.dataset.learned === 'false',
+      ),
+    );
+    const after = await page.evaluate(READ, 'heads');
+    assert.match(after.note, /random and untrained/);
+    assert.equal(after.canvases.length, 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

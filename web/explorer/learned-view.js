@@ -43,7 +43,7 @@ export class LearnedView {
     this.element.dataset.learned = String(Boolean(this.learned));
     this.button.hidden = Boolean(this.learned);
     if (this.learned) this.note.textContent = this.text(this.learned);
-    else if (this.host.trainingState?.().state === 'training') this.#training();
+    else if (['training', 'paused', 'settling'].includes(this.host.trainingState?.().state)) this.#training();
     else {
       this.note.textContent = this.untrainedText;
       this.button.disabled = false;
@@ -115,7 +115,7 @@ export class LearnedView {
   }
 
   #training() {
-    this.note.textContent = 'Training in panel 7: the trained heads appear here when the run is done.';
+    this.note.textContent = 'Training in panel 7: the trained heads appear here when its run is done.';
     this.button.disabled = true;
   }
 

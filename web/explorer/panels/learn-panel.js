@@ -139,8 +139,10 @@ export class LearnPanel extends PanelFrame {
   start() {
     if (!this.session && !this.#newSession()) return this.summary();
     if (this.state === 'done') return this.summary();
+    const first = this.session.step === 0 && this.state !== 'training';
     this.#setState('training');
     this.#loop();
+    if (first) this.host.learned?.(); // the panels that show the trained heads say a run is under way
     return this.summary();
   }
 

@@ -58,10 +58,8 @@ export class WhyHeadsPanel extends PanelFrame {
   update(o, c) {
     const why = c?.why;
     const learnedChanged = c?.learned !== this.learned;
-    if (learnedChanged) {
-      this.learned = c?.learned;
-      this.learnedView.update(this.learned);
-    }
+    this.learned = c?.learned;
+    this.learnedView.update(this.learned); // also says when a run is under way in panel 7
     if (why === this.why) {
       if (learnedChanged) this.draw();
       return; // nothing else here depends on the other options
