@@ -170,7 +170,7 @@ test('"why one head" panel: the learned 1-head and 2-head maps beside the design
   }
 });
 
-test('index.html: one run in panel 7 feeds the heads and why panels; its reset takes them back to untrained', async () => {
+test('index.html: one run in panel 7 feeds the heads and why panels; a reset takes both back', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const problems = [];
