@@ -1,6 +1,7 @@
-// Panel 7: learn. 1 head and 2 heads (and 4) at the same width, trained side by side from one button, in
-// slices of a few milliseconds per animation frame; live curves, the attention from "?" on the
-// lecture's sentence, and a verdict in words when the run settles. Pauses out of view.
+// Panel 7: learn. 1 head and 2 heads (or 1, 2 and 4) at the same width, trained side by side from one
+// button, in slices of a few milliseconds per animation frame; live curves, the attention from "?" on the
+// lecture's sentence, and a verdict in words after LEARN_STEPS (saying which runs had settled by
+// then). Pauses out of view. Seed, width and heads are the page's options (learn-seed, ...).
 import { PanelFrame } from '../panel-frame.js';
 import { el } from '../dom.js';
 import { curveFigure, mapsFigure } from '../learn-charts.js';
@@ -18,9 +19,8 @@ export class LearnPanel extends PanelFrame {
       'learn',
       '7. Watch heads learn',
       `1 head and 2 heads (or 1, 2 and 4) at the same width, trained side by side on "latest verb and latest ` +
-        `noun": at "?" the model ` +
-        `names the most recent verb and the most recent noun (64 answers, chance 1.6%). The maps show where "?" ` +
-        `looks in "${SAMPLE_WORDS.join(' ')}".`,
+        `noun": at "?" the model names the most recent verb and the most recent noun (64 answers, chance 1.6%). ` +
+        `The maps show where "?" looks in "${SAMPLE_WORDS.join(' ')}".`,
       host,
     );
     this.state = 'idle'; // idle, training, paused, done
@@ -96,8 +96,8 @@ export class LearnPanel extends PanelFrame {
     this.headsSelect.value = o.learnHeads;
   }
 
-  /** The options from the element; a new seed, width or heads starts a new run. */
-  setOptions(o) {
+  // The options from the element; a new seed, width or heads starts a new run.
+  #useOptions(o) {
     this.options = o;
     this.#showOptions();
     if (!this.session) return;
@@ -108,7 +108,7 @@ export class LearnPanel extends PanelFrame {
   }
 
   update(o) {
-    if (o) this.setOptions(o);
+    if (o) this.#useOptions(o);
     if (!this.session) this.#newSession();
     else this.draw();
   }
