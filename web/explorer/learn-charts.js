@@ -1,6 +1,7 @@
 // The Learn panel's figures: accuracy and loss curves of the runs, and the attention from "?".
 import { Figure } from './figure.js';
 import { barsFigure } from './charts.js';
+import { heatmapFigure } from './heatmap.js';
 
 export const RUN_COLOURS = Object.freeze(['accent', 'accent2', '#2a9d4a']);
 
@@ -23,18 +24,37 @@ export function curveFigure({ runs, key, maxSteps, title, maxWidth = 480, height
     const points = run.curve.map((p) => [x(p.step), y(p[key])]);
     if (points.length > 1) fig.polyline(points, RUN_COLOURS[r], 2);
     const label = `${run.heads} head${run.heads === 1 ? '' : 's'}`;
-    fig.rect(left + 8 + 80 * r, top + 4, 12, 4, RUN_COLOURS[r]);
-    fig.text(left + 24 + 80 * r, top + 10, label, { size: 11 });
+    // The legend: 80 px a label, wrapped onto a second line when the chart is too narrow for all.
+    const per = Math.max(1, Math.floor((w - 8) / 80));
+    const [lx, ly] = [left + 8 + 80 * (r % per), top + 4 + 14 * Math.floor(r / per)];
+    fig.rect(lx, ly, 12, 4, RUN_COLOURS[r]);
+    fig.text(lx + 16, ly + 6, label, { size: 11 });
   });
   return fig;
 }
 
-/** Bars of the attention from "?" over the sample words, one row per head of a run. */
+/**
+ * The attention from "?" over the sample words, one row per head of a run: bars for 1 and 2 heads,
+ * a heatmap row per head for more (four rows of bars would not fit a slide).
+ */
 export function mapsFigure({ run, words, maxWidth }) {
+  const title = `${run.heads} head${run.heads === 1 ? '' : 's'}: attention from "?"`;
+  if (run.heads > 2) {
+    return heatmapFigure({
+      values: Float32Array.from(run.maps.flat()),
+      rows: run.heads,
+      cols: words.length,
+      rowLabels: run.maps.map((_, h) => `head ${h + 1}`),
+      colLabels: words,
+      scale: 'probability',
+      title,
+      maxWidth,
+    });
+  }
   return barsFigure({
     rows: run.maps.map((values, h) => ({ name: `head ${h + 1}`, values })),
     labels: words,
-    title: `${run.heads} head${run.heads === 1 ? '' : 's'}: attention from "?"`,
+    title,
     maxWidth,
     height: 70,
   });

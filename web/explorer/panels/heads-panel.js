@@ -3,8 +3,32 @@
 import { drawOnCanvases, PanelFrame } from '../panel-frame.js';
 import { el } from '../dom.js';
 import { heatmapFigure, heatmapTable } from '../heatmap.js';
+import { LearnedView } from '../learned-view.js';
+import { SAMPLE_WORDS } from '../learn-verdict.js';
 
 const MAX_HEADS_DRAWN = 16;
+const SAMPLE = SAMPLE_WORDS.join(' ');
+const UNTRAINED =
+  'These weights are random and untrained (seeded): that is why the maps look alike and spread their attention ' +
+  `over many tokens. Trained heads would each look for one thing: on "${SAMPLE}", one head at the latest verb ` +
+  '("catch"), another at the latest noun ("ball").';
+
+// The 2-head run (the lecture's) before and after training, or the widest run if there is no 2-head one.
+const lectureRun = (learned) => learned.runs.find((r) => r.heads === 2) ?? learned.runs.at(-1);
+
+function learnedText(learned) {
+  const run = lectureRun(learned);
+  const words = learned.words;
+  const found = run.trained.map((v, h) => {
+    const at = v.indexOf(Math.max(...v));
+    return `head ${h + 1} looks at "${words[at]}" (${v[at].toFixed(2)})`;
+  });
+  return (
+    `The same ${run.heads}-head model before and after ${learned.step} steps in panel 7 (width ` +
+    `${learned.config.dModel}, seed ${learned.config.seed}), attention from "?" in "${words.join(' ')}": ` +
+    `random, the heads spread out; trained, ${found.join(', ')}. The maps above still use random weights.`
+  );
+}
 
 export class HeadsPanel extends PanelFrame {
   constructor(host) {
@@ -34,7 +58,18 @@ export class HeadsPanel extends PanelFrame {
     this.mixing = el('p', { class: 'mixing' });
     this.body.append(this.tokenBar);
     this.mixArea = el('div', { class: 'figures mix' });
-    this.figureArea.after(this.mixing, this.mixArea);
+    this.learnedView = new LearnedView(host, {
+      untrained: UNTRAINED,
+      text: learnedText,
+      maps: (learned) => {
+        const run = lectureRun(learned);
+        return [
+          { run, kind: 'untrained', title: `Random (step 0): ${run.heads} heads, attention from "?"` },
+          { run, kind: 'trained', title: `Trained (step ${learned.step}): ${run.heads} heads, attention from "?"` },
+        ];
+      },
+    });
+    this.figureArea.after(this.learnedView.element, this.mixing, this.mixArea);
   }
 
   setHighlight(row) {
@@ -50,11 +85,13 @@ export class HeadsPanel extends PanelFrame {
   update(o, c) {
     this.options = o;
     this.computed = c;
+    this.learnedView.update(c?.learned);
     if (!c || c.status !== 'ok') {
       this.tokenBar.replaceChildren();
       this.mixing.textContent = '';
       this.mixArea.replaceChildren();
       this.clearFigures();
+      this.learnedView.draw(this.drawWidth);
       this.status(
         c?.status === 'shapes-only'
           ? `Shapes only: ${c.message}. Each head would be a ${c.config.tokens} x ${c.config.tokens} map; there ` +
@@ -163,8 +200,9 @@ export class HeadsPanel extends PanelFrame {
     this.addTables(
       () => heatmapTable(concat),
       () => heatmapTable(out),
+      ...this.learnedView.draw(this.drawWidth),
     );
-    this.figures.push(...this.mixFigures);
+    this.figures.push(...this.mixFigures, ...this.learnedView.figures);
   }
 
   // On a slide every head map must be above the fold: shrink the maps until their rows fit the
@@ -216,6 +254,7 @@ export class HeadsPanel extends PanelFrame {
       concat: c.fused.concat,
       wOut: c.wOut,
       output: c.fused.output,
+      learned: this.learnedView.exportData(),
     };
   }
 }

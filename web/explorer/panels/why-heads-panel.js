@@ -7,6 +7,30 @@ import { barsFigure } from '../charts.js';
 import { stackFigures } from '../figure.js';
 import { DEFAULT_SENTENCE } from '../presets.js';
 import { WHY_WIDTH as WIDTH } from '../computation.js';
+import { LearnedView } from '../learned-view.js';
+import { SAMPLE_NOUN_AT, SAMPLE_VERB_AT } from '../learn-verdict.js';
+
+const UNTRAINED =
+  'These query and key weights are designed by hand. Training finds the same split by itself: train 1 head and ' +
+  '2 heads in panel 7 and their learned attention from "?" is drawn here beside the designed maps.';
+
+// Where each head of a trained run puts most of its attention from "?".
+function learnedText(learned) {
+  const { words } = learned;
+  const runs = learned.runs.filter((r) => r.heads <= 2);
+  const described = runs.map((run) => {
+    const heads = run.trained.map((v, h) => {
+      const on = (at) => `${v[at].toFixed(2)} on "${words[at]}"`;
+      return `${run.heads === 1 ? 'its head' : `head ${h + 1}`} ${on(SAMPLE_VERB_AT)} and ${on(SAMPLE_NOUN_AT)}`;
+    });
+    const name = `${run.heads} head${run.heads === 1 ? '' : 's'}`;
+    return `${name} (${Math.round(100 * run.accuracy)}% held-out): ${heads.join(', ')}`;
+  });
+  return (
+    `Learned, not designed: after ${learned.step} steps in panel 7, the attention from "?" in ` +
+    `"${words.join(' ')}" (latest verb "catch", latest noun "ball"). ${described.join('; ')}.`
+  );
+}
 
 export class WhyHeadsPanel extends PanelFrame {
   constructor(host) {
@@ -20,11 +44,26 @@ export class WhyHeadsPanel extends PanelFrame {
     );
     this.summary = el('p', { class: 'summary' });
     this.body.append(this.summary);
+    this.learnedView = new LearnedView(host, {
+      untrained: UNTRAINED,
+      text: learnedText,
+      maps: (learned) =>
+        learned.runs
+          .filter((run) => run.heads <= 2)
+          .map((run) => ({ run, kind: 'trained', title: `Learned: ${run.heads} head${run.heads === 1 ? '' : 's'}` })),
+    });
+    this.figureArea.after(this.learnedView.element);
   }
 
   update(o, c) {
     const why = c?.why;
-    if (why === this.why) return; // nothing here depends on the other options
+    const learnedChanged = c?.learned !== this.learned;
+    this.learned = c?.learned;
+    this.learnedView.update(this.learned); // also says when a run is under way in panel 7
+    if (why === this.why) {
+      if (learnedChanged) this.draw();
+      return; // nothing else here depends on the other options
+    }
     this.why = why;
     if (!why || why.error) {
       this.runs = null;
@@ -101,6 +140,8 @@ export class WhyHeadsPanel extends PanelFrame {
       ],
       { row: true },
     );
+    this.addTables(...this.learnedView.draw(this.drawWidth));
+    this.figures.push(...this.learnedView.figures);
   }
 
   exportData() {
@@ -112,6 +153,7 @@ export class WhyHeadsPanel extends PanelFrame {
       width: WIDTH,
       seed: this.seed,
       designed: 'Wq and Wk are designed for teaching, not trained',
+      learned: this.learnedView.exportData(),
       oneHead: {
         lastItRow: this.runs.one.lastRow[0],
         attention: this.runs.one.attention,
