@@ -202,7 +202,7 @@ function assertMapDrawn(image, T, colourOf, masked, name) {
 }
 
 describe('the steps panel', () => {
-  test("shape labels: the lecture's (2, 6, 6) -> (2, 6, 2, 3) -> (2, 2, 6, 3), scores (2, 2, 6, 6), and any batch", async () => {
+  test("shape labels: the lecture's (2, 6, 6) -> (2, 6, 2, 3) -> (2, 2, 6, 3) -> (2, 2, 6, 6), any batch", async () => {
     const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=steps`);
     try {
       assert.deepEqual(await shapeLabels(page), lectureShapes(2, 6, 2, 3));
@@ -255,7 +255,7 @@ describe('the steps panel', () => {
     { name: 'toy', query: '', H: 2, hd: 3 },
     { name: 'GPT-2', query: '&preset=gpt2', H: 12, hd: 64 },
   ]) {
-    test(`attend (${name}): 2 x ${H} maps, scores = q.k / sqrt(hd) masked above the diagonal, then softmax`, async () => {
+    test(`attend (${name}): 2 x ${H} maps, q.k / sqrt(hd) masked above the diagonal, then softmax`, async () => {
       const url = `${server.url}embed.html?panel=steps${query}`;
       const { page, context, problems } = await openExplorer(browser, url, { width: 1280, height: 720 });
       try {
