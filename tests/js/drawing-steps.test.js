@@ -2,7 +2,7 @@
 // product layout (concat @ W_out = output, grids aligned) and the full-resolution crop of W_out.
 import { describe, expect, test } from 'vitest';
 import { attendLayout, attendMapItems, scoresScale } from '../../web/explorer/attend-maps.js';
-import { gridBox, movedItem, productFigure } from '../../web/explorer/product-figure.js';
+import { gridBox, gridOfFigures, movedItem, productFigure } from '../../web/explorer/product-figure.js';
 import { CROP_SIZE, cropOf, isPooled, outProjectFigure } from '../../web/explorer/out-project-figure.js';
 import { heatmapFigure } from '../../web/explorer/heatmap.js';
 
@@ -122,6 +122,21 @@ describe('the product concat @ W_out = output', () => {
     expect(grids[2].y).toBeGreaterThan(boxes[1].y + boxes[1].h);
     for (const g of grids) expect(g.y + g.rows * g.cellH).toBeLessThanOrEqual(figure.height);
   });
+});
+
+test('the attend maps export in rows, as on the page', () => {
+  const maps = [3, 4, 5, 6, 7].map((rows) => heatmapFigure({ values: ramp(rows * 3), rows, cols: 3, maxWidth: 120 }));
+  const grid = gridOfFigures(maps, 2, { gap: 10 });
+  const tops = grid.items.filter((it) => it.kind === 'grid').map((g) => [g.x, g.y]);
+  const w = Math.max(...maps.map((m) => m.width));
+  const firstRow = Math.max(maps[0].height, maps[1].height) + 10;
+  const secondRow = firstRow + Math.max(maps[2].height, maps[3].height) + 10;
+  const g0 = gridBox(maps[0]);
+  expect(tops[1]).toEqual([g0.x + w + 10, g0.y]);
+  expect(tops[2][1]).toBe(firstRow + gridBox(maps[2]).y);
+  expect(tops[4]).toEqual([gridBox(maps[4]).x, secondRow + gridBox(maps[4]).y]);
+  expect(grid.width).toBe(2 * w + 10);
+  expect(grid.height).toBe(secondRow + maps[4].height);
 });
 
 describe('W_out: block view and crop', () => {

@@ -75,3 +75,24 @@ export function productFigure(terms, { title = '', gap = 12, maxWidth = 1100 } =
   }
   return { figure: out, boxes };
 }
+
+/** Figures in rows of `perRow`, as one (the export of a grid of maps, laid out as on the page). */
+export function gridOfFigures(figures, perRow, { gap = 12, title = '' } = {}) {
+  const width = Math.max(1, ...figures.map((f) => f.width));
+  const rows = [];
+  for (let k = 0; k < figures.length; k += perRow) rows.push(figures.slice(k, k + perRow));
+  const heights = rows.map((row) => Math.max(...row.map((f) => f.height)));
+  const out = new Figure(
+    Math.min(figures.length, perRow) * (width + gap) - gap,
+    heights.reduce((a, h) => a + h + gap, 0) - gap,
+    title,
+  );
+  let y = 0;
+  rows.forEach((row, r) => {
+    row.forEach((f, k) => {
+      for (const item of f.items) out.items.push(movedItem(item, k * (width + gap), y));
+    });
+    y += heights[r] + gap;
+  });
+  return out;
+}

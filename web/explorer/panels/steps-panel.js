@@ -8,6 +8,7 @@ import { heatmapFigure, heatmapTable } from '../heatmap.js';
 import { memoryLayoutFigure, stridesOf } from '../memory-layout.js';
 import { attendLayout, attendMapItems, MAX_ATTEND_HEADS } from '../attend-maps.js';
 import { CROP_SIZE, outProjectFigure } from '../out-project-figure.js';
+import { gridOfFigures } from '../product-figure.js';
 
 export const STEPS = Object.freeze(['project', 'split', 'attend', 'merge', 'out-project']);
 const WHAT = {
@@ -122,8 +123,8 @@ export class StepsPanel extends PanelFrame {
           `scores, tokens against tokens, one map per head.`,
       }),
     ];
-    // The strides explain the split; why the transpose comes first, the attend step too.
-    const explains = { split: explained, attend: explained.slice(-1) }[STEPS[this.step]] ?? [];
+    // The strides and why the transpose comes before q @ k^T explain the split: shown with it.
+    const explains = STEPS[this.step] === 'split' ? explained : [];
     this.strides.replaceChildren(...(c.status === 'ok' ? explains : explained));
     if (c.status === 'shapes-only') {
       this.check.textContent = '';
@@ -157,6 +158,7 @@ export class StepsPanel extends PanelFrame {
 
   // A grid of maps (attend) or the usual column of figures.
   #layOut(grid) {
+    this.exportGrid = null;
     const style = this.figureArea.style;
     style.display = grid ? 'grid' : '';
     style.gridTemplateColumns = grid ? `repeat(${grid.perRow}, ${grid.size}px)` : '';
@@ -224,6 +226,7 @@ export class StepsPanel extends PanelFrame {
       `(each row sums to 1).${drawn}`;
     this.#layOut(layout);
     this.showFigures(items);
+    this.exportGrid = layout.perRow;
   }
 
   // concat @ W_out = output as a product; a W_out too large to draw cell by cell also as a crop.
@@ -262,6 +265,12 @@ export class StepsPanel extends PanelFrame {
       },
     ]);
     this.addTables(matrix(c.wOut, C, D, 'W_out'));
+  }
+
+  // The attend step's maps export as on the page, in rows; other steps as a column.
+  exportFigure() {
+    if (!this.exportGrid || !this.figures.length) return super.exportFigure();
+    return gridOfFigures(this.figures, this.exportGrid, { title: 'headwise: steps' });
   }
 
   exportData() {
