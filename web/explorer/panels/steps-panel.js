@@ -218,12 +218,12 @@ export class StepsPanel extends PanelFrame {
       size: layout.size,
     });
     const which = B > 1 ? `Sentence 1 of ${B}. ` : '';
+    const scale = maxAbs > 0 ? `one scale, -${formatNumber(maxAbs)} purple to ${formatNumber(maxAbs)} orange` : 'all 0';
     const drawn = shown < H ? ` The first ${shown} of ${H} heads are drawn; all are in the JSON export.` : '';
     const mask = causal ? '; grey: masked, minus infinity' : '';
     this.note.textContent =
-      `${which}Per head: the scores q . k / sqrt(${hd}) before the softmax (one scale, ` +
-      `-${formatNumber(maxAbs)} purple to ${formatNumber(maxAbs)} orange${mask}), then the attention after it ` +
-      `(each row sums to 1).${drawn}`;
+      `${which}Per head: the scores q . k / sqrt(${hd}) before the softmax (${scale}${mask}), then the ` +
+      `attention after it (each row sums to 1).${drawn}`;
     this.#layOut(layout);
     this.showFigures(items);
     this.exportGrid = layout.perRow;
