@@ -9,7 +9,7 @@ import { PRESETS, presetOf } from '../presets.js';
 export const TYPING_PAUSE_MS = 700;
 
 const batchText = ({ batch, tokens }) =>
-  batch > 1 ? `a batch of ${batch} sentences of ${tokens} tokens` : `${tokens} token${tokens === 1 ? '' : 's'}`;
+  batch > 1 ? `${batch} sentences of ${tokens} tokens, one batch` : `${tokens} token${tokens === 1 ? '' : 's'}`;
 
 function divisorsOf(n, limit = 12) {
   const small = [];
