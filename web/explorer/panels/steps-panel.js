@@ -19,6 +19,10 @@ const WHAT = {
   'out-project': 'output = concat @ W_out: the heads are mixed',
 };
 
+// The heads under the columns of a (.., H * hd) matrix.
+const headBands = (H, hd) =>
+  Array.from({ length: H }, (_, h) => ({ from: h * hd, to: (h + 1) * hd, label: `head ${h + 1}` }));
+
 export class StepsPanel extends PanelFrame {
   constructor(host) {
     super(
@@ -156,9 +160,9 @@ export class StepsPanel extends PanelFrame {
     else this.#drawMatrix(c, step);
   }
 
-  // A grid of maps (attend) or the usual column of figures.
+  // A grid of maps (attend; exported in the same rows) or the usual column of figures.
   #layOut(grid) {
-    this.exportGrid = null;
+    this.exportGrid = grid?.perRow ?? null;
     const style = this.figureArea.style;
     style.display = grid ? 'grid' : '';
     style.gridTemplateColumns = grid ? `repeat(${grid.perRow}, ${grid.size}px)` : '';
@@ -170,7 +174,7 @@ export class StepsPanel extends PanelFrame {
     const { tokens: T, heads: H, dModel: D, batch: B } = c.config;
     const hd = c.headDim;
     const o = this.outputs;
-    const bands = Array.from({ length: H }, (_, h) => ({ from: h * hd, to: (h + 1) * hd, label: `head ${h + 1}` }));
+    const bands = headBands(H, hd);
     const batch = B > 1 ? `(B, T, H*hd) = ${shapeText([B, T, D])}` : `(T = ${T}, H*hd = ${D})`;
     const all = { rows: B * T, rowLabels: c.sentences.flat(), columnBands: bands };
     const view = {
@@ -226,7 +230,6 @@ export class StepsPanel extends PanelFrame {
       `attention after it (each row sums to 1).${drawn}`;
     this.#layOut(layout);
     this.showFigures(items);
-    this.exportGrid = layout.perRow;
   }
 
   // concat @ W_out = output as a product; a W_out too large to draw cell by cell also as a crop.
@@ -235,7 +238,7 @@ export class StepsPanel extends PanelFrame {
     const hd = c.headDim;
     const C = H * hd;
     const o = this.outputs;
-    const bands = Array.from({ length: H }, (_, h) => ({ from: h * hd, to: (h + 1) * hd, label: `head ${h + 1}` }));
+    const bands = headBands(H, hd);
     const { figure, cropped } = outProjectFigure({
       concat: o.concat,
       wOut: c.wOut,
