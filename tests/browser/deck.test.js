@@ -203,7 +203,7 @@ describe('the example slide deck', () => {
         .locator('[data-panel="steps"] .steps > li.current strong:text-is("merge")')
         .waitFor({ timeout: 5000 });
       await frame
-        .locator('[data-panel="steps"] .steps > li.current code.shape:text-is("(1, 12, 3, 2)")')
+        .locator('[data-panel="steps"] .steps > li.current code.shape:text-is("(2, 6, 3, 2)")')
         .first()
         .waitFor({ timeout: 5000 });
       assert.match(await page.locator('.counter').innerText(), /step 4 of 5$/, 'the deck follows the replies');

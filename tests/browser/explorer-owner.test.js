@@ -95,7 +95,7 @@ test('one change runs the forward once per version shown; steps and slide messag
     assert.deepEqual(result.fresh, [
       {
         heads: 3,
-        tokens: 12,
+        tokens: 6, // per sentence: the default text is a batch of 2
         calls: {
           'forward fused +intermediates': 1,
           'forward loop +intermediates': 1,

@@ -11,7 +11,8 @@ import { viridis } from '../../web/explorer/colour-scale.js';
 import { LIGHT } from '../../web/explorer/figure.js';
 
 const FILE_URL = pathToFileURL(WEB_DIR).href;
-const DEFAULT_TOKENS = 12; // "The dog chased the ball , but it could not catch it"
+// The default text: "The dog chased the ball ," and "but it could not catch it", a batch of 2 sentences of 6.
+const [BATCH, DEFAULT_TOKENS] = [2, 6];
 
 let browser;
 let server;
@@ -114,12 +115,12 @@ for (const origin of ['http', 'file']) {
           assert.ok(await page.locator(`[data-panel="${id}"]`).isVisible(), `panel ${id} is visible`);
         }
         await assertPanelsDrawn(page, ['input', 'why', 'steps', 'heads', 'order', 'learn']);
-        assert.equal(await page.locator('.tokens li').count(), DEFAULT_TOKENS);
+        assert.equal(await page.locator('.tokens li').count(), BATCH * DEFAULT_TOKENS);
         for (const h of [0, 1]) await assertHeatmapMatchesTable(page, h, DEFAULT_TOKENS);
 
-        // Shapes follow the configuration: 12 tokens, width 6, 2 heads of 3.
+        // Shapes follow the configuration: 2 sentences of 6 tokens, width 6, 2 heads of 3.
         const steps = await panelText(page, 'steps');
-        for (const shape of ['(1, 12, 6)', '(1, 12, 2, 3)', '(1, 2, 12, 3)', '(1, 2, 12, 12)'])
+        for (const shape of ['(2, 6, 6)', '(2, 6, 2, 3)', '(2, 2, 6, 3)', '(2, 2, 6, 6)'])
           assert.ok(steps.includes(shape), `steps panel shows ${shape}`);
 
         // Designed weights: one head splits, two heads each take one.
@@ -198,7 +199,7 @@ for (const origin of ['http', 'file']) {
         );
         await page.waitForSelector('headwise-explorer:not([data-drawing])');
         await assertPanelsDrawn(page, ['heads', 'steps']);
-        assert.ok((await panelText(page, 'steps')).includes('(1, 2, 12, 4)'));
+        assert.ok((await panelText(page, 'steps')).includes('(2, 2, 6, 4)'));
         assert.ok((await numberIn(page.locator('.loop-diff'))) < 1e-5);
 
         await width.fill('6');
@@ -310,7 +311,10 @@ describe('explorer layouts and embedding', () => {
       const counts = await canvasColourCounts(page, 'heads');
       assert.equal(counts.length, 12 + 3, '12 head maps, then concat, W_out and output');
       assert.ok(counts.every((n) => n >= 4));
-      assert.match(await page.locator('[data-panel="heads"] .status').innerText(), /^12 heads, each 12 x 12/);
+      assert.match(
+        await page.locator('[data-panel="heads"] .status').innerText(),
+        /^12 heads, each 6 x 6, causal: no token looks ahead\. Sentence 1 of the batch of 2\./,
+      );
       // All 12 head maps fit the 16:9 frame, above the fold.
       const bottoms = await page
         .locator('headwise-explorer')
@@ -407,18 +411,18 @@ describe('explorer layouts and embedding', () => {
       await page.keyboard.press('Enter');
       const toSweep = await tabUntil((a) => a.cls.includes('run-sweep'), 2);
       assert.ok(toNav + 1 + toSweep <= 9, `keys to the sweep button: ${toNav} Tabs, Enter, ${toSweep} Tabs`);
-      // The heads panel's 12 tokens: one Tab enters the bar, arrows walk it, one Tab leaves it.
+      // The heads panel's 6 tokens (sentence 1): one Tab enters the bar, arrows walk it, one Tab leaves it.
       await page.locator('[data-panel="heads"] .token-bar button').first().focus();
       assert.equal((await active()).text, 'The');
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
       assert.deepEqual(await active(), { cls: 'token', text: 'chased', pressed: 'true' });
       await page.keyboard.press('End');
-      assert.equal((await active()).text, 'it');
+      assert.equal((await active()).text, ',');
       await page.keyboard.press('Tab');
       assert.notEqual((await active()).cls, 'token', 'one Tab leaves the token bar');
       await page.keyboard.press('Shift+Tab');
-      assert.deepEqual(await active(), { cls: 'token', text: 'it', pressed: 'true' });
+      assert.deepEqual(await active(), { cls: 'token', text: ',', pressed: 'true' });
       const stops = await page
         .locator('[data-panel="heads"] .token-bar button')
         .evaluateAll((bs) => bs.filter((b) => b.tabIndex === 0).length);
@@ -458,7 +462,7 @@ describe('explorer layouts and embedding', () => {
     try {
       const text = await panelText(page, 'steps');
       assert.match(text, /Shapes only: this configuration needs [\d.]+ GB, more than the memory budget/);
-      for (const shape of ['(1, 12, 12288)', '(1, 12, 96, 128)', '(1, 96, 12, 128)', '(1, 96, 12, 12)'])
+      for (const shape of ['(2, 6, 12288)', '(2, 6, 96, 128)', '(2, 96, 6, 128)', '(2, 96, 6, 6)'])
         assert.ok(text.includes(shape), `shows ${shape}`);
       await assertPanelsDrawn(page, ['steps']);
       assert.deepEqual(problems, []);
@@ -567,10 +571,10 @@ describe('explorer hardening and export', () => {
       const json = await saved('JSON');
       assert.equal(json.name, 'headwise-heads.json');
       const data = JSON.parse(json.bytes.toString('utf8'));
-      assert.deepEqual(data.attentionShape, [1, 2, DEFAULT_TOKENS, DEFAULT_TOKENS]);
-      assert.equal(data.attention.length, 2 * DEFAULT_TOKENS * DEFAULT_TOKENS);
+      assert.deepEqual(data.attentionShape, [BATCH, 2, DEFAULT_TOKENS, DEFAULT_TOKENS]);
+      assert.equal(data.attention.length, BATCH * 2 * DEFAULT_TOKENS * DEFAULT_TOKENS);
       // Each unmasked attention row sums to 1.
-      for (let r = 0; r < 2 * DEFAULT_TOKENS; r += 1) {
+      for (let r = 0; r < BATCH * 2 * DEFAULT_TOKENS; r += 1) {
         const sum = data.attention.slice(r * DEFAULT_TOKENS, (r + 1) * DEFAULT_TOKENS).reduce((a, b) => a + b, 0);
         assert.ok(Math.abs(sum - 1) < 1e-5, `row ${r} sums to ${sum}`);
       }

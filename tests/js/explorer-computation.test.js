@@ -46,6 +46,11 @@ describe('one change, one forward per version shown', () => {
       const o = defaultOptions();
       const c = computation.compute(o, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
       expect(c.status).toBe('ok');
+      // The default text is the lecture's batch: two lines, two sentences of six tokens.
+      expect(c.config).toMatchObject({ batch: 2, tokens: 6 });
+      expect(c.sentences.map((s) => s.join(' '))).toEqual(['The dog chased the ball ,', 'but it could not catch it']);
+      expect(c.tokens).toEqual(c.sentences[0]);
+      expect(c.x).toHaveLength(2 * 6 * o.dModel);
       const main = layers.find(
         (l) => l.config.dModel === o.dModel && l.config.tokens === c.tokens.length && l.config.heads === o.heads,
       );
@@ -102,7 +107,7 @@ describe('one change, one forward per version shown', () => {
       const o = defaultOptions();
       computation.compute(o, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
       calls.length = 0;
-      const sentence = 'A cat chased the ball , but it could not catch it';
+      const sentence = 'A cat chased the ball ,\nbut it could not catch it'; // the same (2, 6)
       computation.compute({ ...o, sentence }, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
       expect(calls.filter((x) => x.method === 'createAttention')).toHaveLength(0);
       const main = layers[0].label;

@@ -4,7 +4,7 @@ import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { loadHeadwise } from '../../web/headwise.js';
-import { sentenceTokens, tokenize } from '../../web/explorer/tokenizer.js';
+import { sentenceBatch, tokenize } from '../../web/explorer/tokenizer.js';
 import { optionsFromQuery, queryOf } from '../../web/explorer/options.js';
 import { sinusoidalPositions } from '../../web/explorer/positional-encoding.js';
 import { designTeachingWeights } from '../../web/explorer/teaching-weights.js';
@@ -31,10 +31,30 @@ test('tokenizer: words, punctuation, emoji; limits', () => {
     'it',
   ]);
   assert.deepEqual(tokenize("don't <b>stop</b>").tokens, ["don't", '<', 'b', '>', 'stop', '<', '/', 'b', '>']);
-  assert.deepEqual(sentenceTokens('   '), { error: 'The sentence is empty: type at least one word.' });
-  const many = sentenceTokens('a '.repeat(50_000), 64);
-  assert.match(many.error, /has 50,000 tokens; this explorer draws at most 64/);
+  assert.deepEqual(sentenceBatch('   \n  '), { error: 'The sentence is empty: type at least one word.' });
+  const many = sentenceBatch('a '.repeat(50_000), 64);
+  assert.match(many.error, /^The sentence has 50,000 tokens; this explorer draws at most 64/);
+  assert.match(sentenceBatch('a b\nc d\ne', 4).error, /^The 3 sentences have 5 tokens; this explorer draws at most 4/);
   assert.equal(tokenize('a '.repeat(50_000), 65).tokens.length, 65, 'keeps only what it needs');
+});
+
+test('a batch: one sentence per line, blank lines skipped, all of one length', () => {
+  assert.deepEqual(sentenceBatch('The dog chased the ball,\r\n\n  but it could not catch it\n'), {
+    sentences: [
+      ['The', 'dog', 'chased', 'the', 'ball', ','],
+      ['but', 'it', 'could', 'not', 'catch', 'it'],
+    ],
+  });
+  assert.deepEqual(sentenceBatch('one line only').sentences, [['one', 'line', 'only']]);
+  assert.deepEqual(sentenceBatch('a b\rc d', 4).sentences, [
+    ['a', 'b'],
+    ['c', 'd'],
+  ]);
+  assert.equal(
+    sentenceBatch('All dogs are animals\nAll animals are dogs .').error,
+    'Each line is one sentence of the batch, and the sentences of a batch need the same number of tokens; ' +
+      'these have 4, 5. Make the lines the same length, or join them into one line.',
+  );
 });
 
 test('token vectors: one per distinct token, whatever its position, case-insensitive', () => {

@@ -5,7 +5,7 @@
 // Each part is remembered under the inputs it depends on, so a change that does not touch a part
 // (a step, a slide message, the panel shown) costs no module call; the main layer lives until the
 // configuration changes.
-import { sentenceTokens, tokenize } from './tokenizer.js';
+import { sentenceBatch, tokenize } from './tokenizer.js';
 import { embedTokens, tokenKey } from './token-embeddings.js';
 import { designTeachingWeights } from './teaching-weights.js';
 import { withPositions } from './positional-encoding.js';
@@ -18,7 +18,7 @@ import { SAMPLE_WORDS } from './learn-verdict.js';
 export const PANEL_PARTS = Object.freeze({
   input: [],
   why: ['why', 'learned'],
-  steps: ['fused', 'steps'],
+  steps: ['fused', 'steps', 'wOut'],
   heads: ['fused', 'wOut', 'learned'],
   loop: ['fused', 'loop'],
   order: ['order'],
@@ -84,8 +84,10 @@ export class ExplorerComputation {
   /**
    * @param o the element's options
    * @param {{ parts?: Iterable<string>, order?: { causal: boolean, positions: boolean } }} want
-   * @returns a frozen result: { status, message?, tokens?, config?, trace?, x?, fused?, loop?,
-   *   steps?, wOut?, why?, order?, learned? }; status is 'sentence', 'invalid', 'shapes-only' or 'ok'
+   * @returns a frozen result: { status, message?, sentences?, tokens?, config?, trace?, x?, fused?,
+   *   loop?, steps?, wOut?, why?, order?, learned? }; status is 'sentence', 'invalid', 'shapes-only' or 'ok'.
+   *   sentences: the batch, one token list per sentence (config.batch of them, config.tokens each);
+   *   tokens: the first sentence's, which label the figures that draw one sentence.
    */
   compute(o, { parts = [], order = { causal: false, positions: false } } = {}) {
     const wanted = new Set(parts);
@@ -169,13 +171,15 @@ export class ExplorerComputation {
     return value;
   }
 
-  // Tokens, configuration, validity (checked once, by the module) and the input vectors.
+  // Tokens, configuration, validity (checked once, by the module) and the input vectors: one
+  // sentence per line of the text, the batch of the layer.
   #base(o) {
-    const parsed = sentenceTokens(o.sentence, o.maxTokens);
+    const parsed = sentenceBatch(o.sentence, o.maxTokens);
     if (parsed.error) return { status: 'sentence', message: parsed.error };
-    const { tokens } = parsed;
+    const { sentences } = parsed;
+    const tokens = sentences[0];
     const { dModel, heads, causal, seed } = o;
-    const config = { batch: 1, tokens: tokens.length, dModel, heads, causal, seed };
+    const config = { batch: sentences.length, tokens: tokens.length, dModel, heads, causal, seed };
     const problem = this.#hw.check(config);
     if (problem !== null) {
       let trace = null;
@@ -185,14 +189,14 @@ export class ExplorerComputation {
         /* the shapes themselves are invalid */
       }
       const headDim = config.dModel / config.heads;
-      if (trace) return { status: 'shapes-only', message: problem, tokens, config, trace, headDim };
-      return { status: 'invalid', message: problem, tokens, config };
+      if (trace) return { status: 'shapes-only', message: problem, sentences, tokens, config, trace, headDim };
+      return { status: 'invalid', message: problem, sentences, tokens, config };
     }
     const layer = this.#layerFor(config);
-    const x = embedTokens(this.#hw, tokens, o.dModel);
-    const key = JSON.stringify([config, tokens]);
+    const x = embedTokens(this.#hw, sentences.flat(), o.dModel);
+    const key = JSON.stringify([config, sentences]);
     const { headDim } = layer.config;
-    return { status: 'ok', tokens, config, headDim, trace: layer.shapeTrace(), x, key };
+    return { status: 'ok', sentences, tokens, config, headDim, trace: layer.shapeTrace(), x, key };
   }
 
   #layerFor(config) {

@@ -16,6 +16,7 @@ export interface ExplorerOptions {
   heads: number;
   causal: boolean;
   seed: number;
+  /** One sentence per line; lines of the same number of tokens are one batch. */
   sentence: string;
   slide: boolean;
   maxTokens: number;

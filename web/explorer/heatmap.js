@@ -32,8 +32,9 @@ const shortLabel = (label) => (label.length > 12 ? `${label.slice(0, 11)}…` : 
  * masked(i, j) and highlightRow in matrix
  * indices (not drawn cells), showValues,
  * columnBands: [{ from, to, label }] drawn under the columns (heads in the concatenation).
- * For the cell tooltip: quantity ('attention' | 'scores' | undefined), headDim, and the other of the
- * pair aligned with `values` (same offset): scores (for an attention map), attention (for scores).
+ * For the cell tooltip: cellLabels (row and column tokens named though not drawn), quantity
+ * ('attention' | 'scores' | undefined), headDim, and the other of the pair aligned with `values`
+ * (same offset): scores (for an attention map), attention (for scores).
  */
 export function heatmapFigure(o) {
   const { values, offset = 0, rows, cols, title = '', scale = 'signed', maxWidth = 480 } = o;
@@ -118,8 +119,8 @@ function cellDescription(o, pool, box) {
     hidden: pool.hidden,
     masked: o.masked ?? null,
     zeroBelow: o.zeroBelow ?? 0,
-    rowLabels: o.rowLabels ?? null,
-    colLabels: o.colLabels ?? null,
+    rowLabels: o.rowLabels ?? o.cellLabels ?? null,
+    colLabels: o.colLabels ?? o.cellLabels ?? null,
     quantity: o.quantity ?? null,
     headDim: o.headDim ?? null,
     scores: o.quantity === 'scores' ? o.values : (o.scores ?? null),

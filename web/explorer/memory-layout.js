@@ -12,12 +12,13 @@ export function layoutSizes(T, H, hd) {
   return { T: Math.min(T, 4), H: Math.min(H, 3), hd: Math.min(hd, 3), reduced: true };
 }
 
-export function stridesOf(T, H, hd) {
+/** Shapes and strides (in floats) of q around the split, for a batch of B sentences. */
+export function stridesOf(T, H, hd, B = 1) {
   const C = H * hd;
   return {
-    view: { shape: [1, T, H, hd], strides: [T * C, C, hd, 1] },
-    transposed: { shape: [1, H, T, hd], strides: [T * C, hd, C, 1] },
-    contiguous: { shape: [1, H, T, hd], strides: [H * T * hd, T * hd, hd, 1] },
+    view: { shape: [B, T, H, hd], strides: [T * C, C, hd, 1] },
+    transposed: { shape: [B, H, T, hd], strides: [T * C, hd, C, 1] },
+    contiguous: { shape: [B, H, T, hd], strides: [H * T * hd, T * hd, hd, 1] },
   };
 }
 

@@ -3,7 +3,7 @@
 // `options` holds it (the name in camelCase unless told), its default and how a raw value is read.
 // URL parameters, attributes, setConfig, postMessage, setOptions, getState and queryOf all go
 // through this table. A value that cannot be used is reported in words and replaced by the default.
-import { PRESETS, DEFAULT_SENTENCE, presetOf } from './presets.js';
+import { PRESETS, DEFAULT_TEXT, presetOf } from './presets.js';
 import { DEFAULT_TOKEN_LIMIT } from './tokenizer.js';
 import {
   DEFAULT_LEARN_HEADS,
@@ -69,7 +69,7 @@ export const OPTION_SCHEMA = Object.freeze(
     { name: 'heads', read: integer(1, 1_000_000), fallback: PRESETS.toy.heads },
     { name: 'causal', read: flag, fallback: true },
     { name: 'seed', read: integer(0, 0xffffffff), fallback: 1 },
-    { name: 'sentence', read: text, fallback: DEFAULT_SENTENCE },
+    { name: 'sentence', read: text, fallback: DEFAULT_TEXT }, // one sentence per line: a batch
     { name: 'slide', read: flag, fallback: false },
     { name: 'max-tokens', read: integer(1, 512), fallback: DEFAULT_TOKEN_LIMIT },
     // The Learn panel's runs (its own seed and width: the task's model, not the layer above).

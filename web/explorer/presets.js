@@ -5,7 +5,14 @@ export const PRESETS = Object.freeze({
   gpt3: Object.freeze({ label: 'GPT-3: 12288 = 96 x 128', dModel: 12288, heads: 96 }),
 });
 
-export const DEFAULT_SENTENCE = 'The dog chased the ball, but it could not catch it';
+/**
+ * The lecture's sentence cut in two: the batch of two six-token sentences whose shapes the lecture
+ * traces, (2, 6, 6) -> (2, 6, 2, 3) -> (2, 2, 6, 3). The page's input, one sentence per line.
+ */
+export const LECTURE_BATCH = Object.freeze(['The dog chased the ball,', 'but it could not catch it']);
+/** The lecture's sentence, whole (what "one head is not enough" reads). */
+export const DEFAULT_SENTENCE = LECTURE_BATCH.join(' ');
+export const DEFAULT_TEXT = LECTURE_BATCH.join('\n');
 
 /** The preset a width and head count belong to, or 'custom'. */
 export function presetOf(dModel, heads) {

@@ -21,18 +21,38 @@ export function tokenize(text, stopAfter = Infinity) {
 }
 
 /**
- * The sentence as tokens, or a message in words saying why it cannot be used.
- * @returns {{ tokens: string[] } | { error: string }}
+ * The text as a batch: each line that has tokens is one sentence, and all sentences must have the
+ * same number of tokens (a batch is B sentences of T tokens; nothing pads them). At most `limit`
+ * tokens in all. Anything else gets a message in words saying why it cannot be used.
+ * @returns {{ sentences: string[][] } | { error: string }}
  */
-export function sentenceTokens(text, limit = DEFAULT_TOKEN_LIMIT) {
-  const { tokens, count } = tokenize(text, limit + 1);
+export function sentenceBatch(text, limit = DEFAULT_TOKEN_LIMIT) {
+  const sentences = [];
+  let count = 0;
+  let lines = 0;
+  for (const line of String(text).split(/\r\n|\r|\n/)) {
+    const { tokens, count: n } = tokenize(line, Math.max(0, limit - count));
+    if (n === 0) continue;
+    lines += 1;
+    count += n;
+    if (count <= limit) sentences.push(tokens);
+  }
   if (count === 0) return { error: 'The sentence is empty: type at least one word.' };
   if (count > limit) {
+    const what = lines > 1 ? `The ${lines} sentences have` : 'The sentence has';
     return {
       error:
-        `The sentence has ${count.toLocaleString('en')} tokens; this explorer draws at most ${limit}. ` +
+        `${what} ${count.toLocaleString('en')} tokens; this explorer draws at most ${limit}. ` +
         'Shorten it (every token adds a row and a column to each heatmap).',
     };
   }
-  return { tokens };
+  const lengths = sentences.map((s) => s.length);
+  if (lengths.some((n) => n !== lengths[0])) {
+    return {
+      error:
+        `Each line is one sentence of the batch, and the sentences of a batch need the same number of tokens; ` +
+        `these have ${lengths.join(', ')}. Make the lines the same length, or join them into one line.`,
+    };
+  }
+  return { sentences };
 }

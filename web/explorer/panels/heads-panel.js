@@ -119,7 +119,8 @@ export class HeadsPanel extends PanelFrame {
     const { heads: H } = c.config;
     const drawn = H > MAX_HEADS_DRAWN ? ` (the first ${MAX_HEADS_DRAWN} are drawn; all are in the JSON export)` : '';
     const mask = c.config.causal ? ', causal: no token looks ahead' : ', no mask';
-    this.status(`${H} head${H === 1 ? '' : 's'}${drawn}, each ${c.tokens.length} x ${c.tokens.length}${mask}.`);
+    const which = c.config.batch > 1 ? ` Sentence 1 of the batch of ${c.config.batch}.` : '';
+    this.status(`${H} head${H === 1 ? '' : 's'}${drawn}, each ${c.tokens.length} x ${c.tokens.length}${mask}.${which}`);
     this.draw();
   }
 
@@ -249,7 +250,7 @@ export class HeadsPanel extends PanelFrame {
       panel: 'heads',
       tokens: c.tokens,
       config: c.config,
-      attentionShape: [1, c.config.heads, c.tokens.length, c.tokens.length],
+      attentionShape: [c.config.batch, c.config.heads, c.tokens.length, c.tokens.length],
       attention: c.fused.attention,
       concat: c.fused.concat,
       wOut: c.wOut,

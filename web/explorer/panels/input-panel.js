@@ -8,6 +8,9 @@ import { PRESETS, presetOf } from '../presets.js';
 /** How long typing in a number field may pause before the value is taken as meant. */
 export const TYPING_PAUSE_MS = 700;
 
+const batchText = ({ batch, tokens }) =>
+  batch > 1 ? `${batch} sentences of ${tokens} tokens, one batch` : `${tokens} token${tokens === 1 ? '' : 's'}`;
+
 function divisorsOf(n, limit = 12) {
   const small = [];
   for (let d = 1; d * d <= n && small.length < 1000; d += 1) if (n % d === 0) small.push(d, n / d);
@@ -36,7 +39,7 @@ export class InputPanel extends PanelFrame {
     this.seed = el('input', { type: 'number', min: 0, step: 1, inputMode: 'numeric' });
     this.causal = el('input', { type: 'checkbox' });
     this.rule = el('p', { class: 'rule', 'aria-live': 'polite' });
-    this.tokenList = el('ol', { class: 'tokens', 'aria-label': 'Tokens' });
+    this.tokenList = el('div', { class: 'sentences' });
     const send = (partial) => host.onOptions(partial);
     const int = (input) => (input.value.trim() === '' ? NaN : Number(input.value));
     this.sentence.addEventListener('input', () => send({ sentence: this.sentence.value }));
@@ -71,7 +74,9 @@ export class InputPanel extends PanelFrame {
       el('p', {
         id: 'sentence-help',
         class: 'help',
-        text: 'Words and punctuation marks become tokens; shown as text, never as markup.',
+        text:
+          'Words and punctuation marks become tokens; shown as text, never as markup. One sentence per line: ' +
+          'lines of the same number of tokens are a batch, run together.',
       }),
       el(
         'div',
@@ -99,7 +104,16 @@ export class InputPanel extends PanelFrame {
     setIfIdle(this.seed, String(o.seed));
     this.preset.value = presetOf(o.dModel, o.heads);
     this.causal.checked = o.causal;
-    this.tokenList.replaceChildren(...(c.tokens ?? []).map((t) => el('li', { text: t })));
+    const sentences = c.sentences ?? [];
+    this.tokenList.replaceChildren(
+      ...sentences.map((tokens, b) =>
+        el(
+          'ol',
+          { class: 'tokens', 'aria-label': sentences.length > 1 ? `Tokens of sentence ${b + 1}` : 'Tokens' },
+          ...tokens.map((t) => el('li', { text: t })),
+        ),
+      ),
+    );
     this.rule.dataset.valid = String(c.status === 'ok' || c.status === 'shapes-only');
     if (c.status === 'sentence') {
       this.rule.textContent = '';
@@ -122,7 +136,7 @@ export class InputPanel extends PanelFrame {
         c.status === 'shapes-only'
           ? `Shapes only: ${c.message}. The shapes are computed without allocating anything; the computing ` +
               `panels show them instead of numbers.`
-          : `${c.tokens.length} tokens; input x has shape ${shapeText([1, c.tokens.length, o.dModel])}.`,
+          : `${batchText(c.config)}; input x has shape ${shapeText([c.config.batch, c.config.tokens, o.dModel])}.`,
         c.status === 'shapes-only' ? 'warn' : '',
       );
     }
@@ -135,13 +149,17 @@ export class InputPanel extends PanelFrame {
       this.clearFigures();
       return;
     }
-    const { tokens, x, config } = c;
+    const { sentences, x, config } = c;
+    const B = config.batch;
     const common = {
       values: x,
-      rows: tokens.length,
+      rows: B * config.tokens,
       cols: config.dModel,
-      rowLabels: tokens,
-      title: `Token vectors x (T = ${tokens.length}, d_model = ${config.dModel})`,
+      rowLabels: sentences.flat(),
+      title:
+        B > 1
+          ? `Token vectors x (B = ${B}, T = ${config.tokens}, d_model = ${config.dModel}), sentence after sentence`
+          : `Token vectors x (T = ${config.tokens}, d_model = ${config.dModel})`,
     };
     this.showFigures([
       {
@@ -159,9 +177,10 @@ export class InputPanel extends PanelFrame {
       status: c.status,
       message: c.message ?? null,
       tokens: c.tokens ?? [],
+      sentences: c.sentences ?? [],
       config: c.config ?? null,
       x: c.x ?? null,
-      shape: c.config ? [1, c.tokens.length, c.config.dModel] : null,
+      shape: c.config ? [c.config.batch, c.config.tokens, c.config.dModel] : null,
     };
   }
 }

@@ -77,7 +77,7 @@ export class LoopFusedPanel extends PanelFrame {
       this.diff.dataset.value = String(d);
       this.diff.textContent =
         `max |loop - fused| = ${formatNumber(d)} over ${loop.length} outputs ` +
-        `(${c.config.heads} heads, width ${c.config.dModel}, ${c.tokens.length} tokens): ` +
+        `(${c.config.heads} heads, width ${c.config.dModel}, ${c.config.batch} x ${c.tokens.length} tokens): ` +
         `${d < TOLERANCE ? 'below 1e-5, the two versions agree' : 'ABOVE 1e-5: they disagree'}.`;
       this.status('Both versions were just computed by the module in this tab.');
     }

@@ -1,10 +1,14 @@
 // Panel 3: the five steps of the fused version, each with its live shape, as run one by one
 // through the public API by the page's computation; the split step shown as what happens to the
-// memory layout (strides). Stepping only redraws.
+// memory layout (strides), the attend step as every head's scores before and after the softmax,
+// the out-projection as the product concat @ W_out = output. Stepping only redraws.
 import { PanelFrame } from '../panel-frame.js';
 import { el, formatNumber, shapeText } from '../dom.js';
 import { heatmapFigure, heatmapTable } from '../heatmap.js';
 import { memoryLayoutFigure, stridesOf } from '../memory-layout.js';
+import { attendLayout, attendMapItems, MAX_ATTEND_HEADS } from '../attend-maps.js';
+import { CROP_SIZE, outProjectFigure } from '../out-project-figure.js';
+import { gridOfFigures } from '../product-figure.js';
 
 export const STEPS = Object.freeze(['project', 'split', 'attend', 'merge', 'out-project']);
 const WHAT = {
@@ -14,6 +18,10 @@ const WHAT = {
   merge: 'transpose back and view the heads side by side: the concatenation',
   'out-project': 'output = concat @ W_out: the heads are mixed',
 };
+
+// The heads under the columns of a (.., H * hd) matrix.
+const headBands = (H, hd) =>
+  Array.from({ length: H }, (_, h) => ({ from: h * hd, to: (h + 1) * hd, label: `head ${h + 1}` }));
 
 export class StepsPanel extends PanelFrame {
   constructor(host) {
@@ -30,7 +38,14 @@ export class StepsPanel extends PanelFrame {
     this.next = el('button', { type: 'button', text: 'Next step', onclick: () => this.go(this.step + 1) });
     this.strides = el('div', { class: 'strides' });
     this.check = el('p', { class: 'check' });
-    this.body.append(this.list, el('div', { class: 'stepper' }, this.previous, this.next), this.check, this.strides);
+    this.note = el('p', { class: 'step-note' }); // what the current step's figure shows
+    this.body.append(
+      this.list,
+      el('div', { class: 'stepper' }, this.previous, this.next),
+      this.check,
+      this.note,
+      this.strides,
+    );
   }
 
   /** Shows step 0..4 (clamped): only a redraw, and only if asked and there is a result to draw. */
@@ -54,6 +69,7 @@ export class StepsPanel extends PanelFrame {
       this.list.replaceChildren();
       this.strides.replaceChildren();
       this.check.textContent = '';
+      this.note.textContent = '';
       this.clearFigures();
       this.status(
         c?.message ? `Waiting for a valid configuration: ${c.message}` : 'Waiting for a valid configuration.',
@@ -61,7 +77,7 @@ export class StepsPanel extends PanelFrame {
       );
       return;
     }
-    const { tokens: T, heads: H } = c.config;
+    const { tokens: T, heads: H, batch: B } = c.config;
     const hd = c.headDim;
     this.list.replaceChildren(
       ...STEPS.map((step, i) =>
@@ -88,8 +104,8 @@ export class StepsPanel extends PanelFrame {
       ),
     );
     this.list.classList.toggle('compact', c.status === 'ok');
-    const s = stridesOf(T, H, hd);
-    this.strides.replaceChildren(
+    const s = stridesOf(T, H, hd, B);
+    const explained = [
       el('p', {
         text: `view (B, T, H, hd) = ${shapeText(s.view.shape)}, strides ${shapeText(s.view.strides)}: no data moves.`,
       }),
@@ -110,15 +126,21 @@ export class StepsPanel extends PanelFrame {
           `each other (${H} x ${H} scores). After it they are (T, hd) = (${T}, ${hd}) per head: ${T} x ${T} ` +
           `scores, tokens against tokens, one map per head.`,
       }),
-    );
+    ];
+    // The strides and why the transpose comes before q @ k^T explain the split: shown with it.
+    const explains = STEPS[this.step] === 'split' ? explained : [];
+    this.strides.replaceChildren(...(c.status === 'ok' ? explains : explained));
     if (c.status === 'shapes-only') {
       this.check.textContent = '';
+      this.note.textContent = '';
+      this.#layOut(null);
       this.status(`Shapes only: ${c.message}.`, 'warn');
       this.showFigures([{ figure: memoryLayoutFigure(T, H, hd, this.drawWidth) }]);
       return;
     }
     if (this.outputs.error) {
       this.check.textContent = '';
+      this.note.textContent = '';
       this.clearFigures();
       this.status(`The steps could not be computed: ${this.outputs.error}`, 'error');
       return;
@@ -132,44 +154,126 @@ export class StepsPanel extends PanelFrame {
   draw() {
     const c = this.computed;
     if (!c || c.status !== 'ok' || !this.outputs || this.outputs.error) return;
-    const { tokens: T, heads: H, dModel: D } = c.config;
+    const step = STEPS[this.step];
+    if (step === 'attend') this.#drawAttend(c);
+    else if (step === 'out-project') this.#drawOutProject(c);
+    else this.#drawMatrix(c, step);
+  }
+
+  // A grid of maps (attend; exported in the same rows) or the usual column of figures.
+  #layOut(grid) {
+    this.exportGrid = grid?.perRow ?? null;
+    const style = this.figureArea.style;
+    style.display = grid ? 'grid' : '';
+    style.gridTemplateColumns = grid ? `repeat(${grid.perRow}, ${grid.size}px)` : '';
+    style.gap = grid ? `${grid.gap}px` : '';
+  }
+
+  // Project, split and merge: one heatmap; the split also as memory order.
+  #drawMatrix(c, step) {
+    const { tokens: T, heads: H, dModel: D, batch: B } = c.config;
     const hd = c.headDim;
-    const labels = c.tokens;
-    const bands = Array.from({ length: H }, (_, h) => ({ from: h * hd, to: (h + 1) * hd, label: `head ${h + 1}` }));
     const o = this.outputs;
-    const maxWidth = this.drawWidth;
+    const bands = headBands(H, hd);
+    const batch = B > 1 ? `(B, T, H*hd) = ${shapeText([B, T, D])}` : `(T = ${T}, H*hd = ${D})`;
+    const all = { rows: B * T, rowLabels: c.sentences.flat(), columnBands: bands };
     const view = {
-      project: {
-        values: o.projected.q,
+      project: { values: o.projected.q, cols: D, title: `project: q ${batch}`, ...all },
+      split: {
+        values: o.split.q,
         rows: T,
-        cols: D,
-        title: `project: q (T = ${T}, H*hd = ${D})`,
-        columnBands: bands,
+        cols: hd,
+        rowLabels: c.tokens,
+        title: `split: head 1 of q, (T = ${T}, hd = ${hd})`,
       },
-      split: { values: o.split.q, rows: T, cols: hd, title: `split: head 1 of q, (T = ${T}, hd = ${hd})` },
-      attend: {
-        values: o.attended.attention,
-        rows: T,
-        cols: T,
-        colLabels: labels,
-        scale: 'probability',
-        masked: c.config.causal ? (i, j) => j > i : null,
-        title: 'attend: head 1 attention (T x T)',
-        quantity: 'attention',
-        scores: o.attended.scores,
-        headDim: hd,
-      },
-      merge: { values: o.concat, rows: T, cols: D, title: `merge: concat (T = ${T}, H*hd = ${D})`, columnBands: bands },
-      'out-project': { values: o.output, rows: T, cols: D, title: `out-project: output (T = ${T}, d_model = ${D})` },
-    }[STEPS[this.step]];
-    const common = { rowLabels: labels, ...view };
-    this.showFigures([
-      { figure: heatmapFigure({ ...common, maxWidth: Math.min(maxWidth, 640) }), table: () => heatmapTable(common) },
-      {
-        figure: memoryLayoutFigure(T, H, hd, maxWidth),
+      merge: { values: o.concat, cols: D, title: `merge: concat ${batch}`, ...all },
+    }[step];
+    this.note.textContent = {
+      project: B > 1 ? `The ${B} sentences one under the other: one product for the whole batch.` : '',
+      split: B > 1 ? `Sentence 1 of ${B}.` : '',
+      merge: B > 1 ? `The ${B} sentences one under the other.` : '',
+    }[step];
+    this.#layOut(null);
+    const items = [
+      { figure: heatmapFigure({ ...view, maxWidth: Math.min(this.drawWidth, 640) }), table: () => heatmapTable(view) },
+    ];
+    if (step === 'split') {
+      items.push({
+        figure: memoryLayoutFigure(T, H, hd, this.drawWidth),
         label: 'Memory order of q before and after the split: cells coloured by head',
+      });
+    }
+    this.showFigures(items);
+  }
+
+  // Every head of sentence 1: scores before the softmax (scaled, masked), attention after it.
+  #drawAttend(c) {
+    const { tokens: T, heads: H, batch: B, causal } = c.config;
+    const hd = c.headDim;
+    const shown = Math.min(H, MAX_ATTEND_HEADS);
+    const layout = attendLayout(this.drawWidth, shown);
+    const { items, maxAbs } = attendMapItems({
+      attended: this.outputs.attended,
+      T,
+      H: shown,
+      hd,
+      causal,
+      tokens: c.tokens,
+      size: layout.size,
+    });
+    const which = B > 1 ? `Sentence 1 of ${B}. ` : '';
+    const scale = maxAbs > 0 ? `one scale, -${formatNumber(maxAbs)} purple to ${formatNumber(maxAbs)} orange` : 'all 0';
+    const drawn = shown < H ? ` The first ${shown} of ${H} heads are drawn; all are in the JSON export.` : '';
+    const mask = causal ? '; grey: masked, minus infinity' : '';
+    this.note.textContent =
+      `${which}Per head: the scores q . k / sqrt(${hd}) before the softmax (${scale}${mask}), then the ` +
+      `attention after it (each row sums to 1).${drawn}`;
+    this.#layOut(layout);
+    this.showFigures(items);
+  }
+
+  // concat @ W_out = output as a product; a W_out too large to draw cell by cell also as a crop.
+  #drawOutProject(c) {
+    const { tokens: T, heads: H, dModel: D, batch: B } = c.config;
+    const hd = c.headDim;
+    const C = H * hd;
+    const o = this.outputs;
+    const bands = headBands(H, hd);
+    const { figure, cropped } = outProjectFigure({
+      concat: o.concat,
+      wOut: c.wOut,
+      output: o.output,
+      rows: B * T,
+      C,
+      D,
+      shapes: { concat: [B, T, C], wOut: [C, D], output: [B, T, D] },
+      rowLabels: c.sentences.flat(),
+      bands,
+      maxWidth: this.drawWidth,
+    });
+    const crop = Math.min(CROP_SIZE, C);
+    this.note.textContent =
+      `Each of the ${B * T} rows of concat (${B} x ${T} tokens) times W_out gives that row of the output.` +
+      (cropped
+        ? ` W_out is too large to draw cell by cell: its block averages are all close to 0 (random weights ` +
+          `cancel out), so under it the top-left ${crop} x ${Math.min(CROP_SIZE, D)} weights are drawn one by one.`
+        : '');
+    this.#layOut(null);
+    const matrix = (values, rows, cols, title) => () => heatmapTable({ values, rows, cols, title });
+    this.showFigures([
+      {
+        figure,
+        label: `output = concat @ W_out: concat (${B * T} x ${C}), W_out (${C} x ${D}), output (${B * T} x ${D})`,
+        table: matrix(o.output, B * T, D, 'output = concat @ W_out'),
       },
     ]);
+    this.addTables(matrix(c.wOut, C, D, 'W_out'));
+  }
+
+  // The attend step's maps export as on the page, in rows; other steps as a column.
+  exportFigure() {
+    if (!this.exportGrid || !this.figures.length) return super.exportFigure();
+    return gridOfFigures(this.figures, this.exportGrid, { title: 'headwise: steps' });
   }
 
   exportData() {
@@ -179,7 +283,7 @@ export class StepsPanel extends PanelFrame {
       step: STEPS[this.step],
       trace: c.trace ?? null,
       config: c.config ?? null,
-      strides: c.headDim ? stridesOf(c.config.tokens, c.config.heads, c.headDim) : null,
+      strides: c.headDim ? stridesOf(c.config.tokens, c.config.heads, c.headDim, c.config.batch) : null,
       outputs: this.outputs ?? null,
     };
   }

@@ -1,0 +1,71 @@
+// The out-projection as the product it is: concat @ W_out = output, three heatmaps left to right
+// with their shapes. A W_out too large to draw cell by cell is drawn as block averages, which for
+// random weights are all close to 0 (a pale, empty field); under it a crop of its top-left corner
+// at full resolution shows the weights themselves.
+import { heatmapFigure } from './heatmap.js';
+import { MAX_DRAWN_COLS, MAX_DRAWN_ROWS } from './heatmap-cells.js';
+import { productFigure } from './product-figure.js';
+import { shapeText } from './dom.js';
+
+export const CROP_SIZE = 64;
+
+/** The top-left rows x cols corner of a row-major matrix of width `width`, as its own matrix. */
+export function cropOf(values, width, rows, cols) {
+  const out = new Float32Array(rows * cols);
+  for (let i = 0; i < rows; i += 1) out.set(values.subarray(i * width, i * width + cols), i * cols);
+  return out;
+}
+
+/** Whether a heatmap of this size is drawn as block averages (heatmap-cells.js pools it). */
+export const isPooled = (rows, cols) => rows > MAX_DRAWN_ROWS || cols > MAX_DRAWN_COLS;
+
+/**
+ * concat (B*T, C), wOut (C, D), output (B*T, D); shapes: { concat, wOut, output } as arrays for the
+ * titles (e.g. [2, 6, 6]); rowLabels for the B*T rows; bands: the heads under concat's columns.
+ */
+export function outProjectFigure({ concat, wOut, output, rows, C, D, shapes, rowLabels, bands, maxWidth }) {
+  // Under 210 px the titles would not fit (nor 96 pooled columns 2 px wide): the canvas then scales
+  // the whole product down.
+  const each = Math.max(210, Math.floor((maxWidth - 2 * 28) / 3));
+  // Row labels only where rows are tall enough to read them.
+  const labels = isPooled(rows, C) ? {} : { rowLabels };
+  const map = (o) => heatmapFigure({ maxWidth: each, ...o });
+  const wOutColumn = [map({ values: wOut, rows: C, cols: D, title: `W_out ${shapeText(shapes.wOut)}` })];
+  const cropped = isPooled(C, D);
+  if (cropped) {
+    const r = Math.min(CROP_SIZE, C);
+    const c = Math.min(CROP_SIZE, D);
+    wOutColumn.push(
+      map({
+        values: cropOf(wOut, D, r, c),
+        rows: r,
+        cols: c,
+        title: `W_out[0:${r}, 0:${c}]: every weight`,
+      }),
+    );
+  }
+  const title =
+    `out-project: output = concat @ W_out, ${shapeText(shapes.concat)} @ ${shapeText(shapes.wOut)} = ` +
+    `${shapeText(shapes.output)}`;
+  const { figure, boxes } = productFigure(
+    [
+      [
+        map({
+          values: concat,
+          rows,
+          cols: C,
+          ...labels,
+          columnBands: bands,
+          title: `concat ${shapeText(shapes.concat)}`,
+        }),
+      ],
+      '@',
+      wOutColumn,
+      '=',
+      // The same row labels as concat: the two grids then have the same rows, side by side.
+      [map({ values: output, rows, cols: D, ...labels, title: `output ${shapeText(shapes.output)}` })],
+    ],
+    { title, maxWidth },
+  );
+  return { figure, boxes, cropped };
+}

@@ -1,0 +1,98 @@
+// A matrix product drawn as one figure, left to right: A @ B = C. Each term is a column of
+// figures (a heatmap, and under it e.g. a crop of the same matrix); the first figure of every
+// column is moved down so that its grid's top lines up with the others', and the operators sit
+// between the columns at the height of the first grid's middle rows.
+import { Figure } from './figure.js';
+import { wrapText } from './heatmap.js';
+
+const OPERATOR_WIDTH = 28;
+
+/** A copy of a drawing item moved by (dx, dy). */
+export function movedItem(item, dx, dy) {
+  const moved = { ...item };
+  if ('x' in moved) {
+    moved.x += dx;
+    moved.y += dy;
+  }
+  if ('x1' in moved) {
+    moved.x1 += dx;
+    moved.x2 += dx;
+    moved.y1 += dy;
+    moved.y2 += dy;
+  }
+  if (moved.points) moved.points = moved.points.map(([x, y]) => [x + dx, y + dy]);
+  return moved;
+}
+
+/** Where a figure's (first) grid of cells is, in its own coordinates; null when it has none. */
+export function gridBox(figure) {
+  const grid = figure.items.find((it) => it.kind === 'grid');
+  if (!grid) return null;
+  return { x: grid.x, y: grid.y, w: grid.cols * grid.cellW, h: grid.rows * grid.cellH };
+}
+
+/**
+ * terms: an array of strings (operators such as '@', '=') and arrays of figures (one column each,
+ * stacked top to bottom). Returns the composed figure and where each column landed
+ * ({ x, y, w, h } of each column's first grid, in the order of the columns).
+ */
+export function productFigure(terms, { title = '', gap = 12, maxWidth = 1100 } = {}) {
+  const columns = terms.filter((t) => typeof t !== 'string');
+  const gridTop = Math.max(0, ...columns.map((figures) => gridBox(figures[0])?.y ?? 0));
+  const titleLines = title ? wrapText(title, Math.max(200, maxWidth - 8)) : [];
+  const top = titleLines.length ? 8 + 16 * titleLines.length : 0;
+  const first = gridBox(columns[0][0]);
+  const operatorY = top + gridTop + (first ? first.h / 2 : 0);
+  const placed = [];
+  const boxes = [];
+  let x = 0;
+  let height = top;
+  for (const term of terms) {
+    if (typeof term === 'string') {
+      placed.push({ text: term, x: x + OPERATOR_WIDTH / 2 });
+      x += OPERATOR_WIDTH;
+      continue;
+    }
+    let y = top + gridTop - (gridBox(term[0])?.y ?? 0);
+    const width = Math.max(...term.map((f) => f.width));
+    term.forEach((figure, k) => {
+      if (k === 0) {
+        const box = gridBox(figure);
+        boxes.push(box ? { x: x + box.x, y: y + box.y, w: box.w, h: box.h } : null);
+      }
+      placed.push({ figure, x, y });
+      y += figure.height + gap;
+    });
+    height = Math.max(height, y - gap);
+    x += width;
+  }
+  const titleWidth = Math.max(0, ...titleLines.map((l) => l.length * 13 * 0.58));
+  const out = new Figure(Math.max(x, Math.min(maxWidth, titleWidth + 4)), height + 4, title);
+  titleLines.forEach((line, i) => out.text(0, 10 + 16 * i, line, { size: 13, weight: '600' }));
+  for (const p of placed) {
+    if (p.text) out.text(p.x, operatorY, p.text, { size: 20, anchor: 'middle', weight: '600' });
+    else for (const item of p.figure.items) out.items.push(movedItem(item, p.x, p.y));
+  }
+  return { figure: out, boxes };
+}
+
+/** Figures in rows of `perRow`, as one (the export of a grid of maps, laid out as on the page). */
+export function gridOfFigures(figures, perRow, { gap = 12, title = '' } = {}) {
+  const width = Math.max(1, ...figures.map((f) => f.width));
+  const rows = [];
+  for (let k = 0; k < figures.length; k += perRow) rows.push(figures.slice(k, k + perRow));
+  const heights = rows.map((row) => Math.max(...row.map((f) => f.height)));
+  const out = new Figure(
+    Math.min(figures.length, perRow) * (width + gap) - gap,
+    heights.reduce((a, h) => a + h + gap, 0) - gap,
+    title,
+  );
+  let y = 0;
+  rows.forEach((row, r) => {
+    row.forEach((f, k) => {
+      for (const item of f.items) out.items.push(movedItem(item, k * (width + gap), y));
+    });
+    y += heights[r] + gap;
+  });
+  return out;
+}
