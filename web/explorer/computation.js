@@ -13,6 +13,7 @@ import { DEFAULT_SENTENCE } from './presets.js';
 import { runHeadsSweep } from './sweep.js';
 import { LearnSession } from './learn-session.js';
 import { SAMPLE_WORDS } from './learn-verdict.js';
+import { pageBudgetProblem, PAGE_MAX_WIDTH } from './compute-budget.js';
 
 /** What each panel views; the owner computes only the parts of the panels shown. */
 export const PANEL_PARTS = Object.freeze({
@@ -30,11 +31,13 @@ const WHY_TARGETS = { one: [['ball', 'catch']], two: [['ball'], ['catch']] };
 export const ORDER_SENTENCES = Object.freeze(['All dogs are animals', 'All animals are dogs']);
 const ORDER_MAX_WIDTH = 1024;
 
-// A layer this wide takes tens of milliseconds (width 512) to seconds (width 8000: a 1 GB layer) to
-// create in one call that cannot be split, so the page says so and lets the notice paint first.
+// A layer this wide takes tens of milliseconds to create and run (one call each, which cannot be
+// split), so the page says so and lets the notice paint first. Wider than the page computes
+// (compute-budget.js) there is no layer to wait for: the refusal comes at once, without a notice.
 export const SLOW_LAYER_WIDTH = 512;
 export function slowLayerNotice(dModel) {
-  return Number.isInteger(dModel) && dModel >= SLOW_LAYER_WIDTH ? `Computing a layer of width ${dModel}...` : null;
+  const slow = Number.isInteger(dModel) && dModel >= SLOW_LAYER_WIDTH && dModel <= PAGE_MAX_WIDTH;
+  return slow ? `Computing a layer of width ${dModel}...` : null;
 }
 
 export const maxAbsDiff = (a, b) => {
@@ -180,7 +183,8 @@ export class ExplorerComputation {
     const tokens = sentences[0];
     const { dModel, heads, causal, seed } = o;
     const config = { batch: sentences.length, tokens: tokens.length, dModel, heads, causal, seed };
-    const problem = this.#hw.check(config);
+    // The module refuses what it cannot hold; the page also refuses what would freeze it.
+    const problem = this.#hw.check(config) ?? pageBudgetProblem(config);
     if (problem !== null) {
       let trace = null;
       try {

@@ -19,6 +19,7 @@ import { HeadsPanel } from './panels/heads-panel.js';
 import { LoopFusedPanel } from './panels/loop-fused-panel.js';
 import { WordOrderPanel } from './panels/word-order-panel.js';
 import { LearnPanel } from './panels/learn-panel.js';
+import { partSteps, runSlices } from './render-slices.js';
 
 const PANEL_CLASSES = {
   input: InputPanel,
@@ -137,7 +138,7 @@ export class HeadwiseExplorer extends ElementBase {
     Object.assign(this.#options, partial);
     const sized = partial.dModel !== undefined || partial.heads !== undefined;
     if (sized && partial.preset === undefined) this.#options.preset = 'custom';
-    if (immediate) this.#render();
+    if (immediate) this.#render({ immediate: true });
     else this.#schedule();
   }
 
@@ -404,14 +405,13 @@ export class HeadwiseExplorer extends ElementBase {
   }
 
   // Asks the owner for what the panels drawn so far in this render view (it computes each part
-  // once and remembers it): panels drawn in later frames add their parts then, in their frame.
-  #compute() {
-    const parts = new Set(this.#work.drawn.flatMap((id) => PANEL_PARTS[id]));
+  // once and remembers it), or for `parts` (a slice of the work before a panel is drawn).
+  #compute(parts = this.#work.drawn.flatMap((id) => PANEL_PARTS[id])) {
     const t0 = performance.now();
     try {
       // Word order's mask is the page's causal option (one source of truth); positions are its own.
       const order = { ...this.#panels.order.inputs(), causal: this.#options.causal };
-      this.#computed = this.#owner.compute(this.#options, { parts, order });
+      this.#computed = this.#owner.compute(this.#options, { parts: new Set(parts), order });
     } catch (error) {
       this.#computed = { status: 'invalid', message: error.message };
     }
@@ -440,7 +440,7 @@ export class HeadwiseExplorer extends ElementBase {
     this.#update([id]);
   }
 
-  #render({ progressive = false } = {}) {
+  #render({ progressive = false, immediate = false } = {}) {
     if (!this.#owner) return;
     if (this.#lifecycle.state !== 'ready') {
       this.#work.stale = true;
@@ -461,7 +461,9 @@ export class HeadwiseExplorer extends ElementBase {
     Object.assign(this.#work, { drawn: [], computeMs: 0 });
     const generation = this.#work.generation;
     const finish = () => {
+      loading.hidden = true;
       delete this.dataset.drawing;
+      this.#work.inFlight = false;
       this.#layout.lastWidth = this.#layout.width;
       this.dataset.ready = 'true';
       // computeMs: the owner's computation (layers, forward passes, the page's inputs); panelsMs:
@@ -470,31 +472,37 @@ export class HeadwiseExplorer extends ElementBase {
       const detail = { status: this.#computed.status, computeMs, panelsMs: performance.now() - t0 - computeMs };
       this.dispatchEvent(new CustomEvent('headwise-render', { detail }));
     };
-    loading.hidden = true;
-    // The first render draws one panel per frame, so the first heatmap is on screen sooner. Later
-    // renders draw the panels on screen at once (within the frame) and the others one per frame.
+    // The first render draws one panel first, so the first heatmap is on screen sooner. Later
+    // renders draw the panels on screen first, then the others one by one. Each group's work is
+    // sliced (render-slices.js): a big layer's calls and drawing run in separate tasks, and the
+    // notice of a slow layer stays up until the panels on screen are drawn.
     const now = progressive ? visible.slice(0, 1) : visible.filter((id) => this.#onScreen(id));
-    const later = visible.filter((id) => !now.includes(id));
-    this.#update(now);
-    if (later.length === 0) {
-      finish();
-      return;
+    const groups = [now, ...visible.filter((id) => !now.includes(id)).map((id) => [id])];
+    const slices = [];
+    let computed = [];
+    for (const group of groups.filter((g) => g.length > 0)) {
+      const steps = partSteps(group, computed, PANEL_PARTS);
+      for (const parts of steps) slices.push(() => this.#compute(parts));
+      computed = steps.at(-1);
+      slices.push(() => {
+        this.#update(group);
+        loading.hidden = true;
+      });
     }
     this.#work.inFlight = true;
-    this.dataset.drawing = 'true'; // panels off screen are still to be drawn (one per frame)
-    let k = 0;
-    const next = () => {
-      if (generation !== this.#work.generation) return; // a newer render has taken over
-      if (k < later.length) {
-        this.#update([later[k]]);
-        k += 1;
-        requestAnimationFrame(() => setTimeout(next, 0));
-      } else {
-        this.#work.inFlight = false;
-        finish();
-      }
-    };
-    requestAnimationFrame(() => setTimeout(next, 0));
+    this.dataset.drawing = 'true';
+    // { immediate }: the panels on screen are drawn before this returns.
+    const first = immediate && now.length > 0 ? partSteps(now, [], PANEL_PARTS).length + 1 : 0;
+    for (const slice of slices.splice(0, first)) slice();
+    runSlices(slices, {
+      later: (task) => {
+        this.#work.frame = requestAnimationFrame(() => {
+          this.#work.timer = setTimeout(task, 0);
+        });
+      },
+      isCurrent: () => generation === this.#work.generation,
+      onDone: finish,
+    });
   }
 
   // Whether a panel's section overlaps the window (layout is already clean at this point).
