@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadHeadwise } from '../../web/headwise.js';
 import { ExplorerComputation, PANEL_PARTS } from '../../web/explorer/computation.js';
 import {
+  attentionCells,
   forwardMultiplyAdds,
   layerWeights,
   PAGE_BUDGET,
@@ -50,10 +51,21 @@ describe('the page budget', () => {
     expect(message).toMatch(
       /^a forward pass of 200 tokens at width 768 is 533,299,200 multiply-adds, more than the 300,000,000 this page/,
     );
-    const fit = Number(message.match(/computes up to (\d+) tokens \(shorten the sentence\)$/)[1]);
+    const fit = Number(message.match(/at this size it computes up to (\d+) tokens \(shorten the sentence\)$/)[1]);
     expect(fit).toBe(118);
     expect(pageBudgetProblem(config(768, 12, fit))).toBe(null);
     expect(pageBudgetProblem(config(768, 12, fit + 1))).toMatch(/computes up to 118 tokens/);
+  });
+
+  test('many heads over a long sentence are refused by their attention maps; the toy takes 512 tokens', () => {
+    expect(pageBudgetProblem(config(6, 2, 512))).toBe(null);
+    expect(pageBudgetProblem(config(64, 8, 500))).toBe(
+      '8 heads over 500 tokens make 2,000,000 attention weights (heads x T x T), more than the 524,288 (2 heads ' +
+        'of 512 tokens) this page computes and draws in one go; at this size it computes up to 256 tokens ' +
+        '(shorten the sentence)',
+    );
+    expect(pageBudgetProblem(config(64, 8, 256))).toBe(null);
+    expect(attentionCells({ batch: 2, heads: 3, tokens: 4 })).toBe(96);
   });
 });
 

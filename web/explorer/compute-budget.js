@@ -13,6 +13,8 @@ export const PAGE_BUDGET = Object.freeze({
   weights: 4 * PAGE_MAX_WIDTH ** 2,
   /** Multiply-adds of one forward pass: about 64 tokens at width 1024, or 118 at GPT-2's 768. */
   multiplyAdds: 300_000_000,
+  /** Attention weights (batch x heads x T x T), copied out and drawn: 2 heads of 512 tokens. */
+  attentionCells: 2 * 512 * 512,
 });
 
 const count = (n) => n.toLocaleString('en-US');
@@ -25,10 +27,16 @@ export function forwardMultiplyAdds({ batch, tokens, dModel, concatWidth }) {
   return batch * (4 * tokens * dModel * concatWidth + 2 * tokens * tokens * concatWidth);
 }
 
-// The most tokens whose forward pass fits the budget at this width (0 if none does).
+/** Attention weights of one forward pass: a T x T map per sentence and head. */
+export const attentionCells = ({ batch, heads, tokens }) => batch * heads * tokens * tokens;
+
+const withinWork = (c) =>
+  forwardMultiplyAdds(c) <= PAGE_BUDGET.multiplyAdds && attentionCells(c) <= PAGE_BUDGET.attentionCells;
+
+// The most tokens whose forward pass fits the budget for this width and these heads (0 if none).
 function tokensWithin(config) {
   let tokens = 0;
-  while (forwardMultiplyAdds({ ...config, tokens: tokens + 1 }) <= PAGE_BUDGET.multiplyAdds) tokens += 1;
+  while (withinWork({ ...config, tokens: tokens + 1 })) tokens += 1;
   return tokens;
 }
 
@@ -47,14 +55,18 @@ export function pageBudgetProblem(config) {
       `of a second or more; the npm API (createAttention) computes it`
     );
   }
+  if (withinWork(c)) return null;
+  const fit = `at this size it computes up to ${tokensWithin(c)} tokens (shorten the sentence)`;
   const work = forwardMultiplyAdds(c);
   if (work > PAGE_BUDGET.multiplyAdds) {
-    const fit = tokensWithin(c);
     return (
       `a forward pass of ${c.tokens} tokens at width ${c.dModel} is ${count(work)} multiply-adds, more than the ` +
-      `${count(PAGE_BUDGET.multiplyAdds)} this page computes in one go; at this width it computes up to ` +
-      `${fit} tokens (shorten the sentence)`
+      `${count(PAGE_BUDGET.multiplyAdds)} this page computes in one go; ${fit}`
     );
   }
-  return null;
+  return (
+    `${c.heads} head${c.heads === 1 ? '' : 's'} over ${c.tokens} tokens make ${count(attentionCells(c))} ` +
+    `attention weights (heads x T x T), more than the ${count(PAGE_BUDGET.attentionCells)} (2 heads of 512 ` +
+    `tokens) this page computes and draws in one go; ${fit}`
+  );
 }
