@@ -1,6 +1,6 @@
 // Times loop against fused for 2..4000 heads of head_dim 3 on the lecture's batch of two
 // six-token sentences of width 6 (the shapes `npm run bench` times as heads-N, so the two can be
-// compared). Runs in slices (one measurement per task) so the page keeps drawing and answering;
+// compared). Runs in slices (one timed run per task) so the page keeps drawing and answering;
 // workers are not an option because browsers refuse them from file://. V8 swaps in optimised wasm
 // only at a function's next call, so every size is warmed up before it is timed. Between
 // measurements it waits while the page is out of view (whenActive), so a hidden explorer does no
@@ -34,11 +34,13 @@ function timeCalls(run, reps) {
 }
 
 // One sample: the time per call over reps[key] calls. A sample that ran shorter than SAMPLE_MS
-// (the calls got faster since the count was set) is taken again with a larger count.
-function sample(run, reps, key) {
+// (the calls got faster since the count was set) is taken again with a larger count. Every timed
+// run is a task of its own (about SAMPLE_MS long): `pause` yields to the page between them.
+async function sample(run, reps, key, pause) {
   let perCall = timeCalls(run, reps[key]);
   for (let i = 0; i < 3 && perCall * reps[key] < SAMPLE_MS && reps[key] < MAX_REPS; i += 1) {
     reps[key] = perCall > 0 ? repsFor(perCall) : Math.min(MAX_REPS, reps[key] * 10);
+    await pause();
     perCall = timeCalls(run, reps[key]);
   }
   return perCall;
@@ -47,10 +49,11 @@ function sample(run, reps, key) {
 // The count of calls per sample, from the fastest of four runs of growing length: the first runs
 // are also the warm-up at this size and can be several times slower than later ones. A run the
 // clock reads as 0 ms says only that the call is faster than a tick: it grows the count.
-function calibrate(run) {
+async function calibrate(run, pause) {
   let reps = 1;
   let best = Infinity;
   for (let i = 0; i < 4; i += 1) {
+    if (i > 0) await pause();
     const perCall = timeCalls(run, reps);
     if (perCall > 0) best = Math.min(best, perCall);
     reps = best === Infinity ? Math.min(MAX_REPS, reps * 100) : repsFor(best);
@@ -92,7 +95,7 @@ export async function runHeadsSweep(
     const warm = hw.createAttention(config(H));
     try {
       for (const run of [() => warm.forward(x), () => warm.forward(x, LOOP)]) {
-        calibrate(run);
+        await calibrate(run, nextTask);
         await nextTask();
         if (isCancelled()) return { points: [], cancelled: true };
       }
@@ -111,9 +114,10 @@ export async function runHeadsSweep(
       const a = fused();
       const b = loop();
       for (let i = 0; i < a.length; i += 1) maxDiff = Math.max(maxDiff, Math.abs(a[i] - b[i]));
-      const reps = { fused: calibrate(fused) };
       await nextTask();
-      reps.loop = calibrate(loop);
+      const reps = { fused: await calibrate(fused, nextTask) };
+      await nextTask();
+      reps.loop = await calibrate(loop, nextTask);
       await nextTask();
       const fusedSamples = [];
       const loopSamples = [];
@@ -122,7 +126,7 @@ export async function runHeadsSweep(
         const order = r % 2 ? [loop, fused] : [fused, loop];
         for (const run of order) {
           const key = run === fused ? 'fused' : 'loop';
-          (key === 'fused' ? fusedSamples : loopSamples).push(sample(run, reps, key));
+          (key === 'fused' ? fusedSamples : loopSamples).push(await sample(run, reps, key, nextTask));
           await nextTask();
         }
         if (isCancelled()) return { points, cancelled: true };
