@@ -77,6 +77,7 @@ export class HeadwiseExplorer extends ElementBase {
   // Frames in flight; the panels drawn so far in this render and the time spent computing for them.
   #work = { frame: 0, timer: 0, generation: 0, stale: false, inFlight: false, drawn: [], computeMs: 0 };
   #layout = { width: 0, lastWidth: 0, firstFigure: true };
+  #redrawing = { frame: 0, timer: 0, generation: 0 }; // a redraw at a new width or theme, in slices
   #dark = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
 
   constructor() {
@@ -523,6 +524,25 @@ export class HeadwiseExplorer extends ElementBase {
     if (!force && Math.abs(width - this.#layout.lastWidth) < 8) return;
     this.#layout.lastWidth = width;
     this.#layout.width = width;
-    for (const id of this.#visiblePanels()) this.#panels[id].draw?.();
+    // The panels on screen first, one panel per slice (render-slices.js): a resize or a change of
+    // theme at GPT-2 sizes does not hold the page for all six panels at once.
+    const redraw = this.#redrawing;
+    cancelAnimationFrame(redraw.frame);
+    clearTimeout(redraw.timer);
+    const generation = (redraw.generation += 1);
+    const ids = this.#visiblePanels();
+    const first = ids.filter((id) => this.#onScreen(id));
+    runSlices(
+      [...first, ...ids.filter((id) => !first.includes(id))].map((id) => () => this.#panels[id].draw?.()),
+      {
+        later: (task) => {
+          redraw.frame = requestAnimationFrame(() => {
+            redraw.timer = setTimeout(task, 0);
+          });
+        },
+        isCurrent: () => generation === redraw.generation,
+        onDone: () => {},
+      },
+    );
   }
 }
