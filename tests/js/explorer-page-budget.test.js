@@ -66,6 +66,9 @@ describe('the page budget', () => {
     );
     expect(pageBudgetProblem(config(64, 8, 256))).toBe(null);
     expect(attentionCells({ batch: 2, heads: 3, tokens: 4 })).toBe(96);
+    const batch2 = pageBudgetProblem({ ...config(6, 2, 512), batch: 2 });
+    expect(batch2).toMatch(/^2 sentences x 2 heads over 512 tokens make 1,048,576 attention weights \(sentences x /);
+    expect(batch2).toMatch(/at this size it computes up to 362 tokens/);
   });
 });
 

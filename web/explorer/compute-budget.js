@@ -64,9 +64,11 @@ export function pageBudgetProblem(config) {
       `${count(PAGE_BUDGET.multiplyAdds)} this page computes in one go; ${fit}`
     );
   }
+  const batch = c.batch > 1 ? { count: `${c.batch} sentences x `, shape: 'sentences x ' } : { count: '', shape: '' };
+  const heads = `${c.heads} head${c.heads === 1 ? '' : 's'}`;
   return (
-    `${c.heads} head${c.heads === 1 ? '' : 's'} over ${c.tokens} tokens make ${count(attentionCells(c))} ` +
-    `attention weights (heads x T x T), more than the ${count(PAGE_BUDGET.attentionCells)} (2 heads of 512 ` +
-    `tokens) this page computes and draws in one go; ${fit}`
+    `${batch.count}${heads} over ${c.tokens} tokens make ${count(attentionCells(c))} attention weights ` +
+    `(${batch.shape}heads x T x T), more than the ${count(PAGE_BUDGET.attentionCells)} (2 heads of 512 tokens) ` +
+    `this page computes and draws in one go; ${fit}`
   );
 }
