@@ -101,12 +101,16 @@ describe('the owner refuses what the page would freeze on', () => {
 
 describe('the sliced render', () => {
   test('the owner work before a panel is drawn: the base first, then one new part per slice', () => {
-    expect(partSteps(['steps'], [], PANEL_PARTS)).toEqual([[], ['fused'], ['fused', 'steps']]);
-    expect(partSteps(['heads'], ['fused', 'steps'], PANEL_PARTS)).toEqual([
+    const parts = { input: [], why: ['why'], steps: ['fused', 'steps'], heads: ['fused', 'wOut'] };
+    expect(partSteps(['steps'], [], parts)).toEqual([[], ['fused'], ['fused', 'steps']]);
+    expect(partSteps(['heads'], ['fused', 'steps'], parts)).toEqual([
       ['fused', 'steps'],
       ['fused', 'steps', 'wOut'],
     ]);
-    expect(partSteps(['input', 'why'], [], PANEL_PARTS)).toEqual([[], ['why']]);
+    expect(partSteps(['input', 'why'], [], parts)).toEqual([[], ['why']]);
+    // The page's own table: every part of every panel is computed before that panel is drawn.
+    const all = Object.keys(PANEL_PARTS);
+    expect(new Set(partSteps(all, [], PANEL_PARTS).at(-1))).toEqual(new Set(Object.values(PANEL_PARTS).flat()));
   });
 
   // A clock that each slice moves on by its own cost; `later` queues the next task.
