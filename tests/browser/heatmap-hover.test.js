@@ -10,9 +10,9 @@ import { launchChromium } from './chromium.js';
 import { serveWeb } from './static-server.js';
 import { ARTIFACTS } from './page-checks.js';
 import { loadHeadwise } from '../../web/headwise.js';
-import { tokenize } from '../../web/explorer/tokenizer.js';
+import { sentenceBatch } from '../../web/explorer/tokenizer.js';
 import { embedTokens } from '../../web/explorer/token-embeddings.js';
-import { viridis } from '../../web/explorer/colour-scale.js';
+import { diverging, viridis } from '../../web/explorer/colour-scale.js';
 import { DARK, LIGHT } from '../../web/explorer/figure.js';
 
 let browser;
@@ -41,6 +41,7 @@ const contrast = (a, b) => {
 const rgbOf = (hex) => parseInt(hex.slice(1, 7), 16);
 const hex = (v) => `#${v.toString(16).padStart(6, '0')}`;
 const VIRIDIS_RGB = new Set(Array.from({ length: 256 }, (_, k) => rgbOf(viridis(k / 255))));
+const PUOR_RGB = new Set(Array.from({ length: 257 }, (_, k) => rgbOf(diverging(k / 128 - 1, 1))));
 
 async function open(url, { viewport = { width: 1280, height: 720 }, colorScheme = 'light', hasTouch = false } = {}) {
   const context = await browser.newContext({ viewport, colorScheme, hasTouch, acceptDownloads: true });
@@ -55,17 +56,19 @@ async function open(url, { viewport = { width: 1280, height: 720 }, colorScheme 
 }
 
 /**
- * The page's tokens and configuration (from getState), and for every head, in double precision from
- * the module's weights: score(h, i, j) = q_i . k_j / sqrt(hd) and the causal softmax weight(h, i, j).
+ * The page's batch (one sentence per line) and configuration (from getState), and for every head of
+ * sentence 1 (the one the maps draw; its tokens are `tokens`), in double precision from the module's
+ * weights: score(h, i, j) = q_i . k_j / sqrt(hd) and the causal softmax weight(h, i, j).
  */
 async function reference(page) {
   const state = await page.locator('headwise-explorer').evaluate((host) => host.getState());
-  const { tokens } = tokenize(state.sentence);
-  const [T, D, H] = [tokens.length, state.width, state.heads];
+  const { sentences } = sentenceBatch(state.sentence);
+  const tokens = sentences[0];
+  const [B, T, D, H] = [sentences.length, tokens.length, state.width, state.heads];
   const hd = D / H;
-  const x = embedTokens(hw, tokens, D);
+  const x = embedTokens(hw, sentences.flat(), D);
   const layer = hw.createAttention({
-    batch: 1,
+    batch: B,
     tokens: T,
     dModel: D,
     heads: H,
@@ -96,10 +99,10 @@ async function reference(page) {
     const sum = row.reduce((a, s) => a + Math.exp(s - top), 0);
     return j < seen ? Math.exp(row[j] - top) / sum : 0;
   };
-  const at = (h, i, j) => (h * T + i) * T + j;
+  const at = (h, i, j) => (h * T + i) * T + j; // batch entry 0 comes first in (B, H, T, T)
   const apiScore = (h, i, j) => api.scores[at(h, i, j)];
   const apiWeight = (h, i, j) => api.attention[at(h, i, j)];
-  return { tokens, T, hd, causal: state.causal, score, weight, apiScore, apiWeight };
+  return { sentences, tokens, T, hd, causal: state.causal, score, weight, apiScore, apiWeight };
 }
 
 /** Canvas `index` of a figure area: its pixels (0xrrggbb), its box on the page and its pixel ratio. */
@@ -117,12 +120,15 @@ async function canvasOf(page, selector, index) {
   return { canvas, ...image, box, pixel, ratio: image.width / box.width };
 }
 
-/** The T x T grid as drawn: the box of its viridis pixels; cell(i, j) is the centre on the page. */
-function drawnGrid(image, T) {
+/**
+ * The T x T grid as drawn: the box of its pixels of the scale (viridis, or PuOr for scores); cell(i, j)
+ * is the centre on the page.
+ */
+function drawnGrid(image, T, scale = VIRIDIS_RGB) {
   let [x0, y0, x1, y1] = [image.width, image.height, -1, -1];
   for (let y = 0; y < image.height; y += 1) {
     for (let x = 0; x < image.width; x += 1) {
-      if (!VIRIDIS_RGB.has(image.pixel(x, y))) continue;
+      if (!scale.has(image.pixel(x, y))) continue;
       [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
     }
   }
@@ -210,8 +216,9 @@ describe('heatmap cells, read by pointer and keyboard', () => {
       const image = await canvasOf(page, HEADS, 1);
       const grid = drawnGrid(image, T);
       const before = await image.canvas.evaluate((c) => c.toDataURL());
-      // Head 2, the last "it" (row 11) looking at "ball" (column 4).
+      // Head 2, the last token of sentence 1 (the one drawn), "," (row 5), looking at "ball" (column 4).
       const [i, j] = [T - 1, ref.tokens.indexOf('ball')];
+      assert.deepEqual([ref.sentences.length, T, ref.tokens[i], j], [2, 6, ',', 4], 'the default batch');
       await page.mouse.move(grid.cell(i, j).x, grid.cell(i, j).y);
       const tip = await readTip(page, 'heads');
       assertTipMatches(tip, ref, 1, i, j);
@@ -237,19 +244,34 @@ describe('heatmap cells, read by pointer and keyboard', () => {
     }
   });
 
-  test('steps panel, attend step: the hovered cell gives head 1 score and weight', async () => {
-    const { page, context, problems } = await open(`${server.url}index.html?panel=steps`);
+  test('steps panel, attend step: a hovered cell of each small map gives its tokens, score and weight', async () => {
+    const viewport = { width: 1280, height: 720 };
+    const { page, context, problems } = await open(`${server.url}index.html?panel=steps`, { viewport });
     try {
       const next = page.locator('[data-panel="steps"] .stepper button:text-is("Next step")');
       await next.click();
       await next.click();
       assert.match(await page.locator('[data-panel="steps"] .status').innerText(), /attend/);
       const ref = await reference(page);
-      const image = await canvasOf(page, '[data-panel="steps"] .figures > canvas', 0);
-      const grid = drawnGrid(image, ref.T);
-      const [i, j] = [7, 4];
-      await page.mouse.move(grid.cell(i, j).x, grid.cell(i, j).y);
-      assertTipMatches(await readTip(page, 'steps'), ref, 0, i, j);
+      // Per head its scores map (signed: PuOr) then its softmax map (viridis), in a grid of small maps
+      // too narrow to label their rows and columns: the tip names the tokens.
+      const maps = '[data-panel="steps"] .figures > canvas:not([hidden])';
+      const [i, j] = [4, 1]; // "ball" looking at "dog"
+      for (const [index, h, scale] of [
+        [0, 0, PUOR_RGB],
+        [1, 0, VIRIDIS_RGB],
+        [3, 1, VIRIDIS_RGB],
+      ]) {
+        const grid = drawnGrid(await canvasOf(page, maps, index), ref.T, scale);
+        await page.mouse.move(grid.cell(i, j).x, grid.cell(i, j).y);
+        const tip = await readTip(page, 'steps');
+        assertTipMatches(tip, ref, h, i, j);
+        assertInside(tip.box, viewport, `map ${index + 1}`);
+        await assertOutlined(page, 'steps', grid.cell(i, j));
+        if (index === 0) await page.screenshot({ path: `${ARTIFACTS}heatmap-hover-attend.png` });
+        await page.mouse.move(grid.cell(0, ref.T - 1).x, grid.cell(0, ref.T - 1).y);
+        assert.match(await shownTip(page, 'steps').innerText(), /score −∞ before softmax, weight 0 after/);
+      }
       await page.mouse.move(4, 4);
       assert.equal(await shownTip(page, 'steps').count(), 0, 'the tip leaves with the pointer');
       assert.deepEqual(problems, []);
@@ -272,10 +294,10 @@ describe('heatmap cells, read by pointer and keyboard', () => {
       assert.equal(await active(), 0, 'Tab after the token bar reaches head 1');
       let tip = await readTip(page, 'heads');
       assert.deepEqual([tip.row, tip.col], [0, 0], 'the cursor starts at the first cell');
-      for (let k = 0; k < 7; k += 1) await page.keyboard.press('ArrowDown');
-      for (let k = 0; k < 4; k += 1) await page.keyboard.press('ArrowRight');
+      for (let k = 0; k < 4; k += 1) await page.keyboard.press('ArrowDown');
+      for (let k = 0; k < 2; k += 1) await page.keyboard.press('ArrowRight');
       tip = await readTip(page, 'heads');
-      assertTipMatches(tip, ref, 0, 7, 4);
+      assertTipMatches(tip, ref, 0, 4, 2);
       assertInside(tip.box, { width: 1920, height: 1080 }, 'keyboard cursor');
       // Arrows stay inside the map: the next Tab leaves it for the next map.
       await page.keyboard.press('Tab');
@@ -300,7 +322,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
       assert.equal(await page.evaluate(() => globalThis.arrowTaken), false, 'the arrow reached the page untouched');
       tip = await readTip(page, 'heads');
       assert.deepEqual([tip.row, tip.col], [3, 1], 'the tip stays on the clicked cell');
-      // A shorter sentence: the cursor (row 4 of 12) is no longer a cell; focus starts again at the first.
+      // A shorter sentence: the cursor (row 4 of 6) is no longer a cell; focus starts again at the first.
       await page.mouse.move(4, 4);
       await page.locator('headwise-explorer').evaluate((host) => host.setOptions({ sentence: 'The dog' }));
       await page.waitForFunction(() => {
