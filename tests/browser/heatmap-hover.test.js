@@ -2,7 +2,8 @@
 // pixels) or the arrow keys on a focused map show the cell's tokens, its scaled dot product and its
 // weight, checked against an independent double-precision computation from the module's weights;
 // the tip stays in the frame and leaves with the pointer. Also: exports in the dark theme, masked
-// cells against low attention in dark mode, and the contrast of bars, all read from what is drawn.
+// cells against low attention and zero scores in both themes, and the contrast of bars, all read from
+// what is drawn.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -122,14 +123,17 @@ async function canvasOf(page, selector, index) {
 
 /**
  * The T x T grid as drawn: the box of its pixels of the scale (viridis, or PuOr for scores); cell(i, j)
- * is the centre on the page.
+ * is the centre on the page. Only 3 x 3 px blocks of the scale count: the anti-aliased edge of light
+ * text (the dark theme's labels) can have a PuOr colour, but its strokes are thinner than a cell.
  */
 function drawnGrid(image, T, scale = VIRIDIS_RGB) {
   let [x0, y0, x1, y1] = [image.width, image.height, -1, -1];
+  const solid = (x, y) =>
+    [0, 2].every((dy) => [0, 2].every((dx) => y + dy < image.height && scale.has(image.pixel(x + dx, y + dy))));
   for (let y = 0; y < image.height; y += 1) {
-    for (let x = 0; x < image.width; x += 1) {
-      if (!scale.has(image.pixel(x, y))) continue;
-      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+    for (let x = 0; x + 2 < image.width; x += 1) {
+      if (!solid(x, y)) continue;
+      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x + 2), Math.max(y1, y + 2)];
     }
   }
   const [cw, ch] = [(x1 + 1 - x0) / T, (y1 + 1 - y0) / T];
@@ -406,33 +410,45 @@ describe('heatmap cells, read by pointer and keyboard', () => {
 });
 
 describe('themes and contrast', () => {
-  test('dark mode: masked cells stand apart from low attention by >= 3:1 (canvas pixels)', async () => {
-    const { page, context, problems } = await open(`${server.url}index.html`, { colorScheme: 'dark' });
-    try {
-      const ref = await reference(page);
-      const { T } = ref;
-      const image = await canvasOf(page, HEADS, 0);
-      const grid = drawnGrid(image, T);
-      // The lowest weight drawn, against a masked cell, as pixels on the canvas.
-      let low = [1, 0];
-      for (let i = 1; i < T; i += 1) {
-        for (let j = 0; j <= i; j += 1) if (ref.weight(0, i, j) < ref.weight(0, ...low)) low = [i, j];
+  for (const scheme of ['light', 'dark']) {
+    test(`${scheme} mode: masked cells stand apart from low attention and from a zero score by >= 3:1`, async () => {
+      const { page, context, problems } = await open(`${server.url}index.html`, { colorScheme: scheme });
+      try {
+        const ref = await reference(page);
+        const { T } = ref;
+        // The cell of head 1 whose |value| is least among the visible ones: the nearest to a masked cell.
+        const least = (value) => {
+          let low = [0, 0];
+          for (let i = 0; i < T; i += 1) {
+            for (let j = 0; j <= i; j += 1) if (Math.abs(value(0, i, j)) < Math.abs(value(0, ...low))) low = [i, j];
+          }
+          return low;
+        };
+        const measure = (grid, value, darkest, what) => {
+          const low = least(value);
+          const [maskedPixel, lowPixel] = [grid.pixelAt(0, T - 1), grid.pixelAt(...low)];
+          const [ratio, toEnd] = [contrast(maskedPixel, lowPixel), contrast(maskedPixel, rgbOf(darkest))];
+          console.log(
+            `${scheme} mode: masked ${hex(maskedPixel)} vs least ${what} ${value(0, ...low).toFixed(4)} ` +
+              `${hex(lowPixel)}: contrast ${ratio.toFixed(2)}; vs ${darkest} ${toEnd.toFixed(2)}`,
+          );
+          assert.ok(ratio >= 3 && toEnd >= 3, `masked against ${what}: ${ratio.toFixed(2)}, ${toEnd.toFixed(2)}`);
+        };
+        // The heads panel's attention (viridis, low is dark), as pixels on the canvas.
+        const heads = drawnGrid(await canvasOf(page, HEADS, 0), T);
+        measure(heads, ref.weight, viridis(0), 'weight');
+        // The attend step's scores before softmax (PuOr, zero is white), masked where they are -Infinity.
+        await page.locator('headwise-explorer').evaluate((host) => host.goToStep(2));
+        await page.waitForSelector('headwise-explorer:not([data-drawing])');
+        const maps = '[data-panel="steps"] .figures > canvas:not([hidden])';
+        const scores = drawnGrid(await canvasOf(page, maps, 0), T, PUOR_RGB);
+        measure(scores, ref.score, diverging(0, 1), '|score|');
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
       }
-      const maskedPixel = grid.pixelAt(0, T - 1);
-      const lowPixel = grid.pixelAt(...low);
-      const ratio = contrast(maskedPixel, lowPixel);
-      const darkest = contrast(maskedPixel, rgbOf(viridis(0)));
-      console.log(
-        `dark mode: masked ${hex(maskedPixel)} vs lowest weight ${ref.weight(0, ...low).toFixed(4)} ` +
-          `${hex(lowPixel)}: ` +
-          `contrast ${ratio.toFixed(2)}; vs viridis(0) ${darkest.toFixed(2)}`,
-      );
-      assert.ok(ratio >= 3 && darkest >= 3, `masked against low attention: ${ratio.toFixed(2)}, ${darkest.toFixed(2)}`);
-      assert.deepEqual(problems, []);
-    } finally {
-      await context.close();
-    }
-  });
+    });
+  }
 
   test('dark mode: SVG and PNG exports have the dark background and print no -0.0', async () => {
     const { page, context, problems } = await open(`${server.url}index.html`, { colorScheme: 'dark' });
