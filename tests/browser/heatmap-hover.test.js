@@ -248,7 +248,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
     }
   });
 
-  test('steps panel, attend step: a hovered cell of each small map gives its tokens, score and weight', async () => {
+  test('steps panel, attend step: a hovered scores or softmax cell gives its tokens, score and weight', async () => {
     const viewport = { width: 1280, height: 720 };
     const { page, context, problems } = await open(`${server.url}index.html?panel=steps`, { viewport });
     try {
@@ -257,8 +257,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
       await next.click();
       assert.match(await page.locator('[data-panel="steps"] .status').innerText(), /attend/);
       const ref = await reference(page);
-      // Per head its scores map (signed: PuOr) then its softmax map (viridis), in a grid of small maps
-      // too narrow to label their rows and columns: the tip names the tokens.
+      // Per head its scores map (signed: PuOr) then its softmax map (viridis), in a grid of maps.
       const maps = '[data-panel="steps"] .figures > canvas:not([hidden])';
       const [i, j] = [4, 1]; // "ball" looking at "dog"
       for (const [index, h, scale] of [
@@ -278,6 +277,35 @@ describe('heatmap cells, read by pointer and keyboard', () => {
       }
       await page.mouse.move(4, 4);
       assert.equal(await shownTip(page, 'steps').count(), 0, 'the tip leaves with the pointer');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('steps panel, attend step, GPT-2 sizes: the tips of the 24 small unlabelled maps name the tokens', async () => {
+    const viewport = { width: 1280, height: 720 };
+    const url = `${server.url}embed.html?panel=steps&preset=gpt2`;
+    const { page, context, problems } = await open(url, { viewport });
+    try {
+      await page.locator('headwise-explorer').evaluate((host) => host.goToStep(2));
+      await page.waitForSelector('headwise-explorer:not([data-drawing])');
+      const ref = await reference(page);
+      const maps = '[data-panel="steps"] .figures > canvas:not([hidden])';
+      assert.equal(await page.locator(maps).count(), 24);
+      const [i, j] = [5, 2]; // "," looking at "chased"
+      for (const [index, h, scale] of [
+        [0, 0, PUOR_RGB],
+        [23, 11, VIRIDIS_RGB],
+      ]) {
+        const image = await canvasOf(page, maps, index);
+        assert.ok(image.box.width < 140, `map ${index + 1} is ${image.box.width} px wide: too small for labels`);
+        const grid = drawnGrid(image, ref.T, scale);
+        await page.mouse.move(grid.cell(i, j).x, grid.cell(i, j).y);
+        const tip = await readTip(page, 'steps');
+        assertTipMatches(tip, ref, h, i, j);
+        assertInside(tip.box, viewport, `map ${index + 1}`);
+      }
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
