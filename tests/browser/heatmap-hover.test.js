@@ -2,7 +2,8 @@
 // pixels) or the arrow keys on a focused map show the cell's tokens, its scaled dot product and its
 // weight, checked against an independent double-precision computation from the module's weights;
 // the tip stays in the frame and leaves with the pointer. Also: exports in the dark theme, masked
-// cells against low attention in dark mode, and the contrast of bars, all read from what is drawn.
+// cells against low attention and zero scores in both themes, and the contrast of bars, all read from
+// what is drawn.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -10,9 +11,9 @@ import { launchChromium } from './chromium.js';
 import { serveWeb } from './static-server.js';
 import { ARTIFACTS } from './page-checks.js';
 import { loadHeadwise } from '../../web/headwise.js';
-import { tokenize } from '../../web/explorer/tokenizer.js';
+import { sentenceBatch } from '../../web/explorer/tokenizer.js';
 import { embedTokens } from '../../web/explorer/token-embeddings.js';
-import { viridis } from '../../web/explorer/colour-scale.js';
+import { diverging, viridis } from '../../web/explorer/colour-scale.js';
 import { DARK, LIGHT } from '../../web/explorer/figure.js';
 
 let browser;
@@ -41,6 +42,7 @@ const contrast = (a, b) => {
 const rgbOf = (hex) => parseInt(hex.slice(1, 7), 16);
 const hex = (v) => `#${v.toString(16).padStart(6, '0')}`;
 const VIRIDIS_RGB = new Set(Array.from({ length: 256 }, (_, k) => rgbOf(viridis(k / 255))));
+const PUOR_RGB = new Set(Array.from({ length: 257 }, (_, k) => rgbOf(diverging(k / 128 - 1, 1))));
 
 async function open(url, { viewport = { width: 1280, height: 720 }, colorScheme = 'light', hasTouch = false } = {}) {
   const context = await browser.newContext({ viewport, colorScheme, hasTouch, acceptDownloads: true });
@@ -55,17 +57,19 @@ async function open(url, { viewport = { width: 1280, height: 720 }, colorScheme 
 }
 
 /**
- * The page's tokens and configuration (from getState), and for every head, in double precision from
- * the module's weights: score(h, i, j) = q_i . k_j / sqrt(hd) and the causal softmax weight(h, i, j).
+ * The page's batch (one sentence per line) and configuration (from getState), and for every head of
+ * sentence 1 (the one the maps draw; its tokens are `tokens`), in double precision from the module's
+ * weights: score(h, i, j) = q_i . k_j / sqrt(hd) and the causal softmax weight(h, i, j).
  */
 async function reference(page) {
   const state = await page.locator('headwise-explorer').evaluate((host) => host.getState());
-  const { tokens } = tokenize(state.sentence);
-  const [T, D, H] = [tokens.length, state.width, state.heads];
+  const { sentences } = sentenceBatch(state.sentence);
+  const tokens = sentences[0];
+  const [B, T, D, H] = [sentences.length, tokens.length, state.width, state.heads];
   const hd = D / H;
-  const x = embedTokens(hw, tokens, D);
+  const x = embedTokens(hw, sentences.flat(), D);
   const layer = hw.createAttention({
-    batch: 1,
+    batch: B,
     tokens: T,
     dModel: D,
     heads: H,
@@ -96,10 +100,10 @@ async function reference(page) {
     const sum = row.reduce((a, s) => a + Math.exp(s - top), 0);
     return j < seen ? Math.exp(row[j] - top) / sum : 0;
   };
-  const at = (h, i, j) => (h * T + i) * T + j;
+  const at = (h, i, j) => (h * T + i) * T + j; // batch entry 0 comes first in (B, H, T, T)
   const apiScore = (h, i, j) => api.scores[at(h, i, j)];
   const apiWeight = (h, i, j) => api.attention[at(h, i, j)];
-  return { tokens, T, hd, causal: state.causal, score, weight, apiScore, apiWeight };
+  return { sentences, tokens, T, hd, causal: state.causal, score, weight, apiScore, apiWeight };
 }
 
 /** Canvas `index` of a figure area: its pixels (0xrrggbb), its box on the page and its pixel ratio. */
@@ -117,13 +121,19 @@ async function canvasOf(page, selector, index) {
   return { canvas, ...image, box, pixel, ratio: image.width / box.width };
 }
 
-/** The T x T grid as drawn: the box of its viridis pixels; cell(i, j) is the centre on the page. */
-function drawnGrid(image, T) {
+/**
+ * The T x T grid as drawn: the box of its pixels of the scale (viridis, or PuOr for scores); cell(i, j)
+ * is the centre on the page. Only 3 x 3 px blocks of the scale count: the anti-aliased edge of light
+ * text (the dark theme's labels) can have a PuOr colour, but its strokes are thinner than a cell.
+ */
+function drawnGrid(image, T, scale = VIRIDIS_RGB) {
   let [x0, y0, x1, y1] = [image.width, image.height, -1, -1];
+  const solid = (x, y) =>
+    [0, 2].every((dy) => [0, 2].every((dx) => y + dy < image.height && scale.has(image.pixel(x + dx, y + dy))));
   for (let y = 0; y < image.height; y += 1) {
-    for (let x = 0; x < image.width; x += 1) {
-      if (!VIRIDIS_RGB.has(image.pixel(x, y))) continue;
-      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+    for (let x = 0; x + 2 < image.width; x += 1) {
+      if (!solid(x, y)) continue;
+      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x + 2), Math.max(y1, y + 2)];
     }
   }
   const [cw, ch] = [(x1 + 1 - x0) / T, (y1 + 1 - y0) / T];
@@ -210,8 +220,9 @@ describe('heatmap cells, read by pointer and keyboard', () => {
       const image = await canvasOf(page, HEADS, 1);
       const grid = drawnGrid(image, T);
       const before = await image.canvas.evaluate((c) => c.toDataURL());
-      // Head 2, the last "it" (row 11) looking at "ball" (column 4).
+      // Head 2, the last token of sentence 1 (the one drawn), "," (row 5), looking at "ball" (column 4).
       const [i, j] = [T - 1, ref.tokens.indexOf('ball')];
+      assert.deepEqual([ref.sentences.length, T, ref.tokens[i], j], [2, 6, ',', 4], 'the default batch');
       await page.mouse.move(grid.cell(i, j).x, grid.cell(i, j).y);
       const tip = await readTip(page, 'heads');
       assertTipMatches(tip, ref, 1, i, j);
@@ -237,21 +248,64 @@ describe('heatmap cells, read by pointer and keyboard', () => {
     }
   });
 
-  test('steps panel, attend step: the hovered cell gives head 1 score and weight', async () => {
-    const { page, context, problems } = await open(`${server.url}index.html?panel=steps`);
+  test('steps panel, attend step: a hovered scores or softmax cell gives its tokens, score and weight', async () => {
+    const viewport = { width: 1280, height: 720 };
+    const { page, context, problems } = await open(`${server.url}index.html?panel=steps`, { viewport });
     try {
       const next = page.locator('[data-panel="steps"] .stepper button:text-is("Next step")');
       await next.click();
       await next.click();
       assert.match(await page.locator('[data-panel="steps"] .status').innerText(), /attend/);
       const ref = await reference(page);
-      const image = await canvasOf(page, '[data-panel="steps"] .figures > canvas', 0);
-      const grid = drawnGrid(image, ref.T);
-      const [i, j] = [7, 4];
-      await page.mouse.move(grid.cell(i, j).x, grid.cell(i, j).y);
-      assertTipMatches(await readTip(page, 'steps'), ref, 0, i, j);
+      // Per head its scores map (signed: PuOr) then its softmax map (viridis), in a grid of maps.
+      const maps = '[data-panel="steps"] .figures > canvas:not([hidden])';
+      const [i, j] = [4, 1]; // "ball" looking at "dog"
+      for (const [index, h, scale] of [
+        [0, 0, PUOR_RGB],
+        [1, 0, VIRIDIS_RGB],
+        [3, 1, VIRIDIS_RGB],
+      ]) {
+        const grid = drawnGrid(await canvasOf(page, maps, index), ref.T, scale);
+        await page.mouse.move(grid.cell(i, j).x, grid.cell(i, j).y);
+        const tip = await readTip(page, 'steps');
+        assertTipMatches(tip, ref, h, i, j);
+        assertInside(tip.box, viewport, `map ${index + 1}`);
+        await assertOutlined(page, 'steps', grid.cell(i, j));
+        if (index === 0) await page.screenshot({ path: `${ARTIFACTS}heatmap-hover-attend.png` });
+        await page.mouse.move(grid.cell(0, ref.T - 1).x, grid.cell(0, ref.T - 1).y);
+        assert.match(await shownTip(page, 'steps').innerText(), /score −∞ before softmax, weight 0 after/);
+      }
       await page.mouse.move(4, 4);
       assert.equal(await shownTip(page, 'steps').count(), 0, 'the tip leaves with the pointer');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('steps panel, attend step, GPT-2 sizes: the tips of the 24 small unlabelled maps name the tokens', async () => {
+    const viewport = { width: 1280, height: 720 };
+    const url = `${server.url}embed.html?panel=steps&preset=gpt2`;
+    const { page, context, problems } = await open(url, { viewport });
+    try {
+      await page.locator('headwise-explorer').evaluate((host) => host.goToStep(2));
+      await page.waitForSelector('headwise-explorer:not([data-drawing])');
+      const ref = await reference(page);
+      const maps = '[data-panel="steps"] .figures > canvas:not([hidden])';
+      assert.equal(await page.locator(maps).count(), 24);
+      const [i, j] = [5, 2]; // "," looking at "chased"
+      for (const [index, h, scale] of [
+        [0, 0, PUOR_RGB],
+        [23, 11, VIRIDIS_RGB],
+      ]) {
+        const image = await canvasOf(page, maps, index);
+        assert.ok(image.box.width < 140, `map ${index + 1} is ${image.box.width} px wide: too small for labels`);
+        const grid = drawnGrid(image, ref.T, scale);
+        await page.mouse.move(grid.cell(i, j).x, grid.cell(i, j).y);
+        const tip = await readTip(page, 'steps');
+        assertTipMatches(tip, ref, h, i, j);
+        assertInside(tip.box, viewport, `map ${index + 1}`);
+      }
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
@@ -272,10 +326,10 @@ describe('heatmap cells, read by pointer and keyboard', () => {
       assert.equal(await active(), 0, 'Tab after the token bar reaches head 1');
       let tip = await readTip(page, 'heads');
       assert.deepEqual([tip.row, tip.col], [0, 0], 'the cursor starts at the first cell');
-      for (let k = 0; k < 7; k += 1) await page.keyboard.press('ArrowDown');
-      for (let k = 0; k < 4; k += 1) await page.keyboard.press('ArrowRight');
+      for (let k = 0; k < 4; k += 1) await page.keyboard.press('ArrowDown');
+      for (let k = 0; k < 2; k += 1) await page.keyboard.press('ArrowRight');
       tip = await readTip(page, 'heads');
-      assertTipMatches(tip, ref, 0, 7, 4);
+      assertTipMatches(tip, ref, 0, 4, 2);
       assertInside(tip.box, { width: 1920, height: 1080 }, 'keyboard cursor');
       // Arrows stay inside the map: the next Tab leaves it for the next map.
       await page.keyboard.press('Tab');
@@ -300,7 +354,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
       assert.equal(await page.evaluate(() => globalThis.arrowTaken), false, 'the arrow reached the page untouched');
       tip = await readTip(page, 'heads');
       assert.deepEqual([tip.row, tip.col], [3, 1], 'the tip stays on the clicked cell');
-      // A shorter sentence: the cursor (row 4 of 12) is no longer a cell; focus starts again at the first.
+      // A shorter sentence: the cursor (row 4 of 6) is no longer a cell; focus starts again at the first.
       await page.mouse.move(4, 4);
       await page.locator('headwise-explorer').evaluate((host) => host.setOptions({ sentence: 'The dog' }));
       await page.waitForFunction(() => {
@@ -384,33 +438,45 @@ describe('heatmap cells, read by pointer and keyboard', () => {
 });
 
 describe('themes and contrast', () => {
-  test('dark mode: masked cells stand apart from low attention by >= 3:1 (canvas pixels)', async () => {
-    const { page, context, problems } = await open(`${server.url}index.html`, { colorScheme: 'dark' });
-    try {
-      const ref = await reference(page);
-      const { T } = ref;
-      const image = await canvasOf(page, HEADS, 0);
-      const grid = drawnGrid(image, T);
-      // The lowest weight drawn, against a masked cell, as pixels on the canvas.
-      let low = [1, 0];
-      for (let i = 1; i < T; i += 1) {
-        for (let j = 0; j <= i; j += 1) if (ref.weight(0, i, j) < ref.weight(0, ...low)) low = [i, j];
+  for (const scheme of ['light', 'dark']) {
+    test(`${scheme} mode: masked cells stand apart from low attention and from a zero score by >= 3:1`, async () => {
+      const { page, context, problems } = await open(`${server.url}index.html`, { colorScheme: scheme });
+      try {
+        const ref = await reference(page);
+        const { T } = ref;
+        // The cell of head 1 whose |value| is least among the visible ones: the nearest to a masked cell.
+        const least = (value) => {
+          let low = [0, 0];
+          for (let i = 0; i < T; i += 1) {
+            for (let j = 0; j <= i; j += 1) if (Math.abs(value(0, i, j)) < Math.abs(value(0, ...low))) low = [i, j];
+          }
+          return low;
+        };
+        const measure = (grid, value, darkest, what) => {
+          const low = least(value);
+          const [maskedPixel, lowPixel] = [grid.pixelAt(0, T - 1), grid.pixelAt(...low)];
+          const [ratio, toEnd] = [contrast(maskedPixel, lowPixel), contrast(maskedPixel, rgbOf(darkest))];
+          console.log(
+            `${scheme} mode: masked ${hex(maskedPixel)} vs least ${what} ${value(0, ...low).toFixed(4)} ` +
+              `${hex(lowPixel)}: contrast ${ratio.toFixed(2)}; vs ${darkest} ${toEnd.toFixed(2)}`,
+          );
+          assert.ok(ratio >= 3 && toEnd >= 3, `masked against ${what}: ${ratio.toFixed(2)}, ${toEnd.toFixed(2)}`);
+        };
+        // The heads panel's attention (viridis, low is dark), as pixels on the canvas.
+        const heads = drawnGrid(await canvasOf(page, HEADS, 0), T);
+        measure(heads, ref.weight, viridis(0), 'weight');
+        // The attend step's scores before softmax (PuOr, zero is white), masked where they are -Infinity.
+        await page.locator('headwise-explorer').evaluate((host) => host.goToStep(2));
+        await page.waitForSelector('headwise-explorer:not([data-drawing])');
+        const maps = '[data-panel="steps"] .figures > canvas:not([hidden])';
+        const scores = drawnGrid(await canvasOf(page, maps, 0), T, PUOR_RGB);
+        measure(scores, ref.score, diverging(0, 1), '|score|');
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
       }
-      const maskedPixel = grid.pixelAt(0, T - 1);
-      const lowPixel = grid.pixelAt(...low);
-      const ratio = contrast(maskedPixel, lowPixel);
-      const darkest = contrast(maskedPixel, rgbOf(viridis(0)));
-      console.log(
-        `dark mode: masked ${hex(maskedPixel)} vs lowest weight ${ref.weight(0, ...low).toFixed(4)} ` +
-          `${hex(lowPixel)}: ` +
-          `contrast ${ratio.toFixed(2)}; vs viridis(0) ${darkest.toFixed(2)}`,
-      );
-      assert.ok(ratio >= 3 && darkest >= 3, `masked against low attention: ${ratio.toFixed(2)}, ${darkest.toFixed(2)}`);
-      assert.deepEqual(problems, []);
-    } finally {
-      await context.close();
-    }
-  });
+    });
+  }
 
   test('dark mode: SVG and PNG exports have the dark background and print no -0.0', async () => {
     const { page, context, problems } = await open(`${server.url}index.html`, { colorScheme: 'dark' });

@@ -104,7 +104,7 @@ const pixelOf =
   };
 const PUOR = new Set(Array.from({ length: 257 }, (_, k) => rgbOf(diverging(k / 128 - 1, 1))));
 const VIRIDIS = new Set(Array.from({ length: 256 }, (_, k) => rgbOf(viridis(k / 255))));
-const GREY = rgbOf(LIGHT.grid);
+const GREY = rgbOf(LIGHT.masked);
 
 /** The bounding box of the opaque pixels whose colour is in `colours`. */
 function boxOf(image, colours) {

@@ -1,8 +1,10 @@
 // A figure is a list of drawing primitives in a logical coordinate system. The same list is
 // drawn on the on-screen canvas and written as SVG for export, so the two always agree.
 // Colours are CSS colours or the theme names 'fg', 'muted', 'bg', 'grid', 'accent', 'accent2', 'masked'.
-// 'masked' (heatmap cells a mask hides) has contrast >= 3:1 against viridis' darkest colour (low
-// attention) in both themes: in dark mode the grid's grey would be as dark as low attention.
+// 'masked' (heatmap cells a mask hides) is one mid grey in both themes, with contrast >= 3:1 against
+// viridis' darkest colour (low attention) and against the diverging scale's white (a zero score); the
+// light grid's grey would be as light as a zero score, the dark one as dark as low attention.
+const MASKED = '#85858f';
 
 export const LIGHT = Object.freeze({
   fg: '#1b1b1f',
@@ -11,7 +13,7 @@ export const LIGHT = Object.freeze({
   grid: '#d0d0d8',
   accent: '#0b63c4',
   accent2: '#c24e00',
-  masked: '#d0d0d8',
+  masked: MASKED,
 });
 export const DARK = Object.freeze({
   fg: '#ececf1',
@@ -20,7 +22,7 @@ export const DARK = Object.freeze({
   grid: '#3a3a44',
   accent: '#6cb4ff',
   accent2: '#ff9d57',
-  masked: '#85858f',
+  masked: MASKED,
 });
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", sans-serif';
