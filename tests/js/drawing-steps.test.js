@@ -73,7 +73,7 @@ describe('attend maps', () => {
     expect(maxAbs).toBe(scoresScale(scores, H, T, true));
     for (const item of items) {
       const grid = item.figure.items.find((it) => it.kind === 'grid');
-      expect(grid.colours.filter((c) => c === 'grid')).toHaveLength((T * (T - 1)) / 2);
+      expect(grid.colours.filter((c) => c === 'masked')).toHaveLength((T * (T - 1)) / 2);
     }
     const small = attendMapItems({ attended: { scores, attention }, T, H, hd: 2, causal: true, tokens, size: 96 });
     expect(small.items[5].figure.title).toBe('3: softmax');
