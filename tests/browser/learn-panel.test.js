@@ -152,7 +152,8 @@ test('embed at 1280x720: postMessage trains, the curves separate, heads find ver
         `longest long task ${watch.longest.toFixed(0)} ms (panel's own work per frame: drawing at most ` +
         `${watch.maxDrawMs} ms, training at most ${watch.maxSliceMs} ms); ` +
         `${(watch.frames / watch.seconds).toFixed(0)} frames/s over ${watch.seconds.toFixed(2)} s; ` +
-        `held-out accuracy 1 head ${one}, 2 heads ${two}; load average ${loadavg()[0].toFixed(1)}`,
+        `held-out accuracy 1 head ${one}, 2 heads ${two}; load average ${loadavg()[0].toFixed(1)}; ` +
+        `long tasks [start, ms, state, step] ${JSON.stringify(watch.tasks)}`,
     );
     assert.ok(two > 0.95 && one < 0.9, `held-out: 1 head ${one}, 2 heads ${two}`);
     const [a1, a2] = seen.accuracy.split(' ').map(Number);
@@ -168,14 +169,15 @@ test('embed at 1280x720: postMessage trains, the curves separate, heads find ver
     );
     assert.match(seen.verdict, /2 heads: \d+% - head \d finds the (verb|noun), head \d finds the (verb|noun)/);
     assert.match(seen.verdict, /1 head: \d+% - it cannot look at the verb and the noun at once/);
-    // The 50 ms budget is measured and printed above (and by bench/learn-budgets.mjs); on a loaded
-    // 2-core CI machine one early step, still in V8's baseline code, has taken 34 ms and a frame's
-    // task 80 ms. Asserted here is what a blocking design breaks: training in one long call (1000
-    // steps take 400-800 ms) or a frame that trains and draws without a budget.
-    const GROSS_MS = 200;
+    // The 50 ms budget is measured and printed above (and by bench/learn-budgets.mjs). On a loaded
+    // 2-core CI machine single tasks of 80-147 ms were seen (a step still in V8's baseline code, a
+    // draw frame preempted), so the test asserts what a blocking design breaks: training in one long
+    // call (1000 steps take 400-800 ms), or frames that all run over (a panel that trains or draws
+    // too much per frame): long tasks in at most 5% of the frames, none over 300 ms.
+    const slow = watch.tasks.filter(([, ms]) => ms >= 50);
     assert.ok(
-      watch.tasks.every(([, ms]) => ms < GROSS_MS),
-      `long tasks [start, ms, state, step] ${JSON.stringify(watch.tasks)}`,
+      watch.tasks.every(([, ms]) => ms < 300) && slow.length <= 0.05 * watch.frames,
+      `${watch.frames} frames; long tasks [start, ms, state, step] ${JSON.stringify(watch.tasks)}`,
     );
     assert.ok(seen.scroll.h <= seen.view.h && seen.scroll.w <= seen.view.w, JSON.stringify(seen));
     const reset = await send(page, 'resetTraining');
