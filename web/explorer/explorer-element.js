@@ -30,7 +30,7 @@ const PANEL_CLASSES = {
   learn: LearnPanel,
 };
 // In slide mode on a wide screen these panels put their text beside their figures.
-const TWO_COLUMN_PANELS = new Set(['input', 'steps', 'loop']);
+const TWO_COLUMN_PANELS = new Set(['input', 'steps', 'heads', 'loop']);
 const NAV_LABELS = {
   input: 'Input',
   why: 'One head is not enough',

@@ -1,41 +1,50 @@
 // The Learn panel's figures: accuracy and loss curves of the runs, and the attention from "?".
 import { Figure } from './figure.js';
 import { barsFigure } from './charts.js';
+import { textWidth } from './text-boxes.js';
 
 export const RUN_COLOURS = Object.freeze(['accent', 'accent2', '#2a9d4a']);
 
 /** One chart of `key` ('accuracy' in [0, 1] or 'loss' from 0 to yMax) against the step. */
-export function curveFigure({ runs, key, maxSteps, title, maxWidth = 480, height = 150, yMax = 1 }) {
-  const left = 40;
-  const top = 24;
+export function curveFigure({ runs, key, maxSteps, title, maxWidth = 480, height = 150, yMax = 1, textScale: k = 1 }) {
+  const [titleSize, tickSize, legendSize] = [13 * k, 10 * k, 11 * k];
+  const left = Math.ceil(4 * k + textWidth(key === 'accuracy' ? '100%' : '5.0', tickSize) + 4);
+  // The legend has a line of its own between the title and the plot: inside, a curve would run over it.
+  const legendY = titleSize * 1.4 + legendSize * 0.7;
+  const top = Math.ceil(legendY + legendSize * 0.7 + tickSize);
+  const plot = height * k;
   const w = Math.max(200, maxWidth) - left - 10;
-  const fig = new Figure(left + w + 10, top + height + 28, title);
-  fig.text(0, 10, title, { size: 13, weight: '600' });
+  const fig = new Figure(left + w + 10, top + plot + tickSize * 2.8, title);
+  fig.text(0, titleSize * 0.7, title, { size: titleSize, weight: '600' });
   const x = (step) => left + (w * step) / maxSteps;
-  const y = (v) => top + height - (height * Math.min(yMax, Math.max(0, v))) / yMax;
+  const y = (v) => top + plot - (plot * Math.min(yMax, Math.max(0, v))) / yMax;
   for (const t of [0, 0.5, 1]) {
     fig.line(left, y(t * yMax), left + w, y(t * yMax), 'grid');
     const label = key === 'accuracy' ? `${Math.round(100 * t)}%` : (t * yMax).toFixed(1);
-    fig.text(left - 4, y(t * yMax) + 4, label, { size: 10, anchor: 'end', fill: 'muted' });
+    fig.text(left - 4 * k, y(t * yMax), label, { size: tickSize, anchor: 'end', fill: 'muted' });
   }
-  fig.text(left + w, top + height + 22, `step (of ${maxSteps})`, { size: 10, anchor: 'end', fill: 'muted' });
+  const stepLabel = `step (of ${maxSteps})`;
+  fig.text(left + w, top + plot + tickSize * 1.6, stepLabel, { size: tickSize, anchor: 'end', fill: 'muted' });
+  let legendX = left;
   runs.forEach((run, r) => {
     const points = run.curve.map((p) => [x(p.step), y(p[key])]);
     if (points.length > 1) fig.polyline(points, RUN_COLOURS[r], 2);
     const label = `${run.heads} head${run.heads === 1 ? '' : 's'}`;
-    fig.rect(left + 8 + 80 * r, top + 4, 12, 4, RUN_COLOURS[r]);
-    fig.text(left + 24 + 80 * r, top + 10, label, { size: 11 });
+    fig.rect(legendX, legendY - 2 * k, 12 * k, 4 * k, RUN_COLOURS[r]);
+    fig.text(legendX + 16 * k, legendY, label, { size: legendSize });
+    legendX += 16 * k + textWidth(label, legendSize) + 14 * k;
   });
   return fig;
 }
 
 /** Bars of the attention from "?" over the sample words, one row per head of a run. */
-export function mapsFigure({ run, words, maxWidth }) {
+export function mapsFigure({ run, words, maxWidth, textScale = 1 }) {
   return barsFigure({
     rows: run.maps.map((values, h) => ({ name: `head ${h + 1}`, values })),
     labels: words,
     title: `${run.heads} head${run.heads === 1 ? '' : 's'}: attention from "?"`,
     maxWidth,
     height: 70,
+    textScale,
   });
 }

@@ -22,6 +22,8 @@ export function drawOnCanvases(area, items, palette) {
       area.append(canvas);
     }
     canvas.setAttribute('aria-label', item.label ?? item.figure.title);
+    canvas.style.gridColumn = item.span ? `span ${item.span}` : '';
+    canvas.headwiseFigure = item.figure; // what is drawn, for checks of its text (tests/browser/slide-fit)
     item.figure.drawTo(canvas, palette);
     if (item.onCanvas && !canvas.dataset.listening) {
       canvas.dataset.listening = 'true';
@@ -79,7 +81,58 @@ export class PanelFrame {
 
   /** The width figures may use, measured once per render by the element (no layout per panel). */
   get drawWidth() {
-    return Math.max(260, Math.min(1100, this.host.width(this.id) || 640));
+    return Math.max(260, Math.min(1100 * this.textScale, this.host.width(this.id) || 640));
+  }
+
+  /**
+   * How much larger than designed the figures' text is: on a slide the slide's font size against
+   * the 16 px the figures are designed for (so labels grow with the slide), elsewhere 1.
+   */
+  get textScale() {
+    if (!this.section.closest('.explorer.slide')) return 1;
+    const size = parseFloat(getComputedStyle(this.section).fontSize);
+    return size > 0 ? size / 16 : 1;
+  }
+
+  /** On a slide, the height left for figures below `element` (one layout read); elsewhere Infinity. */
+  heightBelow(element) {
+    const wrapper = this.section.closest('.explorer.slide');
+    const frame = this.host.viewportHeight();
+    if (!wrapper || !frame) return Infinity;
+    const padding = parseFloat(getComputedStyle(wrapper).paddingBottom) || 0;
+    return Math.max(120, frame - padding - element.getBoundingClientRect().top - (globalThis.scrollY ?? 0));
+  }
+
+  /**
+   * On a slide, shrinks this panel's canvases together (the --fit factor) until the lowest ends
+   * inside the frame, or grows them back up to their drawn size when there is room. Figures are
+   * laid out for the frame first; this only takes up what text wrapping and rounding leave over.
+   */
+  fitToFrame() {
+    const wrapper = this.section.closest('.explorer.slide');
+    const canvases = [...this.section.querySelectorAll('canvas:not([hidden])')];
+    const frame = this.host.viewportHeight();
+    if (!wrapper || !canvases.length || !frame) {
+      this.section.style.removeProperty('--fit');
+      return;
+    }
+    const below = (element, side) => parseFloat(getComputedStyle(element)[side]) || 0;
+    // 4 px to spare for rounding in the layout.
+    const margins = below(wrapper, 'paddingBottom') + below(this.figureArea, 'marginBottom') + 4;
+    const limit = frame - margins - (globalThis.scrollY ?? 0);
+    let fit = Number(this.section.style.getPropertyValue('--fit')) || 1;
+    for (let pass = 0; pass < 6; pass += 1) {
+      const boxes = canvases.map((c) => c.getBoundingClientRect());
+      const top = Math.min(...boxes.map((b) => b.top));
+      const bottom = Math.max(...boxes.map((b) => b.bottom));
+      const over = bottom - limit;
+      const span = bottom - top;
+      if (span <= 0 || (over <= 0 && (over > -24 || fit >= 1))) break;
+      const next = Math.min(1, Math.max(0.25, fit * ((span - over - 1) / span)));
+      if (Math.abs(next - fit) < 0.005) break;
+      fit = next;
+      this.section.style.setProperty('--fit', fit.toFixed(3));
+    }
   }
 
   status(text, kind = '') {
@@ -97,6 +150,7 @@ export class PanelFrame {
     this.figureArea.classList.toggle('row', row);
     this.tableMakers = items.map((i) => i.table).filter(Boolean);
     drawOnCanvases(this.figureArea, items, this.host.palette());
+    this.fitToFrame();
     this.#buildTables();
     if (items.length) this.host.figureDrawn();
   }

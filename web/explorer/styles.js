@@ -41,10 +41,11 @@ input[type=number] { width: 7rem; }
 .token[aria-pressed="true"] { border-color: var(--accent); box-shadow: inset 0 -3px 0 var(--accent); }
 .figures { display: flex; flex-direction: column; gap: 0.75rem; margin: 0.5rem 0; }
 .figures.row { flex-direction: row; flex-wrap: wrap; align-items: flex-start; }
-canvas { display: block; width: 100%; height: auto; }
+canvas { display: block; width: 100%; height: auto; max-width: calc(var(--figure-width, 100%) * var(--fit, 1)); }
 canvas[hidden] { display: none; }
-.figures.row canvas { width: auto; max-width: 100%; flex: 0 1 auto; }
-.figures.row canvas { width: min(100%, var(--w, 100%)); }
+.figures.grid { display: grid; grid-template-columns: repeat(var(--columns, 2), auto); justify-content: start;
+  align-items: start; }
+.figures.row canvas { flex: 0 1 auto; width: min(100%, calc(var(--figure-width, 100%) * var(--fit, 1))); }
 .steps li.current { background: var(--chip); border-radius: 6px; }
 .steps > li { padding: 0.2rem 0.4rem; }
 .steps ul { margin: 0.1rem 0 0.3rem; padding-left: 1.2rem; }
@@ -63,7 +64,7 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
 .explorer.slide { max-width: none; min-height: 100vh; padding: 1.5vw 2.5vw; font-size: clamp(15px, 1.45vw, 30px); }
 .explorer.slide nav, .explorer.slide .exports, .explorer.slide details.numbers,
 .explorer.slide .page-title { display: none; }
-.explorer.slide .panel { border: 0; padding-top: 0; }
+.explorer.slide .panel { border: 0; padding-top: 0; padding-bottom: 0; }
 /* On a slide with live figures the steps list shows the current step's shapes only, so all five
    steps fit beside the figure (shapes-only slides, e.g. GPT-3, keep every shape). */
 .explorer.slide .steps.compact > li:not(.current) ul { display: none; }
@@ -73,6 +74,18 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
     grid-template-columns: minmax(0, 1fr) minmax(0, 1.15fr); column-gap: 2.5vw; align-items: start; }
   .explorer.slide .panel.two-column > * { grid-column: 1; }
   .explorer.slide .panel.two-column > .figures { grid-column: 2; grid-row: 1 / span 8; }
+  /* Heads: text and the mixing paragraph on the left; the maps, then concat, W_out and the output on
+     the right. The maps span a flexible row, so they do not stretch the rows of the text. */
+  .explorer.slide .panel.two-column[data-panel="heads"]:not([hidden]) {
+    grid-template-columns: minmax(0, 0.8fr) minmax(0, 1.2fr); grid-template-rows: repeat(5, auto) 1fr auto;
+    grid-template-areas: "h maps" "intro maps" "status maps" "body maps" "mixing maps" ". maps" ". mix"; }
+  .explorer.slide .panel.two-column[data-panel="heads"] > h2 { grid-area: h; }
+  .explorer.slide .panel.two-column[data-panel="heads"] > .intro { grid-area: intro; }
+  .explorer.slide .panel.two-column[data-panel="heads"] > .status { grid-area: status; }
+  .explorer.slide .panel.two-column[data-panel="heads"] > .panel-body { grid-area: body; }
+  .explorer.slide .panel.two-column[data-panel="heads"] > .mixing { grid-area: mixing; }
+  .explorer.slide .panel.two-column[data-panel="heads"] > .figures { grid-area: maps; }
+  .explorer.slide .panel.two-column[data-panel="heads"] > .figures.mix { grid-area: mix; }
 }
 /* Touch screens and phones: every control at least 44 px tall, checkboxes large enough to hit. */
 @media (pointer: coarse), (max-width: 600px) {

@@ -92,10 +92,7 @@ export class HeadsPanel extends PanelFrame {
     const { tokens: T, heads: H, dModel: D, causal } = c.config;
     const hd = c.headDim;
     const shown = Math.min(H, MAX_HEADS_DRAWN);
-    let each =
-      this.drawWidth >= 700
-        ? Math.max(220, Math.floor(this.drawWidth / Math.min(shown, this.drawWidth >= 1000 ? 3 : 2)) - 16)
-        : this.drawWidth;
+    const k = this.textScale;
     const headMap = (h) => ({
       values: c.fused.attention,
       offset: h * T * T,
@@ -106,19 +103,8 @@ export class HeadsPanel extends PanelFrame {
       scale: 'probability',
       masked: causal ? (i, j) => j > i : null,
       title: `head ${h + 1}`,
+      textScale: k,
     });
-    if (this.options?.slide) each = this.#fitToSlide(each, shown, headMap(0));
-    const items = [];
-    for (let h = 0; h < shown; h += 1) {
-      const common = headMap(h);
-      items.push({
-        figure: heatmapFigure({ ...common, maxWidth: each, highlightRow: this.highlight }),
-        table: () => heatmapTable({ ...common, title: `Head ${h + 1} attention` }),
-        label: `Head ${h + 1} attention heatmap, ${T} by ${T}; the table below has the numbers`,
-        onCanvas: (canvas) => this.#hover(canvas, h),
-      });
-    }
-    this.showFigures(items, { row: true });
     const bands = Array.from({ length: H }, (_, h) => ({ from: h * hd, to: (h + 1) * hd, label: `head ${h + 1}` }));
     const concat = {
       values: c.fused.concat,
@@ -141,17 +127,46 @@ export class HeadsPanel extends PanelFrame {
       rowLabels: c.tokens,
       title: `output = concat @ W_out (T = ${T}, d_model = ${D})`,
     };
-    this.mixFigures = [concat, wOut, out].map((m) =>
-      heatmapFigure({
-        ...m,
-        maxWidth: Math.min(this.drawWidth, 560),
-        highlightRow: m.rows === T ? this.highlight : null,
-      }),
-    );
     this.mixing.textContent =
       `Merge puts each head's ${hd} context features side by side: ${H} x ${hd} = ${D} ` +
       `columns, back to width d_model. W_out then mixes them, so each output feature can combine what different ` +
       `heads found.`;
+    const layout = this.#layout(shown, headMap(0));
+    const items = [];
+    for (let h = 0; h < shown; h += 1) {
+      const common = headMap(h);
+      // In a grid of maps the axes are shared: token labels on the outer maps only.
+      const shared = layout.columns > 2 || shown > layout.columns;
+      const labels = shared
+        ? {
+            rowLabels: h % layout.columns === 0 ? common.rowLabels : [],
+            colLabels: h < layout.columns ? common.colLabels : [],
+          }
+        : {};
+      items.push({
+        figure: heatmapFigure({
+          ...common,
+          ...labels,
+          ...(shared && h % layout.columns ? (layout.inner ?? layout.map) : layout.map),
+          highlightRow: this.highlight,
+        }),
+        table: () => heatmapTable({ ...common, title: `Head ${h + 1} attention` }),
+        label: `Head ${h + 1} attention heatmap, ${T} by ${T}; the table below has the numbers`,
+        onCanvas: (canvas) => this.#hover(canvas, h),
+      });
+    }
+    this.figureArea.style.setProperty('--columns', String(layout.columns));
+    this.figureArea.classList.add('grid');
+    this.showFigures(items, { row: true });
+    this.mixFigures = [concat, wOut, out].map((m) =>
+      heatmapFigure({
+        ...m,
+        ...layout.mix,
+        textScale: k,
+        highlightRow: m.rows === T ? this.highlight : null,
+      }),
+    );
+    this.mixArea.classList.toggle('row', layout.mixInRow);
     drawOnCanvases(
       this.mixArea,
       this.mixFigures.map((figure) => ({ figure })),
@@ -162,23 +177,48 @@ export class HeadsPanel extends PanelFrame {
       () => heatmapTable(out),
     );
     this.figures.push(...this.mixFigures);
+    this.fitToFrame();
   }
 
-  // On a slide every head map must be above the fold: shrink the maps until their rows fit the
-  // height left under the panel's text (one layout read per draw).
-  #fitToSlide(each, shown, sample) {
-    const height = this.host.viewportHeight();
-    if (!height || this.drawWidth < 700) return each;
-    const top = this.figureArea.getBoundingClientRect().top + (globalThis.scrollY ?? 0);
-    const available = height - top - 12;
+  // The maps in a grid. On a slide, the number of columns that gives the largest cells with every
+  // map inside the frame (the maps beside the text on a wide slide, under it otherwise; one layout
+  // read per draw). Elsewhere as many columns as keep maps 140 px wide (times the text scale), in
+  // rows of equal length.
+  #layout(shown, sample) {
     const gap = 12;
-    let size = each;
-    for (; size > 120; size = Math.floor(size * 0.92)) {
-      const perRow = Math.max(1, Math.floor((this.drawWidth + gap) / (size + gap)));
-      const mapHeight = heatmapFigure({ ...sample, maxWidth: size }).height;
-      if (Math.ceil(shown / perRow) * (mapHeight + gap) <= available) break;
+    const k = this.textScale;
+    const width = this.drawWidth;
+    const available = this.heightBelow(this.figureArea);
+    if (!Number.isFinite(available)) {
+      const fit = Math.max(1, Math.min(shown, Math.floor((width + gap) / (140 * k + gap))));
+      const columns = Math.ceil(shown / Math.ceil(shown / fit));
+      const map = { maxWidth: Math.floor((width - (columns - 1) * gap) / columns) - 4 };
+      return { columns, map, mix: { maxWidth: Math.min(width, 560 * k) }, mixInRow: false };
     }
-    return size;
+    // Beside the text (a wide slide), the maps and the mixing figures share the right column.
+    const beside = this.figureArea.getBoundingClientRect().left > this.mixing.getBoundingClientRect().right;
+    const mapsWidth = this.figureArea.getBoundingClientRect().width || width;
+    const paragraph = beside ? 0 : this.mixing.getBoundingClientRect().height + 2 * gap;
+    const forMaps = Math.floor((available - paragraph - 3 * gap) * 0.62);
+    const forMix = available - paragraph - forMaps - 3 * gap;
+    // The maps of the first column are wider by their row labels' room.
+    const labelRoom = heatmapFigure({ ...sample, maxWidth: 400 }).items.find((it) => it.kind === 'grid').x - 8;
+    let best = null;
+    for (let columns = 1; columns <= shown; columns += 1) {
+      const rows = Math.ceil(shown / columns);
+      const inner = Math.floor((mapsWidth - labelRoom - (columns - 1) * gap) / columns) - 4;
+      const map = { maxWidth: inner + labelRoom, maxHeight: Math.floor((forMaps - (rows - 1) * gap) / rows) };
+      const figure = heatmapFigure({ ...sample, ...map });
+      const grid = figure.items.find((it) => it.kind === 'grid');
+      const cell = grid.cellW;
+      const fits = figure.height <= map.maxHeight;
+      if (!best || (fits && !best.fits) || (fits === best.fits && cell > best.cell)) {
+        const cellSize = [grid.cellW, grid.cellH];
+        best = { columns, map: { ...map, cellSize }, inner: { maxWidth: inner, cellSize }, cell, fits };
+      }
+    }
+    const mix = { maxWidth: Math.floor((mapsWidth - 2 * gap) / 3) - 4, maxHeight: Math.max(60, forMix - 8) };
+    return { ...best, mix, mixInRow: true };
   }
 
   #hover(canvas, h) {

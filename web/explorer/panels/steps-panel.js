@@ -114,7 +114,7 @@ export class StepsPanel extends PanelFrame {
     if (c.status === 'shapes-only') {
       this.check.textContent = '';
       this.status(`Shapes only: ${c.message}.`, 'warn');
-      this.showFigures([{ figure: memoryLayoutFigure(T, H, hd, this.drawWidth) }]);
+      this.showFigures([{ figure: memoryLayoutFigure(T, H, hd, this.drawWidth, this.textScale) }]);
       return;
     }
     if (this.outputs.error) {
@@ -160,10 +160,14 @@ export class StepsPanel extends PanelFrame {
       'out-project': { values: o.output, rows: T, cols: D, title: `out-project: output (T = ${T}, d_model = ${D})` },
     }[STEPS[this.step]];
     const common = { rowLabels: labels, ...view };
+    const k = this.textScale;
     this.showFigures([
-      { figure: heatmapFigure({ ...common, maxWidth: Math.min(maxWidth, 640) }), table: () => heatmapTable(common) },
       {
-        figure: memoryLayoutFigure(T, H, hd, maxWidth),
+        figure: heatmapFigure({ ...common, maxWidth: Math.min(maxWidth, 640 * k), textScale: k }),
+        table: () => heatmapTable(common),
+      },
+      {
+        figure: memoryLayoutFigure(T, H, hd, maxWidth, k),
         label: 'Memory order of q before and after the split: cells coloured by head',
       },
     ]);

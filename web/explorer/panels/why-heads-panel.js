@@ -51,7 +51,15 @@ export class WhyHeadsPanel extends PanelFrame {
   draw() {
     if (!this.runs) return;
     const T = this.tokens.length;
-    const half = this.drawWidth >= 760 ? Math.floor(this.drawWidth / 2) - 12 : this.drawWidth;
+    const k = this.textScale;
+    const width = this.drawWidth;
+    // Wide: a row of bars over a row of the three maps (one head's, then the two heads'), sized to
+    // the height left on a slide. Narrow: one head's figures, then the two heads'.
+    const wide = width >= 760;
+    const third = Math.floor((width - 24) / 3) - 4;
+    const available = this.heightBelow(this.figureArea);
+    const barsHeight = Number.isFinite(available) ? Math.max(50, (available - 24) * 0.38) : null;
+    const mapHeight = Number.isFinite(available) ? Math.max(120, available - barsHeight - 24) : Infinity;
     const tokens = this.tokens;
     const map = (attention, h, title) => {
       const common = {
@@ -66,35 +74,64 @@ export class WhyHeadsPanel extends PanelFrame {
         title,
       };
       return {
-        figure: heatmapFigure({ ...common, maxWidth: half, highlightRow: T - 1 }),
+        figure: heatmapFigure({
+          ...common,
+          maxWidth: wide ? third : width,
+          maxHeight: mapHeight,
+          highlightRow: T - 1,
+          textScale: k,
+        }),
         table: () => heatmapTable(common),
       };
     };
     const one = this.runs.one;
     const two = this.runs.two;
+    // A bar chart's height per row, so that the figure (title, rows, labels) is about barsHeight.
+    const rowHeight = (rows, standard) => (barsHeight ? Math.max(40, (barsHeight / k - 90) / rows) : standard);
     const oneBars = barsFigure({
       rows: [{ name: 'one head', values: Array.from(one.lastRow[0]) }],
       labels: tokens,
       title: 'One head: row of the last "it"',
-      maxWidth: half,
+      maxWidth: wide ? third : width,
+      height: rowHeight(1, 150),
+      textScale: k,
     });
     const twoBars = barsFigure({
       rows: two.lastRow.map((r, h) => ({ name: `head ${h + 1}`, values: Array.from(r) })),
       labels: tokens,
       title: 'Two heads: row of the last "it"',
-      maxWidth: half,
-      height: 110,
+      maxWidth: wide ? 2 * third : width,
+      height: rowHeight(2, 110),
+      textScale: k,
     });
     const oneMap = map(one.attention, 0, 'One head: attention (T x T)');
     const twoMaps = [0, 1].map((h) => map(two.attention, h, `Two heads: head ${h + 1} attention`));
+    const oneTitle = 'One head: the last "it" splits its attention between ball and catch';
+    const twoTitle = 'Two heads: head 1 attends to ball, head 2 to catch';
+    const twoTables = () => el('div', {}, twoMaps[0].table(), twoMaps[1].table());
+    this.figureArea.classList.toggle('grid', wide);
+    this.figureArea.style.setProperty('--columns', '3');
+    if (wide) {
+      this.showFigures(
+        [
+          { figure: oneBars, label: `${oneTitle}: bars`, table: oneMap.table },
+          { figure: twoBars, label: `${twoTitle}: bars`, span: 2, table: twoTables },
+          { figure: oneMap.figure, label: `${oneTitle}: attention map` },
+          { figure: twoMaps[0].figure, label: `${twoTitle}: head 1 attention map` },
+          { figure: twoMaps[1].figure, label: `${twoTitle}: head 2 attention map` },
+        ],
+        { row: true },
+      );
+      return;
+    }
     const left = stackFigures([oneBars, oneMap.figure], 'One head');
-    left.title = 'One head: the last "it" splits its attention between ball and catch';
+    left.title = oneTitle;
     const right = stackFigures([twoBars, ...twoMaps.map((m) => m.figure)], 'Two heads');
-    right.title = 'Two heads: head 1 attends to ball, head 2 to catch';
+    right.title = twoTitle;
     this.showFigures(
       [
         { figure: left, table: oneMap.table },
-        { figure: right, table: () => el('div', {}, twoMaps[0].table(), twoMaps[1].table()) },
+        { figure: right, table: twoTables },
       ],
       { row: true },
     );

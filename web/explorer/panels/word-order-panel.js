@@ -184,7 +184,7 @@ export class WordOrderPanel extends PanelFrame {
     const w = this.drawWidth >= 760 ? Math.floor(this.drawWidth / 3) - 12 : this.drawWidth;
     this.showFigures(
       orderMaps(this.data).map((m) => ({
-        figure: heatmapFigure({ ...m, maxWidth: w }),
+        figure: heatmapFigure({ ...m, maxWidth: w, textScale: this.textScale }),
         table: () => heatmapTable(m),
       })),
       { row: true },
