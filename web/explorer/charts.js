@@ -22,7 +22,7 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k =
   const widest = Math.max(0, ...shown.map((l) => textWidth(l, labelSize)));
   const labelSpace = Math.ceil(4 * k + (widest + labelSize / 2) * SIN45 + 4);
   const labelX = (i) => left + i * band + band / 2 + 2 * k;
-  const right = labelX(labels.length - 1) + (widest + labelSize / 2) * SIN45 + 2;
+  const right = labelX(labels.length - 1) + (textWidth(shown.at(-1) ?? '', labelSize) + labelSize / 2) * SIN45 + 2;
   const width = Math.max(left + band * labels.length + 10, right, textWidth(title, titleSize, '600') + 2);
   const fig = new Figure(width, top + rows.length * (height + groupGap) + labelSpace, title);
   fig.text(0, titleSize * 0.7, title, { size: titleSize, weight: '600' });

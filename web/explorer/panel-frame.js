@@ -121,12 +121,16 @@ export class PanelFrame {
     const margins = below(wrapper, 'paddingBottom') + below(this.figureArea, 'marginBottom') + 4;
     const limit = frame - margins - (globalThis.scrollY ?? 0);
     let fit = Number(this.section.style.getPropertyValue('--fit')) || 1;
+    let before = null;
     for (let pass = 0; pass < 6; pass += 1) {
       const boxes = canvases.map((c) => c.getBoundingClientRect());
       const top = Math.min(...boxes.map((b) => b.top));
-      const bottom = Math.max(...boxes.map((b) => b.bottom));
-      const over = bottom - limit;
-      const span = bottom - top;
+      const span = Math.max(...boxes.map((b) => b.bottom)) - top;
+      // The panel's end (text under the figures counts), unless shrinking does not move it.
+      const end = this.section.getBoundingClientRect().bottom;
+      if (before !== null && end > limit && before - end < 1) break;
+      before = end;
+      const over = end - limit;
       if (span <= 0 || (over <= 0 && (over > -24 || fit >= 1))) break;
       const next = Math.min(1, Math.max(0.25, fit * ((span - over - 1) / span)));
       if (Math.abs(next - fit) < 0.005) break;

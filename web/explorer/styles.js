@@ -71,9 +71,12 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
 /* On a 16:9 slide, panels whose text is long put it beside their figures. */
 @media (min-aspect-ratio: 4/3) and (min-width: 900px) {
   .explorer.slide .panel.two-column:not([hidden]) { display: grid;
-    grid-template-columns: minmax(0, 1fr) minmax(0, 1.15fr); column-gap: 2.5vw; align-items: start; }
+    grid-template-columns: minmax(0, 1fr) minmax(0, 1.15fr); column-gap: 2.5vw; align-items: start;
+    grid-template-rows: repeat(7, auto) 1fr; }
   .explorer.slide .panel.two-column > * { grid-column: 1; }
-  .explorer.slide .panel.two-column > .figures { grid-column: 2; grid-row: 1 / span 8; }
+  /* The right column spans the flexible last row, so it does not stretch the rows of the text. */
+  .explorer.slide .panel.two-column > .figures,
+  .explorer.slide .panel.two-column > .steps-side { grid-column: 2; grid-row: 1 / span 8; }
   /* Heads: text and the mixing paragraph on the left; the maps, then concat, W_out and the output on
      the right. The maps span a flexible row, so they do not stretch the rows of the text. */
   .explorer.slide .panel.two-column[data-panel="heads"]:not([hidden]) {

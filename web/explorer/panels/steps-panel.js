@@ -30,7 +30,11 @@ export class StepsPanel extends PanelFrame {
     this.next = el('button', { type: 'button', text: 'Next step', onclick: () => this.go(this.step + 1) });
     this.strides = el('div', { class: 'strides' });
     this.check = el('p', { class: 'check' });
-    this.body.append(this.list, el('div', { class: 'stepper' }, this.previous, this.next), this.check, this.strides);
+    this.body.append(this.list, el('div', { class: 'stepper' }, this.previous, this.next), this.check);
+    // The figures and what the strides say about them go together (on a slide, the right column).
+    const side = el('div', { class: 'steps-side' });
+    this.figureArea.replaceWith(side);
+    side.append(this.figureArea, this.strides);
   }
 
   /** Shows step 0..4 (clamped): only a redraw, and only if asked and there is a result to draw. */
