@@ -48,7 +48,7 @@ export function heatmapFigure(o) {
   const titleLines = wrapText(title + pooledNote, Math.max(200, maxWidth - 4), titleSize);
   const titleHeight = 6 * k + titleLine * titleLines.length;
   const bands = o.columnBands ?? [];
-  const bottom = bands.length ? Math.ceil(10 * k + 12) : 4;
+  const bottom = bands.length ? Math.ceil(12 * k + 12) : 4;
   const minRow = rowLabels.length ? Math.ceil(fontSize + 1) : 1;
   const colWidth = widest(colLabels);
   const columnSpace = (layout) => {
