@@ -11,14 +11,34 @@ const box = (corners) => corners.map(([x, y]) => [Math.round(x * 1000) / 1000, M
 describe('text boxes', () => {
   test('anchors: start, middle and end put the box right of, around and left of x; one em tall', () => {
     const item = { x: 100, y: 50, size: 10, text: 'abcd' };
-    expect(box(textBox({ ...item, anchor: 'start' }, 40))).toEqual([[100, 45], [140, 45], [140, 55], [100, 55]]);
-    expect(box(textBox({ ...item, anchor: 'middle' }, 40))).toEqual([[80, 45], [120, 45], [120, 55], [80, 55]]);
-    expect(box(textBox({ ...item, anchor: 'end' }, 40))).toEqual([[60, 45], [100, 45], [100, 55], [60, 55]]);
+    expect(box(textBox({ ...item, anchor: 'start' }, 40))).toEqual([
+      [100, 45],
+      [140, 45],
+      [140, 55],
+      [100, 55],
+    ]);
+    expect(box(textBox({ ...item, anchor: 'middle' }, 40))).toEqual([
+      [80, 45],
+      [120, 45],
+      [120, 55],
+      [80, 55],
+    ]);
+    expect(box(textBox({ ...item, anchor: 'end' }, 40))).toEqual([
+      [60, 45],
+      [100, 45],
+      [100, 55],
+      [60, 55],
+    ]);
   });
 
   test('rotation turns the box around (x, y): -90 stands it up', () => {
     const up = box(textBox({ x: 10, y: 100, size: 10, text: 'x', anchor: 'start', rotate: -90 }, 40));
-    expect(up).toEqual([[5, 100], [5, 60], [15, 60], [15, 100]]);
+    expect(up).toEqual([
+      [5, 100],
+      [5, 60],
+      [15, 60],
+      [15, 100],
+    ]);
   });
 
   test('overlap: boxes side by side are apart, touching counts as apart, a rotated box can cross', () => {
@@ -31,8 +51,26 @@ describe('text boxes', () => {
     expect(overlaps(turned(0), turned(8))).toBe(true);
     expect(overlaps(turned(0), turned(15))).toBe(false);
     // Against a segment (a curve's piece).
-    expect(overlaps(a, [[-5, -20], [25, 20]], 0)).toBe(true);
-    expect(overlaps(a, [[-5, 20], [25, 20]], 0)).toBe(false);
+    expect(
+      overlaps(
+        a,
+        [
+          [-5, -20],
+          [25, 20],
+        ],
+        0,
+      ),
+    ).toBe(true);
+    expect(
+      overlaps(
+        a,
+        [
+          [-5, 20],
+          [25, 20],
+        ],
+        0,
+      ),
+    ).toBe(false);
   });
 
   test('textProblems names overlapping labels, text outside the figure and text on a curve', () => {
@@ -41,7 +79,10 @@ describe('text boxes', () => {
     fig.text(0, 10, 'head 9', { size: 10 });
     fig.text(30, 10, 'head 10', { size: 10 });
     fig.text(95, 40, 'cut', { size: 10 });
-    fig.polyline([[0, 55], [60, 50]]);
+    fig.polyline([
+      [0, 55],
+      [60, 50],
+    ]);
     fig.text(20, 52, 'on', { size: 8 });
     const problems = textProblems(fig, measure);
     expect(problems).toContain('"head 9" overlaps "head 10"');

@@ -111,7 +111,9 @@ export function heatmapFigure(o) {
   const labelled = (i) => i === marked || (i % rowStep === 0 && (marked === null || Math.abs(i - marked) >= rowStep));
   rowLabels.forEach((label, i) => {
     if (!labelled(i)) return;
-    fig.text(left - gap, top + i * cellH + cellH / 2, label, {
+    // A label on a row thinner than itself is kept inside the figure.
+    const y = Math.min(Math.max(top + i * cellH + cellH / 2, fontSize / 2), fig.height - fontSize / 2);
+    fig.text(left - gap, y, label, {
       size: fontSize,
       anchor: 'end',
       weight: i === marked ? '700' : 'normal',

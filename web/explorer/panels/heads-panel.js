@@ -136,7 +136,7 @@ export class HeadsPanel extends PanelFrame {
     for (let h = 0; h < shown; h += 1) {
       const common = headMap(h);
       // In a grid of maps the axes are shared: token labels on the outer maps only.
-      const shared = layout.columns > 2 || shown > layout.columns;
+      const shared = shown > 2;
       const labels = shared
         ? {
             rowLabels: h % layout.columns === 0 ? common.rowLabels : [],
@@ -189,11 +189,22 @@ export class HeadsPanel extends PanelFrame {
     const k = this.textScale;
     const width = this.drawWidth;
     const available = this.heightBelow(this.figureArea);
+    // The maps of the first column are wider by their row labels' room.
+    // (Two maps both keep their labels.)
+    const labelRoom =
+      shown > 2 ? heatmapFigure({ ...sample, maxWidth: 400 }).items.find((it) => it.kind === 'grid').x - 8 : 0;
+    const inner = (space, columns) => Math.floor((space - labelRoom - (columns - 1) * gap) / columns) - 4;
     if (!Number.isFinite(available)) {
-      const fit = Math.max(1, Math.min(shown, Math.floor((width + gap) / (140 * k + gap))));
+      let fit = 1;
+      while (fit < shown && inner(width, fit + 1) >= 100 * k) fit += 1;
       const columns = Math.ceil(shown / Math.ceil(shown / fit));
-      const map = { maxWidth: Math.floor((width - (columns - 1) * gap) / columns) - 4 };
-      return { columns, map, mix: { maxWidth: Math.min(width, 560 * k) }, mixInRow: false };
+      const each = inner(width, columns);
+      // Every map's cells alike, the labelled ones' too (their labels thin out if rows are short).
+      const grid = heatmapFigure({ ...sample, rowLabels: [], maxWidth: each }).items.find((it) => it.kind === 'grid');
+      const cellSize = shown > 2 ? [grid.cellW, grid.cellH] : undefined;
+      const map = { maxWidth: each + labelRoom, cellSize };
+      const mix = { maxWidth: Math.min(width, 560 * k) };
+      return { columns, map, inner: { maxWidth: each, cellSize }, mix, mixInRow: false };
     }
     // Beside the text (a wide slide), the maps and the mixing figures share the right column.
     const beside = this.figureArea.getBoundingClientRect().left > this.mixing.getBoundingClientRect().right;
@@ -201,20 +212,18 @@ export class HeadsPanel extends PanelFrame {
     const paragraph = beside ? 0 : this.mixing.getBoundingClientRect().height + 2 * gap;
     const forMaps = Math.floor((available - paragraph - 3 * gap) * 0.62);
     const forMix = available - paragraph - forMaps - 3 * gap;
-    // The maps of the first column are wider by their row labels' room.
-    const labelRoom = heatmapFigure({ ...sample, maxWidth: 400 }).items.find((it) => it.kind === 'grid').x - 8;
     let best = null;
     for (let columns = 1; columns <= shown; columns += 1) {
       const rows = Math.ceil(shown / columns);
-      const inner = Math.floor((mapsWidth - labelRoom - (columns - 1) * gap) / columns) - 4;
-      const map = { maxWidth: inner + labelRoom, maxHeight: Math.floor((forMaps - (rows - 1) * gap) / rows) };
+      const each = inner(mapsWidth, columns);
+      const map = { maxWidth: each + labelRoom, maxHeight: Math.floor((forMaps - (rows - 1) * gap) / rows) };
       const figure = heatmapFigure({ ...sample, ...map });
       const grid = figure.items.find((it) => it.kind === 'grid');
       const cell = grid.cellW;
       const fits = figure.height <= map.maxHeight;
       if (!best || (fits && !best.fits) || (fits === best.fits && cell > best.cell)) {
         const cellSize = [grid.cellW, grid.cellH];
-        best = { columns, map: { ...map, cellSize }, inner: { maxWidth: inner, cellSize }, cell, fits };
+        best = { columns, map: { ...map, cellSize }, inner: { maxWidth: each, cellSize }, cell, fits };
       }
     }
     const mix = { maxWidth: Math.floor((mapsWidth - 2 * gap) / 3) - 4, maxHeight: Math.max(60, forMix - 8) };

@@ -165,9 +165,9 @@ export class StepsPanel extends PanelFrame {
     }[STEPS[this.step]];
     const common = { rowLabels: labels, ...view };
     const k = this.textScale;
-    // On a slide the matrix gets about 60% of the height the strides' text leaves in its column.
+    // On a slide the matrix gets half the height the strides' text leaves in its column.
     const room = this.heightBelow(this.figureArea) - this.strides.getBoundingClientRect().height;
-    const maxHeight = Number.isFinite(room) ? Math.max(160, room * 0.6) : Infinity;
+    const maxHeight = Number.isFinite(room) ? Math.max(140, room * 0.5) : Infinity;
     this.showFigures([
       {
         figure: heatmapFigure({ ...common, maxWidth: Math.min(maxWidth, 640 * k), maxHeight, textScale: k }),
