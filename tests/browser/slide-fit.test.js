@@ -128,6 +128,59 @@ describe('embed.html on 16:9 slides', () => {
   });
 });
 
+describe('the Learn panel while it trains', () => {
+  test('at 1280x720, after 300 steps: curves drawn, no label on a curve or on another label', async () => {
+    const size = [1280, 720];
+    const context = await browser.newContext({ viewport: { width: size[0], height: size[1] } });
+    const page = await context.newPage();
+    await page.route(`${server.url}deck.html`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: DECK('embed.html?panel=learn', size) }),
+    );
+    try {
+      await page.goto(`${server.url}deck.html`);
+      const frame = page.frames().find((f) => f.url().includes('embed.html'));
+      await frame.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+      const learn = () => document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-learn');
+      await frame.waitForFunction(learn);
+      await page.evaluate(() =>
+        document
+          .getElementById('slide')
+          .contentWindow.postMessage({ headwise: 1, id: 1, method: 'startTraining' }, '*'),
+      );
+      await frame.waitForFunction(
+        () =>
+          Number(document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-learn').dataset.step) >=
+          300,
+        null,
+        { timeout: 60_000 },
+      );
+      await page.evaluate(() =>
+        document
+          .getElementById('slide')
+          .contentWindow.postMessage({ headwise: 1, id: 2, method: 'pauseTraining' }, '*'),
+      );
+      await frame.waitForFunction(
+        () =>
+          document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-learn').dataset.learnState ===
+          'paused',
+      );
+      const m = await frame.evaluate(MEASURE, 'learn');
+      const curves = await frame.evaluate(() =>
+        [...document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('#panel-learn canvas')]
+          .map((c) => c.headwiseFigure?.items.filter((it) => it.kind === 'polyline').length ?? 0)
+          .reduce((a, b) => a + b, 0),
+      );
+      await page.screenshot({ path: `${ARTIFACTS}fit-learn-training.png` });
+      console.log(`# learn after 300 steps: ${curves} curves, ${m.problems.length} text problems`);
+      assert.equal(curves, 4, 'accuracy and loss curves of both runs');
+      assert.deepEqual(m.problems, []);
+      assert.ok(m.scroll[1] <= m.view[1], `${m.scroll[1]} px tall in a ${m.view[1]} px frame`);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('GPT-2 heads in a 600 px wide column', () => {
   test('the 12 maps stand in a grid of several columns; the element is not a 7,900 px strip', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });

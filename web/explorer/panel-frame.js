@@ -104,38 +104,37 @@ export class PanelFrame {
   }
 
   /**
-   * On a slide, shrinks this panel's canvases together (the --fit factor) until the lowest ends
-   * inside the frame, or grows them back up to their drawn size when there is room. Figures are
-   * laid out for the frame first; this only takes up what text wrapping and rounding leave over.
+   * On a slide, shrinks this panel's canvases together (the --fit factor) until the panel ends
+   * inside the frame. Figures are laid out for the frame first; this takes up what text wrapping
+   * and rounding leave over. When shrinking does not move the panel's end (its text is what is too
+   * long), the figures keep their size. Layout only, no paint in between: nothing flickers.
    */
   fitToFrame() {
     const wrapper = this.section.closest('.explorer.slide');
     const canvases = [...this.section.querySelectorAll('canvas:not([hidden])')];
     const frame = this.host.viewportHeight();
-    if (!wrapper || !canvases.length || !frame) {
-      this.section.style.removeProperty('--fit');
-      return;
-    }
+    this.section.style.removeProperty('--fit');
+    if (!wrapper || !canvases.length || !frame) return;
     const below = (element, side) => parseFloat(getComputedStyle(element)[side]) || 0;
     // 4 px to spare for rounding in the layout.
     const margins = below(wrapper, 'paddingBottom') + below(this.figureArea, 'marginBottom') + 4;
     const limit = frame - margins - (globalThis.scrollY ?? 0);
-    let fit = Number(this.section.style.getPropertyValue('--fit')) || 1;
-    let before = null;
-    for (let pass = 0; pass < 6; pass += 1) {
+    let fit = 1;
+    let end = this.section.getBoundingClientRect().bottom;
+    for (let pass = 0; pass < 6 && end > limit; pass += 1) {
       const boxes = canvases.map((c) => c.getBoundingClientRect());
-      const top = Math.min(...boxes.map((b) => b.top));
-      const span = Math.max(...boxes.map((b) => b.bottom)) - top;
-      // The panel's end (text under the figures counts), unless shrinking does not move it.
-      const end = this.section.getBoundingClientRect().bottom;
-      if (before !== null && end > limit && before - end < 1) break;
-      before = end;
-      const over = end - limit;
-      if (span <= 0 || (over <= 0 && (over > -24 || fit >= 1))) break;
-      const next = Math.min(1, Math.max(0.25, fit * ((span - over - 1) / span)));
-      if (Math.abs(next - fit) < 0.005) break;
+      const span = Math.max(...boxes.map((b) => b.bottom)) - Math.min(...boxes.map((b) => b.top));
+      if (span <= 0) break;
+      const next = Math.max(0.25, fit * ((span - (end - limit) - 1) / span));
+      this.section.style.setProperty('--fit', next.toFixed(3));
+      const after = this.section.getBoundingClientRect().bottom;
+      if (end - after < 1) {
+        if (fit < 1) this.section.style.setProperty('--fit', fit.toFixed(3));
+        else this.section.style.removeProperty('--fit');
+        break;
+      }
       fit = next;
-      this.section.style.setProperty('--fit', fit.toFixed(3));
+      end = after;
     }
   }
 
