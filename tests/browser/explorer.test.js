@@ -95,7 +95,7 @@ async function assertHeatmapMatchesTable(page, h, T) {
       const got = pixel(Math.floor(x0 + (j + 0.2) * cellW), Math.floor(y0 + (i + 0.2) * cellH));
       const text = numbers[i][j];
       const want =
-        text === 'masked' ? [rgbOf(LIGHT.grid)] : [-5e-5, 0, 5e-5].map((d) => rgbOf(viridis(Number(text) + d)));
+        text === 'masked' ? [rgbOf(LIGHT.masked)] : [-5e-5, 0, 5e-5].map((d) => rgbOf(viridis(Number(text) + d)));
       assert.equal(text === 'masked', j > i, `head ${h + 1} cell ${i}, ${j} is masked only above the diagonal`);
       const hex = (v) => `#${v.toString(16).padStart(6, '0')}`;
       const message = `head ${h + 1} cell ${i}, ${j}: drawn ${hex(got)}, its number ${text}`;
@@ -238,7 +238,7 @@ describe('explorer layouts and embedding', () => {
         for (let j = 0; j < cols; j += 1) {
           const got = pixel(Math.floor(x0 + (j + 0.5) * cellW), Math.floor(y0 + (i + 0.5) * cellH));
           const hidden = j * cb > Math.min(T - 1, i * rb + rb - 1); // first column after the block's last row
-          if (hidden ? got !== rgbOf(LIGHT.grid) : !VIRIDIS_RGB.has(got)) wrong.push(`${i},${j}`);
+          if (hidden ? got !== rgbOf(LIGHT.masked) : !VIRIDIS_RGB.has(got)) wrong.push(`${i},${j}`);
         }
       }
       assert.deepEqual(wrong, [], 'cells drawn masked when visible, or visible when masked');

@@ -2,7 +2,8 @@
 // the figures' drawing lists against positions computed here.
 import { describe, expect, test } from 'vitest';
 import { barsFigure, logLogFigure, logPosition, logTicks, tickLabel } from '../../web/explorer/charts.js';
-import { viridis } from '../../web/explorer/colour-scale.js';
+import { contrastRatio } from '../../web/explorer/colour-scale.js';
+import { DARK, LIGHT } from '../../web/explorer/figure.js';
 
 const close = (a, b) => Math.abs(a - b) <= 1e-9 + 1e-9 * Math.abs(b);
 
@@ -109,7 +110,7 @@ describe('the min-max band of a log-log series', () => {
 });
 
 describe('bar chart', () => {
-  test('ticks 0, 0.5, 1 evenly up the bar area; bars of height value x that area, coloured by value', () => {
+  test('ticks 0, 0.5, 1 evenly up the bar area; bars of height value x that area, contrast >= 3:1 in both themes', () => {
     const values = [0, 0.25, 0.5, 1];
     const height = 150;
     const labels = ['a', 'b', 'c', 'd'];
@@ -127,7 +128,11 @@ describe('bar chart', () => {
     bars.forEach((bar, i) => {
       expect(bar.h).toBe(values[i] * plot);
       expect(bar.y + bar.h).toBe(base);
-      expect(bar.fill).toBe(viridis(0.15 + 0.85 * values[i]));
+      // WCAG 1.4.11: a graphic needs 3:1 against what is next to it, here the background.
+      for (const palette of [LIGHT, DARK]) {
+        const fill = palette[bar.fill] ?? bar.fill;
+        expect(contrastRatio(fill, palette.bg), `bar ${i} (${fill}) on ${palette.bg}`).toBeGreaterThanOrEqual(3);
+      }
     });
   });
 });

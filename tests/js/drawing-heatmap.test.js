@@ -63,11 +63,11 @@ describe('heatmap cells', () => {
     expect([grid.rows, grid.cols]).toEqual([want.r, want.c]);
     expect([want.rb, want.cb, want.r, want.c]).toEqual([4, 3, 50, 67]);
     const lastRow = grid.colours.slice((want.r - 1) * want.c);
-    expect(lastRow.filter((colour) => colour === 'grid').length, 'masked cells drawn in the last row').toBe(0);
+    expect(lastRow.filter((colour) => colour === 'masked').length, 'masked cells drawn in the last row').toBe(0);
     // First block row (rows 0..3): blocks 0 and 1 (columns 0..5) hold visible entries, 2..66 none.
-    expect(grid.colours.slice(0, want.c).filter((colour) => colour === 'grid').length).toBe(65);
+    expect(grid.colours.slice(0, want.c).filter((colour) => colour === 'masked').length).toBe(65);
     want.cells.forEach((v, k) => {
-      expect(grid.colours[k], `cell ${Math.floor(k / want.c)}, ${k % want.c}`).toBe(v === null ? 'grid' : viridis(v));
+      expect(grid.colours[k], `cell ${Math.floor(k / want.c)}, ${k % want.c}`).toBe(v === null ? 'masked' : viridis(v));
     });
   });
 
@@ -77,7 +77,8 @@ describe('heatmap cells', () => {
     const grid = gridOf(heatmapFigure({ values, rows: T, cols: T, scale: 'probability', masked: causal }));
     expect([grid.rows, grid.cols]).toEqual([T, T]);
     for (let i = 0; i < T; i += 1) {
-      for (let j = 0; j < T; j += 1) expect(grid.colours[i * T + j]).toBe(j > i ? 'grid' : viridis(values[i * T + j]));
+      for (let j = 0; j < T; j += 1)
+        expect(grid.colours[i * T + j]).toBe(j > i ? 'masked' : viridis(values[i * T + j]));
     }
   });
 

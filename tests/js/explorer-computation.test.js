@@ -185,3 +185,33 @@ test('the heads sweep times forward() and forward({ variant: "loop" }) without i
   expect(new Set(forwards)).toEqual(new Set(['forward fused', 'forward loop']));
   expect(calls.some((c) => ['project', 'split', 'attend', 'merge', 'outProject'].includes(c.method))).toBe(false);
 });
+
+test('what the Learn run trained has one owner: null until it is done, then one frozen copy per run', async () => {
+  const computation = new ExplorerComputation(realHw);
+  const o = defaultOptions();
+  const learned = () => computation.compute(o, { parts: PANEL_PARTS.heads }).learned;
+  try {
+    expect(PANEL_PARTS.heads).toContain('learned');
+    expect(PANEL_PARTS.why).toContain('learned');
+    expect(learned()).toBe(null);
+    const session = computation.learnSession({ seed: 2, variant: 'verb-noun', dModel: 32, headCounts: [1, 2] });
+    session.slice(5);
+    expect(learned()).toBe(null); // training, not done: the panels still say "untrained"
+    while (!session.done) session.slice(50);
+    session.refreshMaps();
+    while (!session.settleStep());
+    const first = learned();
+    expect(first).toBe(learned()); // remembered, not rebuilt on every render
+    expect(Object.isFrozen(first.runs[1].trained)).toBe(true);
+    expect(first.step).toBe(1000);
+    expect(first.runs.map((r) => r.heads)).toEqual([1, 2]);
+    const [, two] = first.runs;
+    const argmax = (v) => v.indexOf(Math.max(...v));
+    expect(two.trained.map(argmax).sort((a, b) => a - b)).toEqual([8, 10]); // "catch" and "ball"
+    expect(Math.max(...two.untrained.flat())).toBeLessThan(0.5); // the same model at step 0
+    computation.learnSession({ seed: 3, variant: 'verb-noun', dModel: 32 });
+    expect(learned()).toBe(null); // a new run: nothing trained until it is done
+  } finally {
+    computation.dispose();
+  }
+}, 60_000);

@@ -90,6 +90,9 @@ test('the schema names every option once; every surface uses exactly its names',
     'sentence',
     'slide',
     'max-tokens',
+    'learn-seed',
+    'learn-width',
+    'learn-heads',
   ]);
   expect(new Set(OPTION_CASES.map((c) => c.name))).toEqual(new Set(OPTION_NAMES));
   expect(Object.keys(DEFAULT_STATE)).toEqual(OPTION_SCHEMA.map((row) => row.key));

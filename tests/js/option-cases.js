@@ -37,6 +37,17 @@ export const OPTION_CASES = [
   { name: 'slide', value: 'yes', state: { slide: true } },
   { name: 'max-tokens', value: 20, state: { maxTokens: 20 } },
   { name: 'max-tokens', value: 513, error: 'max-tokens="513" was ignored: it must be a whole number from 1 to 512' },
+  { name: 'learn-seed', value: 3, state: { learnSeed: 3 } },
+  {
+    name: 'learn-seed',
+    value: -1,
+    error: 'learn-seed="-1" was ignored: it must be a whole number from 0 to 4294967295',
+  },
+  { name: 'learn-width', value: 64, state: { learnWidth: 64 } },
+  { name: 'learn-width', value: 48, error: 'learn-width="48" was ignored: use 16, 32 or 64' },
+  { name: 'learn-heads', value: '1,2,4', state: { learnHeads: '1,2,4' } },
+  { name: 'learn-heads', value: '1, 2, 4', state: { learnHeads: '1,2,4' } },
+  { name: 'learn-heads', value: '3', error: 'learn-heads="3" was ignored: use 1,2 or 1,2,4' },
 ];
 
 /** The text form of a value, as a URL parameter or an attribute carries it. */

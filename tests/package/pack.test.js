@@ -103,7 +103,21 @@ test('in Node, importing the element class defines no tag and needs no DOM', () 
     isClass: true,
     same: true,
     registry: 'undefined',
-    attributes: ['panel', 'preset', 'width', 'heads', 'causal', 'seed', 'sentence', 'slide', 'max-tokens', 'from-url'],
+    attributes: [
+      'panel',
+      'preset',
+      'width',
+      'heads',
+      'causal',
+      'seed',
+      'sentence',
+      'slide',
+      'max-tokens',
+      'learn-seed',
+      'learn-width',
+      'learn-heads',
+      'from-url',
+    ],
   });
 });
 

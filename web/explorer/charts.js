@@ -1,13 +1,13 @@
 // Bar charts (one attention row) and a log-log line chart (the heads sweep), as figures.
 import { Figure } from './figure.js';
-import { viridis } from './colour-scale.js';
 import { textWidth } from './text-boxes.js';
 
 const SIN45 = Math.SQRT1_2;
 
 /**
  * rows: [{ name, values }] drawn as groups of bars over the same labels, values in [0, 1]; height
- * is one row's; textScale multiplies every font size (and the room kept for text).
+ * is one row's; textScale multiplies every font size (and the room kept for text). Bars are the
+ * theme's accent (contrast >= 3:1 against its background); their height is the value.
  */
 export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k = 1, ...o }) {
   const height = (o.height ?? 150) * k;
@@ -46,7 +46,7 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k =
     row.values.forEach((v, i) => {
       const h = Math.max(0, v) * plot;
       const x = left + i * band + 2;
-      fig.rect(x, base - h, band - 4, h, viridis(0.15 + 0.85 * v));
+      fig.rect(x, base - h, band - 4, h, 'accent');
       const text = v >= 0.05 ? value(v) : null;
       if (text)
         fig.text(x + (band - 4) / 2, base - h - valueSize * 0.6 - 1, text, { size: valueSize, anchor: 'middle' });

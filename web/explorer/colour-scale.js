@@ -42,3 +42,18 @@ export function textOn(colour) {
   const [r, g, b] = rgb(colour);
   return 0.299 * r + 0.587 * g + 0.114 * b > 140 ? '#111111' : '#ffffff';
 }
+
+/** WCAG 2 relative luminance of a '#rrggbb' colour. */
+export function relativeLuminance(colour) {
+  const [r, g, b] = rgb(colour).map((v) => {
+    const c = v / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG 2 contrast ratio of two '#rrggbb' colours, from 1 (same) to 21 (black on white). */
+export function contrastRatio(a, b) {
+  const [hi, lo] = [relativeLuminance(a), relativeLuminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}

@@ -12,13 +12,14 @@ import { withPositions } from './positional-encoding.js';
 import { DEFAULT_SENTENCE } from './presets.js';
 import { runHeadsSweep } from './sweep.js';
 import { LearnSession } from './learn-session.js';
+import { SAMPLE_WORDS } from './learn-verdict.js';
 
 /** What each panel views; the owner computes only the parts of the panels shown. */
 export const PANEL_PARTS = Object.freeze({
   input: [],
-  why: ['why'],
+  why: ['why', 'learned'],
   steps: ['fused', 'steps'],
-  heads: ['fused', 'wOut'],
+  heads: ['fused', 'wOut', 'learned'],
   loop: ['fused', 'loop'],
   order: ['order'],
   learn: [],
@@ -84,7 +85,7 @@ export class ExplorerComputation {
    * @param o the element's options
    * @param {{ parts?: Iterable<string>, order?: { causal: boolean, positions: boolean } }} want
    * @returns a frozen result: { status, message?, tokens?, config?, trace?, x?, fused?, loop?,
-   *   steps?, wOut?, why?, order? }; status is 'sentence', 'invalid', 'shapes-only' or 'ok'
+   *   steps?, wOut?, why?, order?, learned? }; status is 'sentence', 'invalid', 'shapes-only' or 'ok'
    */
   compute(o, { parts = [], order = { causal: false, positions: false } } = {}) {
     const wanted = new Set(parts);
@@ -104,6 +105,7 @@ export class ExplorerComputation {
       }
     }
     if (wanted.has('why')) result.why = this.#remember('why', [o.seed], () => attempt(() => this.#why(o.seed)));
+    if (wanted.has('learned')) result.learned = this.#learned();
     if (wanted.has('order')) {
       const spec = orderSpec(base.status, o, order);
       result.order = this.#remember('order', spec, () => attempt(() => this.#order(spec)));
@@ -120,8 +122,7 @@ export class ExplorerComputation {
     return runHeadsSweep(this.#hw, options);
   }
 
-  /** Frees the layer in the module and forgets every result. */
-  /** A new Learn run (1 and 2 heads side by side); the previous one is freed. */
+  /** A new Learn run (1 and 2 heads side by side, or 1, 2 and 4); the previous one is freed. */
   learnSession(config) {
     this.#learn?.dispose();
     this.#learn = null;
@@ -129,6 +130,7 @@ export class ExplorerComputation {
     return this.#learn;
   }
 
+  /** Frees the layer in the module and forgets every result. */
   dispose() {
     this.#learn?.dispose();
     this.#learn = null;
@@ -136,6 +138,26 @@ export class ExplorerComputation {
     this.#layer = null;
     this.#layerKey = '';
     this.#memo.clear();
+  }
+
+  // What the Learn run has trained, once it is done, for the panels that show it beside their own
+  // maps; null before. The session in this owner is the one place the trained state lives.
+  #learned() {
+    const s = this.#learn;
+    if (!s?.verdict) return null;
+    const key = [s.id, s.step];
+    return this.#remember('learned', key, () => ({
+      step: s.step,
+      config: s.config,
+      words: [...SAMPLE_WORDS],
+      verdict: s.verdict.text,
+      runs: s.runs.map((r) => ({
+        heads: r.heads,
+        accuracy: r.result.accuracy,
+        trained: r.maps.map((m) => [...m]),
+        untrained: r.untrainedMaps.map((m) => [...m]),
+      })),
+    }));
   }
 
   #remember(part, inputs, run) {
@@ -222,7 +244,14 @@ export class ExplorerComputation {
         layer.setWeights({ wq: designed.wq, wk: designed.wk });
         const r = layer.forward(x, { intermediates: true });
         const lastRow = targets.map((_, h) => r.attention.slice((h * T + T - 1) * T, (h * T + T) * T));
-        runs[name] = { heads: targets.length, attention: r.attention, lastRow, wq: designed.wq, wk: designed.wk };
+        runs[name] = {
+          heads: targets.length,
+          attention: r.attention,
+          scores: r.scores,
+          lastRow,
+          wq: designed.wq,
+          wk: designed.wk,
+        };
       } finally {
         layer.dispose();
       }

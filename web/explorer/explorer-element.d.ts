@@ -2,7 +2,8 @@
 // tag; "headwise/explorer/define" registers <headwise-explorer>.
 import type { Headwise } from '../headwise.js';
 
-export type ExplorerPanel = 'input' | 'why' | 'steps' | 'heads' | 'loop' | 'order';
+export type ExplorerPanel = 'input' | 'why' | 'steps' | 'heads' | 'loop' | 'order' | 'learn';
+export type ExplorerLearnHeads = '1,2' | '1,2,4';
 export type ExplorerPreset = 'toy' | 'gpt2' | 'gpt3';
 export type ExplorerStep = 'project' | 'split' | 'attend' | 'merge' | 'out-project';
 
@@ -18,6 +19,10 @@ export interface ExplorerOptions {
   sentence: string;
   slide: boolean;
   maxTokens: number;
+  /** The Learn panel's seed, width (16, 32 or 64) and the runs it trains side by side. */
+  learnSeed: number;
+  learnWidth: number;
+  learnHeads: ExplorerLearnHeads;
 }
 
 /**
@@ -37,6 +42,12 @@ export interface ExplorerConfig {
   slide?: boolean | number | string;
   'max-tokens'?: number | string;
   maxTokens?: number | string;
+  'learn-seed'?: number | string;
+  learnSeed?: number | string;
+  'learn-width'?: number | string;
+  learnWidth?: number | string;
+  'learn-heads'?: ExplorerLearnHeads;
+  learnHeads?: ExplorerLearnHeads;
 }
 
 /** See ExplorerState.lifecycle. */
@@ -57,6 +68,9 @@ export interface ExplorerState {
   sentence: string;
   slide: boolean;
   maxTokens: number;
+  learnSeed: number;
+  learnWidth: number;
+  learnHeads: ExplorerLearnHeads;
   /** 0..4, an index into steps. */
   step: number;
   stepName: ExplorerStep;

@@ -1,5 +1,5 @@
 // <headwise-explorer>: the lecture's six panels in a shadow root. Attributes mirror the URL
-// parameters (panel, preset, width, heads, causal, seed, sentence, slide, max-tokens); with the
+// parameters (panel, preset, width, heads, causal, seed, sentence, slide, max-tokens, learn-*); with the
 // `from-url` attribute the page's query string overrides them. Importing this module defines no
 // tag: see define.js. The module starts when the element nears the viewport and does no work
 // while it is out of view (lifecycle.js); every element on a page shares one module instance.
@@ -29,6 +29,8 @@ const PANEL_CLASSES = {
   order: WordOrderPanel,
   learn: LearnPanel,
 };
+// The panels that show what the Learn panel trained beside their own maps.
+const LEARNED_VIEWERS = ['heads', 'why'];
 // In slide mode on a wide screen these panels put their text beside their figures.
 const TWO_COLUMN_PANELS = new Set(['input', 'steps', 'heads', 'loop']);
 const NAV_LABELS = {
@@ -251,6 +253,18 @@ export class HeadwiseExplorer extends ElementBase {
         if (!this.#owner) throw new Error('the module is not loaded');
         return this.#owner.learnSession(config);
       },
+      // Training on demand from a panel that shows what was learned (panel 7 trains, also when hidden).
+      train: () => {
+        const learn = this.#learnPanel({ needsModule: true });
+        learn.update(this.#options);
+        return learn.start();
+      },
+      trainingState: () => this.#panels.learn.summary(),
+      // The Learn run finished or was reset: the panels that show it read it again from the owner.
+      learned: () =>
+        setTimeout(() => {
+          for (const id of LEARNED_VIEWERS) if (this.#work.drawn.includes(id)) this.#refresh(id);
+        }),
       connected: () => this.isConnected,
       whenActive: () => this.whenActive(),
       viewportHeight: () => globalThis.innerHeight ?? 0,

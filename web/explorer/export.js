@@ -22,21 +22,21 @@ const NOT_XML = new RegExp(
   'g',
 );
 
-/** The figure as a well-formed SVG document. */
-export function svgText(figure) {
-  return figure.toSVG(LIGHT).replace(NOT_XML, '\uFFFD');
+/** The figure as a well-formed SVG document, in `palette`'s colours (the page's theme). */
+export function svgText(figure, palette = LIGHT) {
+  return figure.toSVG(palette).replace(NOT_XML, '\uFFFD');
 }
 
-export function exportSVG(figure, name) {
-  save(`${name}.svg`, new Blob([svgText(figure)], { type: 'image/svg+xml' }));
+export function exportSVG(figure, name, palette = LIGHT) {
+  save(`${name}.svg`, new Blob([svgText(figure, palette)], { type: 'image/svg+xml' }));
 }
 
-export function exportPNG(figure, name, scale = 2) {
+export function exportPNG(figure, name, palette = LIGHT, scale = 2) {
   const canvas = document.createElement('canvas');
-  figure.drawTo(canvas, LIGHT, scale);
+  figure.drawTo(canvas, palette, scale);
   const ctx = canvas.getContext('2d');
   ctx.globalCompositeOperation = 'destination-over';
-  ctx.fillStyle = LIGHT.bg;
+  ctx.fillStyle = palette.bg;
   ctx.fillRect(0, 0, figure.width, figure.height);
   canvas.toBlob((blob) => save(`${name}.png`, blob), 'image/png');
 }

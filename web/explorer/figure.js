@@ -1,6 +1,8 @@
 // A figure is a list of drawing primitives in a logical coordinate system. The same list is
 // drawn on the on-screen canvas and written as SVG for export, so the two always agree.
-// Colours are CSS colours or the theme names 'fg', 'muted', 'bg', 'grid', 'accent', 'accent2'.
+// Colours are CSS colours or the theme names 'fg', 'muted', 'bg', 'grid', 'accent', 'accent2', 'masked'.
+// 'masked' (heatmap cells a mask hides) has contrast >= 3:1 against viridis' darkest colour (low
+// attention) in both themes: in dark mode the grid's grey would be as dark as low attention.
 
 export const LIGHT = Object.freeze({
   fg: '#1b1b1f',
@@ -9,6 +11,7 @@ export const LIGHT = Object.freeze({
   grid: '#d0d0d8',
   accent: '#0b63c4',
   accent2: '#c24e00',
+  masked: '#d0d0d8',
 });
 export const DARK = Object.freeze({
   fg: '#ececf1',
@@ -17,6 +20,7 @@ export const DARK = Object.freeze({
   grid: '#3a3a44',
   accent: '#6cb4ff',
   accent2: '#ff9d57',
+  masked: '#85858f',
 });
 
 export const FONT = 'system-ui, -apple-system, "Segoe UI", sans-serif';
@@ -30,6 +34,8 @@ export class Figure {
     this.height = Math.ceil(height);
     this.title = title;
     this.items = [];
+    // What the heatmaps in it show, cell by cell (heatmap.js): read by the cell tooltip.
+    this.heatmaps = [];
   }
 
   rect(x, y, w, h, fill, stroke = null, strokeWidth = 1) {
@@ -251,6 +257,7 @@ export function stackFigures(figures, title, gap = 16) {
       if (moved.points) moved.points = moved.points.map(([px, py]) => [px, py + y]);
       out.items.push(moved);
     }
+    for (const map of f.heatmaps) out.heatmaps.push({ ...map, y: map.y + y });
     y += f.height + gap;
   }
   return out;

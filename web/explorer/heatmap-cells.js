@@ -51,14 +51,14 @@ export function maxAbsVisible(values, rows, cols, { offset = 0, masked = null } 
 }
 
 /**
- * One colour per pooled cell: 'grid' (the theme's grid colour) when masked. On the signed scale a
+ * One colour per pooled cell: 'masked' (the theme's colour for masked cells) when masked. On the signed scale a
  * value with |v| < zeroBelow is drawn as zero (differences below float32 resolution).
  */
 export function cellColours(pool, scale, maxAbs = 0, zeroBelow = 0) {
   const colours = new Array(pool.r * pool.c);
   for (let k = 0; k < colours.length; k += 1) {
     const v = pool.mean[k];
-    if (pool.hidden[k]) colours[k] = 'grid';
+    if (pool.hidden[k]) colours[k] = 'masked';
     else if (scale === 'probability') colours[k] = viridis(v);
     else colours[k] = diverging(Math.abs(v) < zeroBelow ? 0 : v, maxAbs);
   }
@@ -70,6 +70,22 @@ export function cellText(v, scale, zeroBelow = 0) {
   if (scale === 'probability') return v.toFixed(2).replace(/^0/, '');
   const text = (Math.abs(v) < zeroBelow ? 0 : v).toFixed(1);
   return text === '-0.0' ? '0.0' : text;
+}
+
+/** Whether every printed value fits its cell at `size` px (a few px clear of each edge). */
+export function valuesFit(texts, cellW, cellH, size) {
+  return cellH >= size + 8 && texts.every((text) => text.length * size * 0.58 + 6 <= cellW);
+}
+
+/** A number as the cell tooltip prints it: 4 significant digits, exponent form when tiny or huge, never "-0". */
+export function readingText(v) {
+  if (v === Infinity) return '∞';
+  if (v === -Infinity) return '−∞';
+  if (Number.isNaN(v)) return 'NaN';
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  const text = a >= 1e-3 && a < 1e5 ? v.toPrecision(4) : v.toExponential(3);
+  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
 }
 
 /** The pooled row that holds matrix row `row`, or null when there is none. */

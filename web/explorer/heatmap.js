@@ -4,7 +4,7 @@
 import { Figure } from './figure.js';
 import { textOn } from './colour-scale.js';
 import { textWidth, wrapText } from './text-boxes.js';
-import { cellColours, cellText, maxAbsVisible, poolMatrix, pooledRow } from './heatmap-cells.js';
+import { cellColours, cellText, maxAbsVisible, poolMatrix, pooledRow, valuesFit } from './heatmap-cells.js';
 
 const MAX_TABLE_CELLS = 1200;
 
@@ -29,6 +29,8 @@ function columnLabelLayout(cell, size) {
  * font size times it: a slide's figures read at the slide's size), masked(i, j) and highlightRow in
  * matrix indices (not drawn cells), showValues,
  * columnBands: [{ from, to, label }] drawn under the columns (heads in the concatenation).
+ * For the cell tooltip: quantity ('attention' | 'scores' | undefined), headDim, and the other of the
+ * pair aligned with `values` (same offset): scores (for an attention map), attention (for scores).
  */
 export function heatmapFigure(o) {
   const { values, offset = 0, rows, cols, title = '', scale = 'signed', maxWidth = 480 } = o;
@@ -87,6 +89,7 @@ export function heatmapFigure(o) {
   const zeroBelow = o.zeroBelow ?? 0;
   const maxAbs = scale === 'signed' ? (o.maxAbs ?? maxAbsVisible(values, rows, cols, { offset, masked: o.masked })) : 0;
   const colours = cellColours(p, scale, maxAbs, zeroBelow);
+  // Values are printed only when every one fits its cell (by the estimate and as measured).
   const cellTexts = [];
   for (let n = 0; n < colours.length; n += 1) {
     if (p.hidden[n]) continue;
@@ -95,14 +98,12 @@ export function heatmapFigure(o) {
     const text = cellText(p.mean[n], scale, zeroBelow);
     cellTexts.push([left + j * cell + cell / 2, top + i * cellH + cellH / 2, text, textOn(colours[n])]);
   }
-  // Values only where every one fits inside its cell.
-  const fits =
-    cellH >= valueSize + 4 && Math.max(0, ...cellTexts.map(([, , text]) => textWidth(text, valueSize))) <= cell - 4;
-  const showValues = (o.showValues ?? (cell >= 30 * k && cellH >= 22 * k)) && fits;
+  const printed = cellTexts.map((t) => t[2]);
+  const measured = Math.max(0, ...printed.map((text) => textWidth(text, valueSize))) <= cell - 4;
+  if (!(o.showValues ?? (valuesFit(printed, cell, cellH, valueSize) && measured))) cellTexts.length = 0;
   fig.grid(left, top, cell, cellH, p.r, p.c, colours);
-  if (showValues) {
-    for (const [x, y, text, fill] of cellTexts) fig.text(x, y, text, { size: valueSize, anchor: 'middle', fill });
-  }
+  fig.heatmaps.push(cellDescription(o, p, { x: left, y: top, cellW: cell, cellH }));
+  for (const [x, y, text, fill] of cellTexts) fig.text(x, y, text, { size: valueSize, anchor: 'middle', fill });
   const highlight = pooledRow(p, o.highlightRow, rows);
   if (highlight != null) fig.rect(left - 1, top + highlight * cellH - 1, p.c * cell + 2, cellH + 2, null, 'accent2', 3);
   // Rows shorter than their labels: every rowStep-th row is labelled, and the highlighted one
@@ -145,6 +146,35 @@ function drawBands(fig, bands, { left, y, unit, k }) {
     if (n % step === 0)
       fig.text((x1 + x2) / 2, y + 6 + size * 0.7, name(band.label), { size, anchor: 'middle', fill: 'muted' });
   });
+}
+
+/**
+ * What a drawn heatmap shows, for reading it cell by cell (the cell tooltip): where its grid is in the
+ * figure, the pooling, the labels of rows and columns and the numbers behind each cell. The one place
+ * the tooltip learns a cell's tokens and values from.
+ */
+function cellDescription(o, pool, box) {
+  return {
+    ...box,
+    r: pool.r,
+    c: pool.c,
+    rb: pool.rb,
+    cb: pool.cb,
+    rows: o.rows,
+    cols: o.cols,
+    offset: o.offset ?? 0,
+    values: o.values,
+    mean: pool.mean,
+    hidden: pool.hidden,
+    masked: o.masked ?? null,
+    zeroBelow: o.zeroBelow ?? 0,
+    rowLabels: o.rowLabels ?? null,
+    colLabels: o.colLabels ?? null,
+    quantity: o.quantity ?? null,
+    headDim: o.headDim ?? null,
+    scores: o.quantity === 'scores' ? o.values : (o.scores ?? null),
+    attention: o.quantity === 'attention' ? o.values : (o.attention ?? null),
+  };
 }
 
 /** The matrix as a table (row and column headers), capped in size with a note. */

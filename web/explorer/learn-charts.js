@@ -1,6 +1,7 @@
 // The Learn panel's figures: accuracy and loss curves of the runs, and the attention from "?".
 import { Figure } from './figure.js';
 import { barsFigure } from './charts.js';
+import { heatmapFigure } from './heatmap.js';
 import { textWidth } from './text-boxes.js';
 
 export const RUN_COLOURS = Object.freeze(['accent', 'accent2', '#2a9d4a']);
@@ -9,11 +10,21 @@ export const RUN_COLOURS = Object.freeze(['accent', 'accent2', '#2a9d4a']);
 export function curveFigure({ runs, key, maxSteps, title, maxWidth = 480, height = 150, yMax = 1, textScale: k = 1 }) {
   const [titleSize, tickSize, legendSize] = [13 * k, 10 * k, 11 * k];
   const left = Math.ceil(4 * k + textWidth(key === 'accuracy' ? '100%' : '5.0', tickSize) + 4);
-  // The legend has a line of its own between the title and the plot: inside, a curve would run over it.
-  const legendY = titleSize * 1.4 + legendSize * 0.7;
-  const top = Math.ceil(legendY + legendSize * 0.7 + tickSize);
   const plot = height * k;
   const w = Math.max(200, maxWidth) - left - 10;
+  // The legend has lines of its own between the title and the plot (inside, a curve would run over
+  // it), as many entries a line as fit the chart's width.
+  const line = (n) => titleSize * 1.4 + legendSize * (0.7 + 1.4 * n);
+  const legend = [];
+  let legendX = left;
+  let lines = 0;
+  for (const run of runs) {
+    const room = 16 * k + textWidth(`${run.heads} heads`, legendSize) + 14 * k;
+    if (legendX > left && legendX + room > left + w) [legendX, lines] = [left, lines + 1];
+    legend.push([legendX, line(lines)]);
+    legendX += room;
+  }
+  const top = Math.ceil(line(lines) + legendSize * 0.7 + tickSize);
   const fig = new Figure(left + w + 10, top + plot + tickSize * 2.8, title);
   fig.text(0, titleSize * 0.7, title, { size: titleSize, weight: '600' });
   const x = (step) => left + (w * step) / maxSteps;
@@ -25,24 +36,40 @@ export function curveFigure({ runs, key, maxSteps, title, maxWidth = 480, height
   }
   const stepLabel = `step (of ${maxSteps})`;
   fig.text(left + w, top + plot + tickSize * 1.6, stepLabel, { size: tickSize, anchor: 'end', fill: 'muted' });
-  let legendX = left;
   runs.forEach((run, r) => {
     const points = run.curve.map((p) => [x(p.step), y(p[key])]);
     if (points.length > 1) fig.polyline(points, RUN_COLOURS[r], 2);
     const label = `${run.heads} head${run.heads === 1 ? '' : 's'}`;
-    fig.rect(legendX, legendY - 2 * k, 12 * k, 4 * k, RUN_COLOURS[r]);
-    fig.text(legendX + 16 * k, legendY, label, { size: legendSize });
-    legendX += 16 * k + textWidth(label, legendSize) + 14 * k;
+    const [lx, ly] = legend[r];
+    fig.rect(lx, ly - 2 * k, 12 * k, 4 * k, RUN_COLOURS[r]);
+    fig.text(lx + 16 * k, ly, label, { size: legendSize });
   });
   return fig;
 }
 
-/** Bars of the attention from "?" over the sample words, one row per head of a run. */
+/**
+ * The attention from "?" over the sample words, one row per head of a run: bars for 1 and 2 heads,
+ * a heatmap row per head for more (four rows of bars would not fit a slide).
+ */
 export function mapsFigure({ run, words, maxWidth, textScale = 1 }) {
+  const title = `${run.heads} head${run.heads === 1 ? '' : 's'}: attention from "?"`;
+  if (run.heads > 2) {
+    return heatmapFigure({
+      values: Float32Array.from(run.maps.flat()),
+      rows: run.heads,
+      cols: words.length,
+      rowLabels: run.maps.map((_, h) => `head ${h + 1}`),
+      colLabels: words,
+      scale: 'probability',
+      title,
+      maxWidth,
+      textScale,
+    });
+  }
   return barsFigure({
     rows: run.maps.map((values, h) => ({ name: `head ${h + 1}`, values })),
     labels: words,
-    title: `${run.heads} head${run.heads === 1 ? '' : 's'}: attention from "?"`,
+    title,
     maxWidth,
     height: 70,
     textScale,

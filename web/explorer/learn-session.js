@@ -1,13 +1,17 @@
 // One Learn run: 1 head and 2 heads at the same width, trained side by side in slices of a few
 // milliseconds (the page stays responsive). Made by the computation owner from the public API's
 // createTrainer; the panel drives it and draws its curves and maps.
-import { LEARN_STEPS, SAMPLE_WORDS, smooth, verdictOf } from './learn-verdict.js';
+import { LEARN_STEPS, SAMPLE_WORDS, settledNote, smooth, verdictOf } from './learn-verdict.js';
 
 const CURVE_EVERY = 4; // steps between the points of a curve
 
+let sessionsMade = 0;
+
 export class LearnSession {
   constructor(hw, { seed, variant, dModel, headCounts = [1, 2] }) {
-    this.config = Object.freeze({ seed, variant, dModel });
+    /** Tells this run from the one before (what a panel has drawn, a remembered result). */
+    this.id = ++sessionsMade;
+    this.config = Object.freeze({ seed, variant, dModel, headCounts: Object.freeze([...headCounts]) });
     this.runs = headCounts.map((heads) => ({
       heads,
       trainer: hw.createTrainer({ heads, dModel, seed, variant }),
@@ -21,6 +25,8 @@ export class LearnSession {
     this.trainMs = 0;
     this.verdict = null;
     this.refreshMaps();
+    // The same models before any step: random weights, for the panels that show the difference.
+    for (const run of this.runs) run.untrainedMaps = run.maps;
   }
 
   get done() {
@@ -69,10 +75,11 @@ export class LearnSession {
       run.result.shares = run.trainer.headShares();
     }
     if (this.runs.every((r) => r.result?.shares)) {
-      this.verdict = verdictOf(
+      const verdict = verdictOf(
         this.runs.map((r) => r.result),
         this.config.variant,
       );
+      this.verdict = Object.freeze({ ...verdict, settled: settledNote(this.runs, this.step) });
     }
     return this.verdict;
   }

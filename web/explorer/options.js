@@ -5,6 +5,13 @@
 // through this table. A value that cannot be used is reported in words and replaced by the default.
 import { PRESETS, DEFAULT_SENTENCE, presetOf } from './presets.js';
 import { DEFAULT_TOKEN_LIMIT } from './tokenizer.js';
+import {
+  DEFAULT_LEARN_HEADS,
+  DEFAULT_LEARN_SEED,
+  DEFAULT_LEARN_WIDTH,
+  LEARN_HEAD_CHOICES,
+  LEARN_WIDTHS,
+} from './learn-verdict.js';
 
 export const PANELS = Object.freeze(['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn']);
 const PANEL_ALIASES = {
@@ -44,6 +51,11 @@ const preset = (raw) => {
   return { note: `preset=${quoted(raw)} is not a preset; use one of ${Object.keys(PRESETS).join(', ')}.` };
 };
 const text = (raw) => ({ value: raw.slice(0, MAX_SENTENCE_CHARS) });
+const oneOf = (choices) => (raw, name) => {
+  const found = choices.find((c) => String(c) === raw.trim().replace(/\s+/g, ''));
+  if (found !== undefined) return { value: found };
+  return { note: `${name}=${quoted(raw)} was ignored: use ${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}.` };
+};
 
 /**
  * name: URL parameter, attribute and setConfig key; property: where `options` keeps it (also
@@ -60,6 +72,10 @@ export const OPTION_SCHEMA = Object.freeze(
     { name: 'sentence', read: text, fallback: DEFAULT_SENTENCE },
     { name: 'slide', read: flag, fallback: false },
     { name: 'max-tokens', read: integer(1, 512), fallback: DEFAULT_TOKEN_LIMIT },
+    // The Learn panel's runs (its own seed and width: the task's model, not the layer above).
+    { name: 'learn-seed', read: integer(0, 0xffffffff), fallback: DEFAULT_LEARN_SEED },
+    { name: 'learn-width', read: oneOf(LEARN_WIDTHS), fallback: DEFAULT_LEARN_WIDTH },
+    { name: 'learn-heads', read: oneOf(Object.keys(LEARN_HEAD_CHOICES)), fallback: DEFAULT_LEARN_HEADS },
   ].map((row) => Object.freeze({ ...row, property: row.property ?? camelCase(row.name), key: camelCase(row.name) })),
 );
 

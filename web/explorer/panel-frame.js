@@ -3,6 +3,7 @@
 import { el } from './dom.js';
 import { Figure, stackFigures } from './figure.js';
 import { exportJSON, exportPNG, exportSVG } from './export.js';
+import { attachCellTooltip } from './cell-tooltip.js';
 
 /**
  * Draws items ({ figure, label, onCanvas }) on the canvases of `area`, reusing the canvases already
@@ -25,6 +26,7 @@ export function drawOnCanvases(area, items, palette) {
     canvas.style.gridColumn = item.span ? `span ${item.span}` : '';
     canvas.headwiseFigure = item.figure; // what is drawn, for checks of its text (tests/browser/slide-fit)
     item.figure.drawTo(canvas, palette);
+    attachCellTooltip(canvas, item.figure);
     if (item.onCanvas && !canvas.dataset.listening) {
       canvas.dataset.listening = 'true';
       item.onCanvas(canvas);
@@ -72,8 +74,9 @@ export class PanelFrame {
       el(
         'div',
         { class: 'exports', role: 'group', 'aria-label': `Export ${title}` },
-        exportButton('PNG', 'PNG', () => exportPNG(this.exportFigure(), `headwise-${id}`)),
-        exportButton('SVG', 'SVG', () => exportSVG(this.exportFigure(), `headwise-${id}`)),
+        // Exports are drawn in the theme the reader sees.
+        exportButton('PNG', 'PNG', () => exportPNG(this.exportFigure(), `headwise-${id}`, this.host.palette())),
+        exportButton('SVG', 'SVG', () => exportSVG(this.exportFigure(), `headwise-${id}`, this.host.palette())),
         exportButton('JSON', 'JSON', () => exportJSON(this.exportData(), `headwise-${id}`)),
       ),
     );

@@ -79,19 +79,7 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
     display: block; }
   /* The right column spans the flexible last row, so it does not stretch the rows of the text. */
   .explorer.slide .panel.two-column > .figures,
-  .explorer.slide .panel.two-column > .steps-side { grid-column: 2; grid-row: 1 / span 8; }
-  /* Heads: text and the mixing paragraph on the left; the maps, then concat, W_out and the output on
-     the right. The maps span a flexible row, so they do not stretch the rows of the text. */
-  .explorer.slide .panel.two-column[data-panel="heads"]:not([hidden]) {
-    grid-template-columns: minmax(0, 0.8fr) minmax(0, 1.2fr); grid-template-rows: repeat(5, auto) 1fr auto;
-    grid-template-areas: "h maps" "intro maps" "status maps" "body maps" "mixing maps" ". maps" ". mix"; }
-  .explorer.slide .panel.two-column[data-panel="heads"] > h2 { grid-area: h; }
-  .explorer.slide .panel.two-column[data-panel="heads"] > .intro { grid-area: intro; }
-  .explorer.slide .panel.two-column[data-panel="heads"] > .status { grid-area: status; }
-  .explorer.slide .panel.two-column[data-panel="heads"] > .panel-body { grid-area: body; }
-  .explorer.slide .panel.two-column[data-panel="heads"] > .mixing { grid-area: mixing; }
-  .explorer.slide .panel.two-column[data-panel="heads"] > .figures { grid-area: maps; }
-  .explorer.slide .panel.two-column[data-panel="heads"] > .figures.mix { grid-area: mix; }
+  .explorer.slide .panel.two-column > .side { grid-column: 2; grid-row: 1 / span 8; }
 }
 /* Touch screens and phones: every control at least 44 px tall, checkboxes large enough to hit. */
 @media (pointer: coarse), (max-width: 600px) {
@@ -102,4 +90,11 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
 }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; }
+/* The cell tooltip of heatmaps (cell-tooltip.js), placed inside the figure area. */
+.figures { position: relative; }
+.cell-tip { position: absolute; z-index: 2; pointer-events: none; background: var(--bg); color: var(--fg);
+  border: 1px solid var(--muted); border-radius: 6px; padding: 0.3rem 0.5rem; font-size: 0.85em; line-height: 1.35;
+  box-shadow: 0 2px 8px rgb(0 0 0 / 0.3); font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+.cell-box { position: absolute; z-index: 1; pointer-events: none; border: 2px solid var(--fg);
+  box-shadow: 0 0 0 1px var(--bg), inset 0 0 0 1px var(--bg); }
 `;

@@ -3,8 +3,32 @@
 import { drawOnCanvases, PanelFrame } from '../panel-frame.js';
 import { el } from '../dom.js';
 import { heatmapFigure, heatmapTable } from '../heatmap.js';
+import { LearnedView } from '../learned-view.js';
+import { SAMPLE_WORDS } from '../learn-verdict.js';
 
 const MAX_HEADS_DRAWN = 16;
+const SAMPLE = SAMPLE_WORDS.join(' ');
+const UNTRAINED =
+  'These weights are random and untrained (seeded): that is why the maps look alike and spread their attention ' +
+  `over many tokens. Trained heads would each look for one thing: on "${SAMPLE}", one head at the latest verb ` +
+  '("catch"), another at the latest noun ("ball").';
+
+// The 2-head run (the lecture's) before and after training, or the widest run if there is no 2-head one.
+const lectureRun = (learned) => learned.runs.find((r) => r.heads === 2) ?? learned.runs.at(-1);
+
+function learnedText(learned) {
+  const run = lectureRun(learned);
+  const words = learned.words;
+  const found = run.trained.map((v, h) => {
+    const at = v.indexOf(Math.max(...v));
+    return `head ${h + 1} looks at "${words[at]}" (${v[at].toFixed(2)})`;
+  });
+  return (
+    `The same ${run.heads}-head model before and after ${learned.step} steps in panel 7 (width ` +
+    `${learned.config.dModel}, seed ${learned.config.seed}), attention from "?" in "${words.join(' ')}": ` +
+    `random, the heads spread out; trained, ${found.join(', ')}. The maps above still use random weights.`
+  );
+}
 
 export class HeadsPanel extends PanelFrame {
   constructor(host) {
@@ -34,7 +58,22 @@ export class HeadsPanel extends PanelFrame {
     this.mixing = el('p', { class: 'mixing' });
     this.body.append(this.tokenBar);
     this.mixArea = el('div', { class: 'figures mix' });
-    this.figureArea.after(this.mixing, this.mixArea);
+    this.learnedView = new LearnedView(host, {
+      untrained: UNTRAINED,
+      text: learnedText,
+      maps: (learned) => {
+        const run = lectureRun(learned);
+        return [
+          { run, kind: 'untrained', title: `Random (step 0): ${run.heads} heads, attention from "?"` },
+          { run, kind: 'trained', title: `Trained (step ${learned.step}): ${run.heads} heads, attention from "?"` },
+        ];
+      },
+    });
+    // The maps, what merge does and its figures go together (on a wide slide, the right column).
+    const side = el('div', { class: 'side' });
+    this.figureArea.replaceWith(side);
+    side.append(this.figureArea, this.mixing, this.mixArea);
+    side.after(this.learnedView.element);
   }
 
   setHighlight(row) {
@@ -50,11 +89,13 @@ export class HeadsPanel extends PanelFrame {
   update(o, c) {
     this.options = o;
     this.computed = c;
+    this.learnedView.update(c?.learned);
     if (!c || c.status !== 'ok') {
       this.tokenBar.replaceChildren();
       this.mixing.textContent = '';
       this.mixArea.replaceChildren();
       this.clearFigures();
+      this.learnedView.draw(this.drawWidth);
       this.status(
         c?.status === 'shapes-only'
           ? `Shapes only: ${c.message}. Each head would be a ${c.config.tokens} x ${c.config.tokens} map; there ` +
@@ -103,6 +144,9 @@ export class HeadsPanel extends PanelFrame {
       scale: 'probability',
       masked: causal ? (i, j) => j > i : null,
       title: `head ${h + 1}`,
+      quantity: 'attention',
+      scores: c.fused.scores,
+      headDim: hd,
       textScale: k,
     });
     const bands = Array.from({ length: H }, (_, h) => ({ from: h * hd, to: (h + 1) * hd, label: `head ${h + 1}` }));
@@ -175,8 +219,9 @@ export class HeadsPanel extends PanelFrame {
     this.addTables(
       () => heatmapTable(concat),
       () => heatmapTable(out),
+      ...this.learnedView.draw(this.drawWidth),
     );
-    this.figures.push(...this.mixFigures);
+    this.figures.push(...this.mixFigures, ...this.learnedView.figures);
     this.fitToFrame();
   }
 
@@ -207,10 +252,12 @@ export class HeadsPanel extends PanelFrame {
       return { columns, map, inner: { maxWidth: each, cellSize }, mix, mixInRow: false };
     }
     // Beside the text (a wide slide), the maps and the mixing figures share the right column.
-    const beside = this.figureArea.getBoundingClientRect().left > this.mixing.getBoundingClientRect().right;
+    const beside = this.figureArea.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
     const mapsWidth = this.figureArea.getBoundingClientRect().width || width;
-    const paragraph = beside ? 0 : this.mixing.getBoundingClientRect().height + 2 * gap;
-    const forMaps = Math.floor((available - paragraph - 3 * gap) * 0.62);
+    // Below the maps: the paragraph and, unless it stands beside them, the trained heads' view.
+    const learned = beside ? 0 : this.learnedView.element.getBoundingClientRect().height + gap;
+    const paragraph = this.mixing.getBoundingClientRect().height + 2 * gap + learned;
+    const forMaps = Math.floor((available - paragraph - 3 * gap) * 0.68);
     const forMix = available - paragraph - forMaps - 3 * gap;
     let best = null;
     for (let columns = 1; columns <= shown; columns += 1) {
@@ -231,6 +278,11 @@ export class HeadsPanel extends PanelFrame {
   }
 
   #hover(canvas, h) {
+    // The row the pointer highlights goes back to the token bar's choice when the pointer leaves.
+    canvas.addEventListener('mouseenter', () => {
+      this.rowBeforeHover = this.highlight;
+    });
+    canvas.addEventListener('mouseleave', () => this.setHighlight(this.rowBeforeHover ?? -1));
     canvas.addEventListener('mousemove', (event) => {
       const figure = this.figures[h];
       const T = this.computed?.tokens?.length ?? 0;
@@ -257,6 +309,7 @@ export class HeadsPanel extends PanelFrame {
       concat: c.fused.concat,
       wOut: c.wOut,
       output: c.fused.output,
+      learned: this.learnedView.exportData(),
     };
   }
 }

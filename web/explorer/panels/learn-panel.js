@@ -1,22 +1,26 @@
-// Panel 7: learn. 1 head and 2 heads at the same width, trained side by side from one button, in
-// slices of a few milliseconds per animation frame; live curves, the attention from "?" on the
-// lecture's sentence, and a verdict in words when the run settles. Pauses out of view.
+// Panel 7: learn. 1 head and 2 heads (or 1, 2 and 4) at the same width, trained side by side from one
+// button, in slices of a few milliseconds per animation frame; live curves, the attention from "?" on the
+// lecture's sentence, and a verdict in words after LEARN_STEPS (saying which runs had settled by
+// then). Pauses out of view. Seed, width and heads are the page's options (learn-seed, ...).
 import { PanelFrame } from '../panel-frame.js';
 import { el } from '../dom.js';
 import { curveFigure, mapsFigure } from '../learn-charts.js';
-import { DEFAULT_LEARN_SEED, LEARN_STEPS, SAMPLE_WORDS } from '../learn-verdict.js';
+import { LEARN_HEAD_CHOICES, LEARN_STEPS, LEARN_WIDTHS, SAMPLE_WORDS } from '../learn-verdict.js';
+import { defaultOptions, optionRow } from '../options.js';
 
 const SLICE_MS = 5;
 const pct = (v) => (v === null ? '-' : `${(100 * v).toFixed(1)}%`);
+const headsName = (n) => `${n} head${n === 1 ? '' : 's'}`;
+const HEAD_CHOICE_TEXT = { '1,2': '1 and 2', '1,2,4': '1, 2 and 4' };
 
 export class LearnPanel extends PanelFrame {
   constructor(host) {
     super(
       'learn',
       '7. Watch heads learn',
-      `1 head and 2 heads, width 32, trained side by side on "latest verb and latest noun": at "?" the model ` +
-        `names the most recent verb and the most recent noun (64 answers, chance 1.6%). The maps show where "?" ` +
-        `looks in "${SAMPLE_WORDS.join(' ')}".`,
+      `1 head and 2 heads (or 1, 2 and 4) at the same width, trained side by side on "latest verb and latest ` +
+        `noun": at "?" the model names the most recent verb and the most recent noun (64 answers, chance 1.6%). ` +
+        `The maps show where "?" looks in "${SAMPLE_WORDS.join(' ')}".`,
       host,
     );
     this.state = 'idle'; // idle, training, paused, done
@@ -27,17 +31,19 @@ export class LearnPanel extends PanelFrame {
     this.trainButton = button('Train', () => (this.state === 'training' ? this.pause() : this.start()));
     this.stepButton = button('Step', () => this.stepOnce());
     this.resetButton = button('Reset', () => this.reset());
-    this.seedInput = el('input', { type: 'number', min: 0, step: 1, value: String(DEFAULT_LEARN_SEED) });
-    this.seedInput.addEventListener('change', () => this.reset());
+    // Seed, width and heads are the page's options (learn-seed, learn-width, learn-heads): a change
+    // goes to the element, which hands the options back through update().
+    this.options = defaultOptions();
+    this.seedInput = el('input', { type: 'number', min: 0, step: 1 });
+    this.seedInput.addEventListener('change', () => this.#setOption('learn-seed', this.seedInput.value));
     this.control = el('input', { type: 'checkbox' });
     this.control.addEventListener('change', () => this.reset());
-    this.widthSelect = el(
-      'select',
-      {},
-      ...[16, 32, 64].map((w) => el('option', { value: String(w), text: String(w) })),
-    );
-    this.widthSelect.value = '32';
-    this.widthSelect.addEventListener('change', () => this.reset());
+    const choices = (values, text) => values.map((v) => el('option', { value: String(v), text: text(v) }));
+    this.widthSelect = el('select', {}, ...choices(LEARN_WIDTHS, String));
+    this.widthSelect.addEventListener('change', () => this.#setOption('learn-width', this.widthSelect.value));
+    this.headsSelect = el('select', {}, ...choices(Object.keys(LEARN_HEAD_CHOICES), (v) => HEAD_CHOICE_TEXT[v]));
+    this.headsSelect.addEventListener('change', () => this.#setOption('learn-heads', this.headsSelect.value));
+    this.#showOptions();
     const field = (label, input) => el('label', { class: 'field' }, el('span', { text: label }), input);
     this.readout = el('p', { class: 'learn-readout', 'aria-live': 'off' });
     this.verdict = el('p', { class: 'learn-verdict', role: 'status' });
@@ -51,6 +57,7 @@ export class LearnPanel extends PanelFrame {
         this.resetButton,
         field('Seed', this.seedInput),
         field('Width', this.widthSelect),
+        field('Heads', this.headsSelect),
         el('label', { class: 'field check' }, this.control, el('span', { text: 'Control: ask only for the verb' })),
       ),
       this.readout,
@@ -61,15 +68,47 @@ export class LearnPanel extends PanelFrame {
   }
 
   config() {
-    const seed = Number(this.seedInput.value);
+    const o = this.options;
     return {
-      seed: Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff ? seed : DEFAULT_LEARN_SEED,
+      seed: o.learnSeed,
       variant: this.control.checked ? 'verb' : 'verb-noun',
-      dModel: Number(this.widthSelect.value),
+      dModel: o.learnWidth,
+      headCounts: LEARN_HEAD_CHOICES[o.learnHeads],
     };
   }
 
-  update() {
+  // A control read through the options' own reader: an unusable value is named and put back.
+  #setOption(name, raw) {
+    const row = optionRow(name);
+    const { value, note } = row.read(String(raw), name);
+    if (note) {
+      this.status(note, 'error');
+      this.#showOptions();
+      return;
+    }
+    this.host.onOptions({ [row.property]: value });
+  }
+
+  #showOptions() {
+    const o = this.options;
+    this.seedInput.value = String(o.learnSeed);
+    this.widthSelect.value = String(o.learnWidth);
+    this.headsSelect.value = o.learnHeads;
+  }
+
+  // The options from the element; a new seed, width or heads starts a new run.
+  #useOptions(o) {
+    this.options = o;
+    this.#showOptions();
+    if (!this.session) return;
+    const want = this.config();
+    const have = this.session.config;
+    const same = ['seed', 'dModel', 'variant'].every((k) => want[k] === have[k]);
+    if (!same || want.headCounts.join() !== have.headCounts.join()) this.reset();
+  }
+
+  update(o) {
+    if (o) this.#useOptions(o);
     if (!this.session) this.#newSession();
     else this.draw();
   }
@@ -100,8 +139,10 @@ export class LearnPanel extends PanelFrame {
   start() {
     if (!this.session && !this.#newSession()) return this.summary();
     if (this.state === 'done') return this.summary();
+    const first = this.session.step === 0 && this.state !== 'training';
     this.#setState('training');
     this.#loop();
+    if (first) this.host.learned?.(); // the panels that show the trained heads say a run is under way
     return this.summary();
   }
 
@@ -114,8 +155,10 @@ export class LearnPanel extends PanelFrame {
 
   reset() {
     cancelAnimationFrame(this.frame);
+    const trained = Boolean(this.session?.verdict);
     this.session = null;
     this.#newSession();
+    if (trained) this.host.learned?.();
     return this.summary();
   }
 
@@ -123,7 +166,7 @@ export class LearnPanel extends PanelFrame {
     if (!this.session && !this.#newSession()) return;
     this.pause();
     this.session.slice(0);
-    this.#afterSlice();
+    this.#redraw();
   }
 
   /** The element left the view: stop the frames; wake() picks up where it stopped. */
@@ -139,30 +182,30 @@ export class LearnPanel extends PanelFrame {
     if (this.state === 'settling') this.#settle();
   }
 
+  // A frame either trains or draws, never both, so that neither adds to the other in one task: two
+  // frames of training (one slice of about SLICE_MS each), then one that refreshes the maps and
+  // redraws (about 20 redraws a second), and a last draw when the run ends.
   #loop() {
     cancelAnimationFrame(this.frame);
     if (this.away) return;
     this.frame = requestAnimationFrame(() => {
       if (this.state !== 'training' || this.away || !this.session) return;
       const t0 = performance.now();
-      this.session.slice(SLICE_MS);
-      const t1 = performance.now();
-      this.#afterSlice();
-      const d = this.section.dataset;
-      d.maxSliceMs = Math.max(t1 - t0, Number(d.maxSliceMs ?? 0)).toFixed(1);
-      // The panel's own work in this frame (training, maps, drawing), for the budget tests.
+      this.frames = (this.frames ?? 0) + 1;
+      const drawFrame = this.frames % 3 === 0 || this.session.done;
+      if (drawFrame) this.#redraw();
+      else this.session.slice(SLICE_MS);
       const ms = performance.now() - t0;
-      this.section.dataset.maxFrameMs = Math.max(ms, Number(this.section.dataset.maxFrameMs ?? 0)).toFixed(1);
-      if (this.state === 'training' && !this.session.done) this.#loop();
+      // The panel's own work per frame, for the budget tests and bench/.
+      const d = this.section.dataset;
+      const key = drawFrame ? 'maxDrawMs' : 'maxSliceMs';
+      d[key] = Math.max(ms, Number(d[key] ?? 0)).toFixed(1);
+      if (this.state === 'training') this.#loop();
     });
   }
 
-  // The maps and figures are redrawn every third frame while training (about 20 times a second):
-  // enough to watch, and it leaves most of each frame to the page.
-  #afterSlice() {
+  #redraw() {
     const s = this.session;
-    this.slices = (this.slices ?? 0) + 1;
-    if (!s.done && this.state === 'training' && this.slices % 3 !== 1) return;
     s.refreshMaps();
     this.draw();
     if (s.done) this.#settle();
@@ -185,10 +228,11 @@ export class LearnPanel extends PanelFrame {
         this.#settle();
         return;
       }
-      this.verdict.textContent = verdict.text;
+      this.verdict.textContent = this.summary().verdict;
       this.verdict.dataset.stuck = String(verdict.stuck);
       this.#setState('done');
       this.draw();
+      this.host.learned?.();
     });
   }
 
@@ -201,30 +245,32 @@ export class LearnPanel extends PanelFrame {
       steps: LEARN_STEPS,
       ...(s ? s.config : this.config()),
       runs: (s?.runs ?? []).map((r) => ({ heads: r.heads, accuracy: r.accuracy, loss: r.loss, result: r.result })),
-      verdict: s?.verdict?.text ?? null,
+      verdict: s?.verdict ? `${s.verdict.text} ${s.verdict.settled}` : null,
     };
   }
 
   draw() {
     const s = this.session;
     if (!s) return;
-    const [a, b] = s.runs;
     this.section.dataset.step = String(s.step);
     this.section.dataset.trainMs = s.trainMs.toFixed(1);
     this.section.dataset.accuracy = s.runs.map((r) => (r.accuracy ?? 0).toFixed(4)).join(' ');
+    const accuracies = s.runs.map((r) => `${headsName(r.heads)} ${pct(r.accuracy)}`).join(', ');
     this.readout.textContent =
-      `Step ${s.step} of ${LEARN_STEPS} (${s.trainMs.toFixed(0)} ms of training). Training accuracy, smoothed: ` +
-      `1 head ${pct(a.accuracy)}, 2 heads ${pct(b.accuracy)}.`;
+      `Step ${s.step} of ${LEARN_STEPS} (${s.trainMs.toFixed(0)} ms of training). Training accuracy, ` +
+      `smoothed: ${accuracies}.`;
     this.status(
       this.state === 'done'
         ? 'Done: accuracy on 2048 held-out sequences below.'
-        : `${this.state === 'training' ? 'Training' : 'Ready'}: seed ${s.config.seed}, width ${s.config.dModel}` +
-            `${s.config.variant === 'verb' ? ', control task (latest verb only)' : ''}.`,
+        : `${this.state === 'training' ? 'Training' : 'Ready'}: ${s.config.headCounts.join(', ')} heads, ` +
+            `seed ${s.config.seed}, width ${s.config.dModel}` +
+            `${s.config.variant === 'verb' ? ', control task (latest verb only)' : ''}; the verdict comes at ` +
+            `step ${LEARN_STEPS}.`,
     );
     this.#fillTable();
     const width = this.drawWidth;
-    // Four figures in a row on a wide slide, two on a laptop, one on a phone.
-    const across = width >= 1100 ? 4 : width >= 640 ? 2 : 1;
+    // All the figures in a row on a wide slide (four, or five with 4 heads), two on a laptop, one on a phone.
+    const across = width >= 1100 ? 2 + s.runs.length : width >= 640 ? 2 : 1;
     const half = Math.floor(width / across) - (across > 1 ? 12 : 0);
     const maxSteps = LEARN_STEPS;
     const textScale = this.textScale;

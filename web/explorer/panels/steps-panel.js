@@ -32,7 +32,7 @@ export class StepsPanel extends PanelFrame {
     this.check = el('p', { class: 'check' });
     this.body.append(this.list, el('div', { class: 'stepper' }, this.previous, this.next), this.check);
     // The figures and what the strides say about them go together (on a slide, the right column).
-    const side = el('div', { class: 'steps-side' });
+    const side = el('div', { class: 'side' });
     this.figureArea.replaceWith(side);
     side.append(this.figureArea, this.strides);
   }
@@ -159,6 +159,9 @@ export class StepsPanel extends PanelFrame {
         scale: 'probability',
         masked: c.config.causal ? (i, j) => j > i : null,
         title: 'attend: head 1 attention (T x T)',
+        quantity: 'attention',
+        scores: o.attended.scores,
+        headDim: hd,
       },
       merge: { values: o.concat, rows: T, cols: D, title: `merge: concat (T = ${T}, H*hd = ${D})`, columnBands: bands },
       'out-project': { values: o.output, rows: T, cols: D, title: `out-project: output (T = ${T}, d_model = ${D})` },

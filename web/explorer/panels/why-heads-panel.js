@@ -7,6 +7,30 @@ import { barsFigure } from '../charts.js';
 import { stackFigures } from '../figure.js';
 import { DEFAULT_SENTENCE } from '../presets.js';
 import { WHY_WIDTH as WIDTH } from '../computation.js';
+import { LearnedView } from '../learned-view.js';
+import { SAMPLE_NOUN_AT, SAMPLE_VERB_AT } from '../learn-verdict.js';
+
+const UNTRAINED =
+  'These query and key weights are designed by hand. Training finds the same split by itself: train 1 head and ' +
+  '2 heads in panel 7 and their learned attention from "?" is drawn here beside the designed maps.';
+
+// Where each head of a trained run puts most of its attention from "?".
+function learnedText(learned) {
+  const { words } = learned;
+  const runs = learned.runs.filter((r) => r.heads <= 2);
+  const described = runs.map((run) => {
+    const heads = run.trained.map((v, h) => {
+      const on = (at) => `${v[at].toFixed(2)} on "${words[at]}"`;
+      return `${run.heads === 1 ? 'its head' : `head ${h + 1}`} ${on(SAMPLE_VERB_AT)} and ${on(SAMPLE_NOUN_AT)}`;
+    });
+    const name = `${run.heads} head${run.heads === 1 ? '' : 's'}`;
+    return `${name} (${Math.round(100 * run.accuracy)}% held-out): ${heads.join(', ')}`;
+  });
+  return (
+    `Learned, not designed: after ${learned.step} steps in panel 7, the attention from "?" in ` +
+    `"${words.join(' ')}" (latest verb "catch", latest noun "ball"). ${described.join('; ')}.`
+  );
+}
 
 export class WhyHeadsPanel extends PanelFrame {
   constructor(host) {
@@ -20,11 +44,26 @@ export class WhyHeadsPanel extends PanelFrame {
     );
     this.summary = el('p', { class: 'summary' });
     this.body.append(this.summary);
+    this.learnedView = new LearnedView(host, {
+      untrained: UNTRAINED,
+      text: learnedText,
+      maps: (learned) =>
+        learned.runs
+          .filter((run) => run.heads <= 2)
+          .map((run) => ({ run, kind: 'trained', title: `Learned: ${run.heads} head${run.heads === 1 ? '' : 's'}` })),
+    });
+    this.figureArea.after(this.learnedView.element);
   }
 
   update(o, c) {
     const why = c?.why;
-    if (why === this.why) return; // nothing here depends on the other options
+    const learnedChanged = c?.learned !== this.learned;
+    this.learned = c?.learned;
+    this.learnedView.update(this.learned); // also says when a run is under way in panel 7
+    if (why === this.why) {
+      if (learnedChanged) this.draw();
+      return; // nothing else here depends on the other options
+    }
     this.why = why;
     if (!why || why.error) {
       this.runs = null;
@@ -57,13 +96,17 @@ export class WhyHeadsPanel extends PanelFrame {
     // the height left on a slide. Narrow: one head's figures, then the two heads'.
     const wide = width >= 760;
     const third = Math.floor((width - 24) / 3) - 4;
-    const available = this.heightBelow(this.figureArea);
+    // On a slide: the height under the text, less what the trained heads' view below takes.
+    const available = this.heightBelow(this.figureArea) - this.learnedView.element.getBoundingClientRect().height - 12;
     const barsHeight = Number.isFinite(available) ? Math.max(50, (available - 24) * 0.38) : null;
     const mapHeight = Number.isFinite(available) ? Math.max(120, available - barsHeight - 24) : Infinity;
     const tokens = this.tokens;
-    const map = (attention, h, title) => {
+    const map = (run, h, title) => {
       const common = {
-        values: attention,
+        values: run.attention,
+        quantity: 'attention',
+        scores: run.scores,
+        headDim: WIDTH / run.heads,
         offset: h * T * T,
         rows: T,
         cols: T,
@@ -104,8 +147,8 @@ export class WhyHeadsPanel extends PanelFrame {
       height: rowHeight(2, 110),
       textScale: k,
     });
-    const oneMap = map(one.attention, 0, 'One head: attention (T x T)');
-    const twoMaps = [0, 1].map((h) => map(two.attention, h, `Two heads: head ${h + 1} attention`));
+    const oneMap = map(one, 0, 'One head: attention (T x T)');
+    const twoMaps = [0, 1].map((h) => map(two, h, `Two heads: head ${h + 1} attention`));
     const oneTitle = 'One head: the last "it" splits its attention between ball and catch';
     const twoTitle = 'Two heads: head 1 attends to ball, head 2 to catch';
     const twoTables = () => el('div', {}, twoMaps[0].table(), twoMaps[1].table());
@@ -135,6 +178,8 @@ export class WhyHeadsPanel extends PanelFrame {
       ],
       { row: true },
     );
+    this.addTables(...this.learnedView.draw(this.drawWidth));
+    this.figures.push(...this.learnedView.figures);
   }
 
   exportData() {
@@ -146,6 +191,7 @@ export class WhyHeadsPanel extends PanelFrame {
       width: WIDTH,
       seed: this.seed,
       designed: 'Wq and Wk are designed for teaching, not trained',
+      learned: this.learnedView.exportData(),
       oneHead: {
         lastItRow: this.runs.one.lastRow[0],
         attention: this.runs.one.attention,

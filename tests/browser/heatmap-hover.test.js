@@ -1,0 +1,507 @@
+// Reading heatmaps cell by cell, as a user does: the pointer over a drawn cell (found from the canvas
+// pixels) or the arrow keys on a focused map show the cell's tokens, its scaled dot product and its
+// weight, checked against an independent double-precision computation from the module's weights;
+// the tip stays in the frame and leaves with the pointer. Also: exports in the dark theme, masked
+// cells against low attention in dark mode, and the contrast of bars, all read from what is drawn.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { launchChromium } from './chromium.js';
+import { serveWeb } from './static-server.js';
+import { ARTIFACTS } from './page-checks.js';
+import { loadHeadwise } from '../../web/headwise.js';
+import { tokenize } from '../../web/explorer/tokenizer.js';
+import { embedTokens } from '../../web/explorer/token-embeddings.js';
+import { viridis } from '../../web/explorer/colour-scale.js';
+import { DARK, LIGHT } from '../../web/explorer/figure.js';
+
+let browser;
+let server;
+let hw;
+
+before(async () => {
+  browser = await launchChromium();
+  server = await serveWeb();
+  hw = await loadHeadwise();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// WCAG 2 contrast, written out here rather than taken from the page's code.
+const channel = (v) => (v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+const luminance = (rgb) =>
+  0.2126 * channel(rgb >> 16) + 0.7152 * channel((rgb >> 8) & 255) + 0.0722 * channel(rgb & 255);
+const contrast = (a, b) => {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+};
+const rgbOf = (hex) => parseInt(hex.slice(1, 7), 16);
+const hex = (v) => `#${v.toString(16).padStart(6, '0')}`;
+const VIRIDIS_RGB = new Set(Array.from({ length: 256 }, (_, k) => rgbOf(viridis(k / 255))));
+
+async function open(url, { viewport = { width: 1280, height: 720 }, colorScheme = 'light', hasTouch = false } = {}) {
+  const context = await browser.newContext({ viewport, colorScheme, hasTouch, acceptDownloads: true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await page.goto(url);
+  await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 20_000 });
+  await page.waitForSelector('headwise-explorer:not([data-drawing])');
+  return { page, context, problems };
+}
+
+/**
+ * The page's tokens and configuration (from getState), and for every head, in double precision from
+ * the module's weights: score(h, i, j) = q_i . k_j / sqrt(hd) and the causal softmax weight(h, i, j).
+ */
+async function reference(page) {
+  const state = await page.locator('headwise-explorer').evaluate((host) => host.getState());
+  const { tokens } = tokenize(state.sentence);
+  const [T, D, H] = [tokens.length, state.width, state.heads];
+  const hd = D / H;
+  const x = embedTokens(hw, tokens, D);
+  const layer = hw.createAttention({
+    batch: 1,
+    tokens: T,
+    dModel: D,
+    heads: H,
+    causal: state.causal,
+    seed: state.seed,
+  });
+  const { wq, wk } = layer.getWeights();
+  const api = layer.forward(x, { intermediates: true }); // the module's own float32 numbers
+  layer.dispose();
+  const project = (w) =>
+    Array.from({ length: T }, (_, t) =>
+      Array.from({ length: D }, (_, c) => {
+        let s = 0;
+        for (let d = 0; d < D; d += 1) s += x[t * D + d] * w[d * D + c];
+        return s;
+      }),
+    );
+  const [q, k] = [project(wq), project(wk)];
+  const score = (h, i, j) => {
+    let s = 0;
+    for (let e = h * hd; e < (h + 1) * hd; e += 1) s += q[i][e] * k[j][e];
+    return s / Math.sqrt(hd);
+  };
+  const weight = (h, i, j) => {
+    const seen = state.causal ? i + 1 : T;
+    const row = Array.from({ length: seen }, (_, b) => score(h, i, b));
+    const top = Math.max(...row);
+    const sum = row.reduce((a, s) => a + Math.exp(s - top), 0);
+    return j < seen ? Math.exp(row[j] - top) / sum : 0;
+  };
+  const at = (h, i, j) => (h * T + i) * T + j;
+  const apiScore = (h, i, j) => api.scores[at(h, i, j)];
+  const apiWeight = (h, i, j) => api.attention[at(h, i, j)];
+  return { tokens, T, hd, causal: state.causal, score, weight, apiScore, apiWeight };
+}
+
+/** Canvas `index` of a figure area: its pixels (0xrrggbb), its box on the page and its pixel ratio. */
+async function canvasOf(page, selector, index) {
+  const canvas = page.locator(selector).nth(index);
+  await canvas.scrollIntoViewIfNeeded();
+  const image = await canvas.evaluate((c) => {
+    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+    const rgb = new Array(c.width * c.height);
+    for (let k = 0; k < rgb.length; k += 1) rgb[k] = (data[4 * k] << 16) | (data[4 * k + 1] << 8) | data[4 * k + 2];
+    return { width: c.width, height: c.height, rgb };
+  });
+  const box = await canvas.boundingBox();
+  const pixel = (x, y) => image.rgb[y * image.width + x];
+  return { canvas, ...image, box, pixel, ratio: image.width / box.width };
+}
+
+/** The T x T grid as drawn: the box of its viridis pixels; cell(i, j) is the centre on the page. */
+function drawnGrid(image, T) {
+  let [x0, y0, x1, y1] = [image.width, image.height, -1, -1];
+  for (let y = 0; y < image.height; y += 1) {
+    for (let x = 0; x < image.width; x += 1) {
+      if (!VIRIDIS_RGB.has(image.pixel(x, y))) continue;
+      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+    }
+  }
+  const [cw, ch] = [(x1 + 1 - x0) / T, (y1 + 1 - y0) / T];
+  assert.ok(cw >= 4 && ch >= 4, `a grid of ${cw} x ${ch} px cells`);
+  return {
+    cell: (i, j) => ({
+      x: image.box.x + (x0 + (j + 0.5) * cw) / image.ratio,
+      y: image.box.y + (y0 + (i + 0.5) * ch) / image.ratio,
+    }),
+    pixelAt: (i, j) => image.pixel(Math.floor(x0 + (j + 0.2) * cw), Math.floor(y0 + (i + 0.2) * ch)),
+  };
+}
+
+const shownTip = (page, panel) => page.locator(`[data-panel="${panel}"] .cell-tip:not([hidden])`);
+
+/** The visible tip: its heading's row and column (1-based, tokens), score and weight as printed. */
+async function readTip(page, panel) {
+  const tip = shownTip(page, panel);
+  assert.equal(await tip.count(), 1, 'one tooltip is shown');
+  const text = await tip.innerText();
+  const m = /^row (\d+) “(.*)”, column (\d+) “(.*)”/.exec(text);
+  assert.ok(m, `the tip names its row and column tokens: ${JSON.stringify(text)}`);
+  const number = (re) => {
+    const found = re.exec(text);
+    return found ? Number(found[1]) : null;
+  };
+  return {
+    text,
+    box: await tip.boundingBox(),
+    row: Number(m[1]) - 1,
+    rowToken: m[2],
+    col: Number(m[3]) - 1,
+    colToken: m[4],
+    score: number(/q_\d+ · k_\d+ \/ √\d+ = (-?[\d.e+-]+) \(before softmax\)/),
+    weight: number(/weight (-?[\d.e+-]+) \(after softmax\)/),
+  };
+}
+
+/** The tip says what the reference says for head h, cell (i, j), to the 4 digits it prints. */
+function assertTipMatches(tip, ref, h, i, j) {
+  assert.deepEqual([tip.row, tip.col], [i, j], tip.text);
+  assert.deepEqual([tip.rowToken, tip.colToken], [ref.tokens[i], ref.tokens[j]], tip.text);
+  assert.match(tip.text, new RegExp(`q_${i + 1} · k_${j + 1} / √${ref.hd} =`));
+  const close = (got, want) => Math.abs(got - want) <= 6e-4 * Math.abs(want) + 1e-6;
+  const [score, weight] = [ref.score(h, i, j), ref.weight(h, i, j)];
+  assert.ok(close(tip.score, score), `head ${h + 1} (${i}, ${j}): tip score ${tip.score}, reference ${score}`);
+  assert.ok(close(tip.weight, weight), `head ${h + 1} (${i}, ${j}): tip weight ${tip.weight}, reference ${weight}`);
+  // The module's float32 numbers agree with the double reference (so the tip agrees with both).
+  assert.ok(Math.abs(ref.apiScore(h, i, j) - score) < 1e-5, `module score ${ref.apiScore(h, i, j)}`);
+  assert.ok(Math.abs(ref.apiWeight(h, i, j) - weight) < 1e-5, `module weight ${ref.apiWeight(h, i, j)}`);
+  assert.ok(close(tip.score, ref.apiScore(h, i, j)) && close(tip.weight, ref.apiWeight(h, i, j)));
+  console.log(
+    `head ${h + 1} cell (${i}, ${j}): score ${tip.score} (double ${score}), weight ${tip.weight} (${weight})`,
+  );
+}
+
+function assertInside(box, viewport, what) {
+  assert.ok(box, `${what}: shown`);
+  const inside =
+    box.x >= -0.5 &&
+    box.y >= -0.5 &&
+    box.x + box.width <= viewport.width + 0.5 &&
+    box.y + box.height <= viewport.height + 0.5;
+  assert.ok(inside, `${what}: tip at ${JSON.stringify(box)} inside ${viewport.width} x ${viewport.height}`);
+}
+
+/** The outline the tooltip draws round the cell contains the cell's centre. */
+async function assertOutlined(page, panel, point) {
+  const outline = await page.locator(`[data-panel="${panel}"] .cell-box:not([hidden])`).boundingBox();
+  assert.ok(outline, 'the cell is outlined');
+  const holds = (b) => point.x > b.x && point.x < b.x + b.width && point.y > b.y && point.y < b.y + b.height;
+  assert.ok(holds(outline), `outline ${JSON.stringify(outline)} holds the cell centre ${JSON.stringify(point)}`);
+}
+
+const HEADS = '[data-panel="heads"] .figures:not(.mix) > canvas';
+
+describe('heatmap cells, read by pointer and keyboard', () => {
+  test('heads panel: hover shows tokens, score and weight of the cell under the pointer; gone after', async () => {
+    const viewport = { width: 1280, height: 720 };
+    const { page, context, problems } = await open(`${server.url}index.html?panel=heads`, { viewport });
+    try {
+      const ref = await reference(page);
+      const { T } = ref;
+      const image = await canvasOf(page, HEADS, 1);
+      const grid = drawnGrid(image, T);
+      const before = await image.canvas.evaluate((c) => c.toDataURL());
+      // Head 2, the last "it" (row 11) looking at "ball" (column 4).
+      const [i, j] = [T - 1, ref.tokens.indexOf('ball')];
+      await page.mouse.move(grid.cell(i, j).x, grid.cell(i, j).y);
+      const tip = await readTip(page, 'heads');
+      assertTipMatches(tip, ref, 1, i, j);
+      assertInside(tip.box, viewport, 'bottom row');
+      await assertOutlined(page, 'heads', grid.cell(i, j));
+      await page.screenshot({ path: `${ARTIFACTS}heatmap-hover-heads.png` });
+      // A cell the causal mask hides says so.
+      await page.mouse.move(grid.cell(0, T - 1).x, grid.cell(0, T - 1).y);
+      const masked = await shownTip(page, 'heads').innerText();
+      assert.match(masked, /masked: the causal mask hides a later token/);
+      assert.match(masked, /score −∞ before softmax, weight 0 after/);
+      // Top-left cell: still inside the frame (below the cell when there is no room above).
+      await page.mouse.move(grid.cell(0, 0).x, grid.cell(0, 0).y);
+      assertInside((await readTip(page, 'heads')).box, viewport, 'top-left cell');
+      // The pointer leaves: no tip, no outline, and the map is drawn as it was before the hover.
+      await page.mouse.move(4, 4);
+      assert.equal(await shownTip(page, 'heads').count(), 0, 'the tip leaves with the pointer');
+      assert.equal(await page.locator('[data-panel="heads"] .cell-box:not([hidden])').count(), 0);
+      assert.equal(await image.canvas.evaluate((c) => c.toDataURL()), before, 'the hover highlight left the map');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('steps panel, attend step: the hovered cell gives head 1 score and weight', async () => {
+    const { page, context, problems } = await open(`${server.url}index.html?panel=steps`);
+    try {
+      const next = page.locator('[data-panel="steps"] .stepper button:text-is("Next step")');
+      await next.click();
+      await next.click();
+      assert.match(await page.locator('[data-panel="steps"] .status').innerText(), /attend/);
+      const ref = await reference(page);
+      const image = await canvasOf(page, '[data-panel="steps"] .figures > canvas', 0);
+      const grid = drawnGrid(image, ref.T);
+      const [i, j] = [7, 4];
+      await page.mouse.move(grid.cell(i, j).x, grid.cell(i, j).y);
+      assertTipMatches(await readTip(page, 'steps'), ref, 0, i, j);
+      await page.mouse.move(4, 4);
+      assert.equal(await shownTip(page, 'steps').count(), 0, 'the tip leaves with the pointer');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('keyboard: one tab stop per heatmap, arrows move a cell cursor, Escape and blur hide it', async () => {
+    const { page, context, problems } = await open(`${server.url}index.html?panel=heads`);
+    try {
+      const ref = await reference(page);
+      const active = () =>
+        page.locator('headwise-explorer').evaluate((host, selector) => {
+          const canvases = [...host.shadowRoot.querySelectorAll(selector.replace('[data-panel="heads"] ', ''))];
+          return canvases.indexOf(host.shadowRoot.activeElement);
+        }, HEADS);
+      await page.locator('[data-panel="heads"] .token-bar button[tabindex="0"]').focus();
+      await page.keyboard.press('Tab');
+      assert.equal(await active(), 0, 'Tab after the token bar reaches head 1');
+      let tip = await readTip(page, 'heads');
+      assert.deepEqual([tip.row, tip.col], [0, 0], 'the cursor starts at the first cell');
+      for (let k = 0; k < 7; k += 1) await page.keyboard.press('ArrowDown');
+      for (let k = 0; k < 4; k += 1) await page.keyboard.press('ArrowRight');
+      tip = await readTip(page, 'heads');
+      assertTipMatches(tip, ref, 0, 7, 4);
+      assertInside(tip.box, { width: 1920, height: 1080 }, 'keyboard cursor');
+      // Arrows stay inside the map: the next Tab leaves it for the next map.
+      await page.keyboard.press('Tab');
+      assert.equal(await active(), 1, 'one Tab moves from head 1 to head 2');
+      tip = await readTip(page, 'heads');
+      assert.deepEqual([tip.row, tip.col], [0, 0], 'head 2 shows its own cursor, head 1 tip is gone');
+      await page.keyboard.press('Escape');
+      assert.equal(await shownTip(page, 'heads').count(), 0, 'Escape hides the tip');
+      await page.keyboard.press('ArrowDown');
+      assert.equal((await readTip(page, 'heads')).row, 1, 'an arrow shows it again, one row down');
+      await page.locator('[data-panel="heads"] .token-bar button[tabindex="0"]').focus();
+      assert.equal(await shownTip(page, 'heads').count(), 0, 'blur hides the tip');
+      assert.equal(await page.locator('[data-panel="heads"] .cell-box:not([hidden])').count(), 0);
+      // After a click on a map the arrows are left to the page (a deck moves on them).
+      const grid = drawnGrid(await canvasOf(page, HEADS, 0), ref.T);
+      await page.mouse.click(grid.cell(3, 1).x, grid.cell(3, 1).y);
+      assert.equal(await active(), 0, 'the click focused the map');
+      await page.evaluate(() => {
+        addEventListener('keydown', (event) => (globalThis.arrowTaken = event.defaultPrevented), { once: true });
+      });
+      await page.keyboard.press('ArrowDown');
+      assert.equal(await page.evaluate(() => globalThis.arrowTaken), false, 'the arrow reached the page untouched');
+      tip = await readTip(page, 'heads');
+      assert.deepEqual([tip.row, tip.col], [3, 1], 'the tip stays on the clicked cell');
+      // A shorter sentence: the cursor (row 4 of 12) is no longer a cell; focus starts again at the first.
+      await page.mouse.move(4, 4);
+      await page.locator('headwise-explorer').evaluate((host) => host.setOptions({ sentence: 'The dog' }));
+      await page.waitForFunction(() => {
+        const root = document.querySelector('headwise-explorer').shadowRoot;
+        return root.querySelector('[data-panel="heads"] .status').textContent.includes('2 x 2');
+      });
+      await page.locator('[data-panel="heads"] .token-bar button[tabindex="0"]').focus();
+      await page.keyboard.press('Tab');
+      tip = await readTip(page, 'heads');
+      assert.deepEqual([tip.row, tip.rowToken, tip.col, tip.colToken], [0, 'The', 0, 'The']);
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      assert.equal((await readTip(page, 'heads')).row, 1, 'the cursor stops at the last of 2 rows');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('on a 1280 x 720 slide (embed.html) the tip of every corner cell of every head stays on the slide', async () => {
+    const viewport = { width: 1280, height: 720 };
+    const { page, context, problems } = await open(`${server.url}embed.html?panel=heads`, { viewport });
+    try {
+      const { T } = await reference(page);
+      const count = await page.locator(HEADS).count();
+      for (let h = 0; h < count; h += 1) {
+        if (!(await page.locator(HEADS).nth(h).isVisible())) continue;
+        const grid = drawnGrid(await canvasOf(page, HEADS, h), T);
+        for (const [i, j] of [
+          [0, 0],
+          [0, T - 1],
+          [T - 1, 0],
+          [T - 1, T - 1],
+        ]) {
+          await page.mouse.move(grid.cell(i, j).x, grid.cell(i, j).y);
+          const tip = await readTip(page, 'heads');
+          assert.deepEqual([tip.row, tip.col], [i, j]);
+          assertInside(tip.box, viewport, `head ${h + 1} cell (${i}, ${j})`);
+        }
+      }
+      await page.screenshot({ path: `${ARTIFACTS}heatmap-hover-slide.png` });
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('on a 390 px phone the tip stays inside the screen, and a tap shows it', async () => {
+    const viewport = { width: 390, height: 844 };
+    const { page, context, problems } = await open(`${server.url}index.html?panel=heads`, { viewport, hasTouch: true });
+    try {
+      const ref = await reference(page);
+      const { T } = ref;
+      const image = await canvasOf(page, HEADS, 0);
+      const grid = drawnGrid(image, T);
+      for (const [i, j] of [
+        [T - 1, T - 1],
+        [T - 1, 0],
+        [Math.floor(T / 2), Math.floor(T / 2)],
+      ]) {
+        await page.mouse.move(grid.cell(i, j).x, grid.cell(i, j).y);
+        const tip = await readTip(page, 'heads');
+        assertInside(tip.box, viewport, `cell (${i}, ${j})`);
+      }
+      await page.screenshot({ path: `${ARTIFACTS}heatmap-hover-phone.png` });
+      await page.mouse.move(2, 2);
+      await page.touchscreen.tap(grid.cell(T - 1, 2).x, grid.cell(T - 1, 2).y);
+      const tapped = await readTip(page, 'heads');
+      assertTipMatches(tapped, ref, 0, T - 1, 2);
+      assertInside(tapped.box, viewport, 'tapped cell');
+      // A second tap on the focused map moves the tip to that cell.
+      await page.touchscreen.tap(grid.cell(T - 2, T - 2).x, grid.cell(T - 2, T - 2).y);
+      const again = await readTip(page, 'heads');
+      assertTipMatches(again, ref, 0, T - 2, T - 2);
+      assertInside(again.box, viewport, 'second tapped cell');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('themes and contrast', () => {
+  test('dark mode: masked cells stand apart from low attention by >= 3:1 (canvas pixels)', async () => {
+    const { page, context, problems } = await open(`${server.url}index.html`, { colorScheme: 'dark' });
+    try {
+      const ref = await reference(page);
+      const { T } = ref;
+      const image = await canvasOf(page, HEADS, 0);
+      const grid = drawnGrid(image, T);
+      // The lowest weight drawn, against a masked cell, as pixels on the canvas.
+      let low = [1, 0];
+      for (let i = 1; i < T; i += 1) {
+        for (let j = 0; j <= i; j += 1) if (ref.weight(0, i, j) < ref.weight(0, ...low)) low = [i, j];
+      }
+      const maskedPixel = grid.pixelAt(0, T - 1);
+      const lowPixel = grid.pixelAt(...low);
+      const ratio = contrast(maskedPixel, lowPixel);
+      const darkest = contrast(maskedPixel, rgbOf(viridis(0)));
+      console.log(
+        `dark mode: masked ${hex(maskedPixel)} vs lowest weight ${ref.weight(0, ...low).toFixed(4)} ` +
+          `${hex(lowPixel)}: ` +
+          `contrast ${ratio.toFixed(2)}; vs viridis(0) ${darkest.toFixed(2)}`,
+      );
+      assert.ok(ratio >= 3 && darkest >= 3, `masked against low attention: ${ratio.toFixed(2)}, ${darkest.toFixed(2)}`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('dark mode: SVG and PNG exports have the dark background and print no -0.0', async () => {
+    const { page, context, problems } = await open(`${server.url}index.html`, { colorScheme: 'dark' });
+    try {
+      const saved = async (panel, label) => {
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.locator(`[data-panel="${panel}"] .exports button:text-is("${label}")`).click(),
+        ]);
+        return readFile(await download.path());
+      };
+      for (const panel of ['input', 'why', 'steps', 'heads', 'order']) {
+        const svg = (await saved(panel, 'SVG')).toString('utf8');
+        assert.ok(
+          svg.includes(`<rect width="100%" height="100%" fill="${DARK.bg}"/>`),
+          `${panel} SVG has the dark background`,
+        );
+        assert.ok(!svg.includes(`fill="${LIGHT.fg}"`), `${panel} SVG has no light-theme text`);
+        const negativeZero = svg.match(/>-0(\.0*)?</g) ?? [];
+        assert.equal(negativeZero.length, 0, `${panel} SVG prints ${negativeZero.length} "-0.0"`);
+      }
+      const png = await saved('heads', 'PNG');
+      const corner = await page.evaluate(async (base64) => {
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const ctx = canvas.getContext('2d');
+        ctx.drawImage(bitmap, 0, 0);
+        const [r, g, b] = ctx.getImageData(1, 1, 1, 1).data;
+        return (r << 16) | (g << 8) | b;
+      }, png.toString('base64'));
+      assert.equal(hex(corner), DARK.bg, 'the PNG export has the dark background');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const [scheme, palette] of [
+    ['light', LIGHT],
+    ['dark', DARK],
+  ]) {
+    test(`${scheme} mode: the bars of "why heads" have contrast >= 3:1 against the background`, async () => {
+      const { page, context, problems } = await open(`${server.url}index.html?panel=why`, { colorScheme: scheme });
+      try {
+        const bg = rgbOf(palette.bg);
+        // A bar is a block of one colour with the background on its left and right, on every row it
+        // spans; in a heatmap a cell's neighbours are cells. Found in the page: (colour, x0, x1) -> rows.
+        const blocks = await page.locator('headwise-explorer').evaluate((host, background) => {
+          const found = {};
+          for (const canvas of host.shadowRoot.querySelectorAll('[data-panel="why"] .figures > canvas')) {
+            const { width, height } = canvas;
+            const { data } = canvas.getContext('2d').getImageData(0, 0, width, height);
+            const ratio = width / canvas.getBoundingClientRect().width;
+            // Transparent pixels show the page's background.
+            const at = (x, y) => {
+              const k = 4 * (y * width + x);
+              return data[k + 3] === 0 ? background : (data[k] << 16) | (data[k + 1] << 8) | data[k + 2];
+            };
+            for (let y = 0; y < height; y += 1) {
+              let x = 0;
+              while (x < width) {
+                const colour = at(x, y);
+                let end = x + 1;
+                while (end < width && at(end, y) === colour) end += 1;
+                const walled = x > 0 && end < width && at(x - 1, y) === background && at(end, y) === background;
+                if (colour !== background && walled && end - x >= 4 * ratio && end - x <= 60 * ratio) {
+                  const key = `${colour}:${x}:${end}`;
+                  found[key] = (found[key] ?? 0) + 1 / ratio;
+                }
+                x = end;
+              }
+            }
+          }
+          return found;
+        }, bg);
+        const fills = new Map(); // colour -> its tallest block (CSS px)
+        for (const [key, rows] of Object.entries(blocks)) {
+          const colour = Number(key.split(':')[0]);
+          fills.set(colour, Math.max(fills.get(colour) ?? 0, rows));
+        }
+        // The tallest bars are about 0.5 and 1 of their charts' height (150 and 110 px).
+        const bars = [...fills].filter(([, rows]) => rows >= 20).map(([colour]) => colour);
+        const ratios = bars.map((c) => `${hex(c)} ${contrast(c, bg).toFixed(2)}`);
+        console.log(`${scheme} bars against ${palette.bg}: ${ratios.join(', ')}`);
+        assert.ok(bars.length > 0, 'the bars are found');
+        for (const colour of bars) assert.ok(contrast(colour, bg) >= 3, `bar ${hex(colour)}: ${ratios.join(', ')}`);
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
