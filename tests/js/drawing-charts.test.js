@@ -110,7 +110,7 @@ describe('the min-max band of a log-log series', () => {
 });
 
 describe('bar chart', () => {
-  test('ticks 0, 0.5, 1 evenly up the bar area; bars of height value x that area, contrast >= 3:1 in both themes', () => {
+  test('ticks 0, 0.5, 1 evenly up the bar area; bars of height value x that area; contrast >= 3:1', () => {
     const values = [0, 0.25, 0.5, 1];
     const height = 150;
     const labels = ['a', 'b', 'c', 'd'];
