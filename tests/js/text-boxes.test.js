@@ -134,6 +134,21 @@ describe('figures lay their text out apart and inside (estimated widths)', () =>
         textScale,
       });
       expect(textProblems(fig)).toEqual([]);
+      // Squeezed under a slide's height: rows thinner than their labels, which then thin out.
+      const squeezed = heatmapFigure({
+        values: new Float32Array(12 * 768).map((_, n) => Math.sin(n)),
+        rows: 12,
+        cols: 768,
+        rowLabels: tokens,
+        columnBands: bands,
+        title: "concat: the 12 heads' contexts side by side (T = 12, 12 x 64 = 768)",
+        maxWidth: 200,
+        maxHeight: 150 * textScale,
+        highlightRow: 5,
+        textScale,
+      });
+      expect(squeezed.items.filter((it) => it.kind === 'text' && tokens.includes(it.text)).length).toBeLessThan(12);
+      expect(textProblems(squeezed)).toEqual([]);
     });
     test(`bars over 12 words, values printed only where they fit, text x ${textScale}`, () => {
       const fig = barsFigure({

@@ -77,6 +77,8 @@ export function heatmapFigure(o) {
     top = titleHeight + columnSpace(labels);
   }
   const rowStep = Math.max(1, Math.ceil((fontSize + 1) / cellH));
+  // Row labels taller than their rows reach above the grid: with no column labels there, keep them off the title.
+  if (rowLabels.length && !colLabels.length) top += Math.ceil(Math.max(0, (fontSize - cellH) / 2));
   const labelX = (j) => left + j * cell + cell / 2 + (labels.rotate === -45 ? 3 * k : 0);
   const lastLabel = colLabels.length ? labelX(colLabels.length - 1) : 0;
   const labelsRight = colLabels.length
@@ -113,7 +115,7 @@ export function heatmapFigure(o) {
   rowLabels.forEach((label, i) => {
     if (!labelled(i)) return;
     // A label on a row thinner than itself is kept inside the figure.
-    const y = Math.min(Math.max(top + i * cellH + cellH / 2, fontSize / 2), fig.height - fontSize / 2);
+    const y = Math.min(Math.max(top + i * cellH + cellH / 2, titleHeight + fontSize / 2), fig.height - fontSize / 2);
     fig.text(left - gap, y, label, {
       size: fontSize,
       anchor: 'end',
