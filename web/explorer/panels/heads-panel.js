@@ -69,11 +69,12 @@ export class HeadsPanel extends PanelFrame {
         ];
       },
     });
-    // The maps, what merge does and its figures go together (on a wide slide, the right column).
+    // The maps, what merge does and its figures go together (on a wide slide, the right column);
+    // what trained heads would show is said before them.
     const side = el('div', { class: 'side' });
     this.figureArea.replaceWith(side);
     side.append(this.figureArea, this.mixing, this.mixArea);
-    side.after(this.learnedView.element);
+    side.before(this.learnedView.element);
   }
 
   setHighlight(row) {

@@ -154,32 +154,29 @@ export class WhyHeadsPanel extends PanelFrame {
     const twoTables = () => el('div', {}, twoMaps[0].table(), twoMaps[1].table());
     this.figureArea.classList.toggle('grid', wide);
     this.figureArea.style.setProperty('--columns', '3');
+    let items;
     if (wide) {
-      this.showFigures(
-        [
-          { figure: oneBars, label: `${oneTitle}: bars`, table: oneMap.table },
-          { figure: twoBars, label: `${twoTitle}: bars`, span: 2, table: twoTables },
-          { figure: oneMap.figure, label: `${oneTitle}: attention map` },
-          { figure: twoMaps[0].figure, label: `${twoTitle}: head 1 attention map` },
-          { figure: twoMaps[1].figure, label: `${twoTitle}: head 2 attention map` },
-        ],
-        { row: true },
-      );
-      return;
-    }
-    const left = stackFigures([oneBars, oneMap.figure], 'One head');
-    left.title = oneTitle;
-    const right = stackFigures([twoBars, ...twoMaps.map((m) => m.figure)], 'Two heads');
-    right.title = twoTitle;
-    this.showFigures(
-      [
+      items = [
+        { figure: oneBars, label: `${oneTitle}: bars`, table: oneMap.table },
+        { figure: twoBars, label: `${twoTitle}: bars`, span: 2, table: twoTables },
+        { figure: oneMap.figure, label: `${oneTitle}: attention map` },
+        { figure: twoMaps[0].figure, label: `${twoTitle}: head 1 attention map` },
+        { figure: twoMaps[1].figure, label: `${twoTitle}: head 2 attention map` },
+      ];
+    } else {
+      const left = stackFigures([oneBars, oneMap.figure], 'One head');
+      left.title = oneTitle;
+      const right = stackFigures([twoBars, ...twoMaps.map((m) => m.figure)], 'Two heads');
+      right.title = twoTitle;
+      items = [
         { figure: left, table: oneMap.table },
         { figure: right, table: twoTables },
-      ],
-      { row: true },
-    );
+      ];
+    }
+    this.showFigures(items, { row: true });
     this.addTables(...this.learnedView.draw(this.drawWidth));
     this.figures.push(...this.learnedView.figures);
+    this.fitToFrame();
   }
 
   exportData() {
