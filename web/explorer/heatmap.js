@@ -4,7 +4,16 @@
 import { Figure } from './figure.js';
 import { textOn } from './colour-scale.js';
 import { textWidth, wrapText } from './text-boxes.js';
-import { cellColours, cellText, maxAbsVisible, poolMatrix, pooledRow, valuesFit } from './heatmap-cells.js';
+import {
+  cellColours,
+  cellText,
+  maxAbsVisible,
+  MAX_DRAWN_COLS,
+  MAX_DRAWN_ROWS,
+  poolMatrix,
+  pooledRow,
+  valuesFit,
+} from './heatmap-cells.js';
 
 const MAX_TABLE_CELLS = 1200;
 
@@ -18,6 +27,17 @@ const SIN45 = Math.SQRT1_2;
 function columnLabelLayout(cell, size) {
   if (cell * SIN45 >= size + 1) return { rotate: -45, step: 1 };
   return { rotate: -90, step: Math.max(1, Math.ceil((size + 1) / cell)) };
+}
+
+/**
+ * A heatmap's title as drawn: with the note that it shows block averages when it does, in lines
+ * that fit maxWidth, and the height they take (so a layout can budget for it before drawing).
+ */
+export function heatmapTitle({ title = '', rows, cols, maxWidth = 480, textScale: k = 1 }) {
+  const [rb, cb] = [Math.ceil(rows / MAX_DRAWN_ROWS), Math.ceil(cols / MAX_DRAWN_COLS)];
+  const note = rb > 1 || cb > 1 ? ` (drawn as ${Math.ceil(rows / rb)} x ${Math.ceil(cols / cb)} block averages)` : '';
+  const lines = wrapText(title + note, Math.max(200, maxWidth - 4), 13 * k);
+  return { text: title + note, lines, lineHeight: 16 * k, height: 6 * k + 16 * k * lines.length };
 }
 
 /**
@@ -41,14 +61,11 @@ export function heatmapFigure(o) {
   const colLabels = p.cb === 1 ? (o.colLabels ?? []).map(shortLabel) : [];
   const fontSize = 12 * k;
   const titleSize = 13 * k;
-  const titleLine = 16 * k;
   const valueSize = 10 * k;
   const gap = 6 * k; // between a label and the cells
   const widest = (labels, weight = 'normal') => Math.max(0, ...labels.map((l) => textWidth(l, fontSize, weight)));
   const left = rowLabels.length ? Math.ceil(gap + widest(rowLabels, '700') + 2) : 8;
-  const pooledNote = p.rb > 1 || p.cb > 1 ? ` (drawn as ${p.r} x ${p.c} block averages)` : '';
-  const titleLines = wrapText(title + pooledNote, Math.max(200, maxWidth - 4), titleSize);
-  const titleHeight = 6 * k + titleLine * titleLines.length;
+  const { text: fullTitle, lines: titleLines, lineHeight: titleLine, height: titleHeight } = heatmapTitle(o);
   const bands = o.columnBands ?? [];
   const bottom = bands.length ? Math.ceil(12 * k + 12) : 4;
   const minRow = rowLabels.length ? Math.ceil(fontSize + 1) : 1;
@@ -86,7 +103,7 @@ export function heatmapFigure(o) {
     : 0;
   const titleWidth = Math.max(...titleLines.map((l) => textWidth(l, titleSize, '600')));
   const figWidth = Math.max(left + p.c * cell + 8, labelsRight, Math.min(maxWidth, titleWidth + 4), titleWidth + 2);
-  const fig = new Figure(figWidth, top + p.r * cellH + bottom, title + pooledNote);
+  const fig = new Figure(figWidth, top + p.r * cellH + bottom, fullTitle);
   titleLines.forEach((line, i) => fig.text(0, 6 * k + titleLine * (i + 0.4), line, { size: titleSize, weight: '600' }));
   const zeroBelow = o.zeroBelow ?? 0;
   const maxAbs = scale === 'signed' ? (o.maxAbs ?? maxAbsVisible(values, rows, cols, { offset, masked: o.masked })) : 0;

@@ -2,7 +2,7 @@
 // every head. Then the concatenation back to d_model and the mixing by W_out.
 import { drawOnCanvases, PanelFrame } from '../panel-frame.js';
 import { el } from '../dom.js';
-import { heatmapFigure, heatmapTable } from '../heatmap.js';
+import { heatmapFigure, heatmapTable, heatmapTitle } from '../heatmap.js';
 import { LearnedView } from '../learned-view.js';
 import { SAMPLE_WORDS } from '../learn-verdict.js';
 
@@ -176,7 +176,7 @@ export class HeadsPanel extends PanelFrame {
       `Merge puts each head's ${hd} context features side by side: ${H} x ${hd} = ${D} ` +
       `columns, back to width d_model. W_out then mixes them, so each output feature can combine what different ` +
       `heads found.`;
-    const layout = this.#layout(shown, headMap(0));
+    const layout = this.#layout(shown, headMap(0), [concat, wOut, out]);
     const items = [];
     for (let h = 0; h < shown; h += 1) {
       const common = headMap(h);
@@ -230,7 +230,7 @@ export class HeadsPanel extends PanelFrame {
   // map inside the frame (the maps beside the text on a wide slide, under it otherwise; one layout
   // read per draw). Elsewhere as many columns as keep maps 140 px wide (times the text scale), in
   // rows of equal length.
-  #layout(shown, sample) {
+  #layout(shown, sample, mixes) {
     const gap = 12;
     const k = this.textScale;
     const width = this.drawWidth;
@@ -258,8 +258,13 @@ export class HeadsPanel extends PanelFrame {
     // Below the maps: the paragraph and, unless it stands beside them, the trained heads' view.
     const learned = beside ? 0 : this.learnedView.element.getBoundingClientRect().height + gap;
     const paragraph = this.mixing.getBoundingClientRect().height + 2 * gap + learned;
-    const forMaps = Math.floor((available - paragraph - 3 * gap) * 0.68);
-    const forMix = available - paragraph - forMaps - 3 * gap;
+    // The mixing figures: their titles (as long as they wrap), the head bands, and cells.
+    const mixWidth = Math.floor((mapsWidth - 2 * gap) / 3) - 4;
+    const titles = Math.max(...mixes.map((m) => heatmapTitle({ ...m, maxWidth: mixWidth, textScale: k }).height));
+    const rest = available - paragraph - 3 * gap;
+    const mixText = titles + 12 * k + 16;
+    const forMix = Math.floor(mixText + Math.max(60 * k, (rest - mixText) * 0.3));
+    const forMaps = rest - forMix;
     let best = null;
     for (let columns = 1; columns <= shown; columns += 1) {
       const rows = Math.ceil(shown / columns);
@@ -274,7 +279,7 @@ export class HeadsPanel extends PanelFrame {
         best = { columns, map: { ...map, cellSize }, inner: { maxWidth: each, cellSize }, cell, fits };
       }
     }
-    const mix = { maxWidth: Math.floor((mapsWidth - 2 * gap) / 3) - 4, maxHeight: Math.max(60, forMix - 8) };
+    const mix = { maxWidth: mixWidth, maxHeight: Math.max(60, forMix - 8) };
     return { ...best, mix, mixInRow: true };
   }
 
