@@ -99,6 +99,8 @@ export class PanelFrame {
 
   /** On a slide, the height left for figures below `element` (one layout read); elsewhere Infinity. */
   heightBelow(element) {
+    // Asked by a panel about to draw figures: lay it out as a panel with figures.
+    this.section.dataset.figures = 'some';
     const wrapper = this.section.closest('.explorer.slide');
     const frame = this.host.viewportHeight();
     if (!wrapper || !frame) return Infinity;
@@ -153,6 +155,7 @@ export class PanelFrame {
    */
   showFigures(items, { row = false } = {}) {
     this.figures = items.map((i) => i.figure);
+    this.section.dataset.figures = items.length ? 'some' : 'none';
     this.figureArea.classList.toggle('row', row);
     this.tableMakers = items.map((i) => i.table).filter(Boolean);
     drawOnCanvases(this.figureArea, items, this.host.palette());
@@ -168,6 +171,7 @@ export class PanelFrame {
   }
 
   clearFigures() {
+    this.section.dataset.figures = 'none';
     this.figures = [];
     this.tableMakers = [];
     this.figureArea.replaceChildren();

@@ -75,8 +75,7 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
     grid-template-rows: repeat(7, auto) 1fr; }
   .explorer.slide .panel.two-column > * { grid-column: 1; }
   /* No figure (shapes only, a sweep not yet run): the text takes the whole width. */
-  .explorer.slide .panel.two-column:not([hidden]):has(> .figures:empty):not(:has(canvas:not([hidden]))) {
-    display: block; }
+  .explorer.slide .panel.two-column[data-figures="none"]:not([hidden]) { display: block; }
   /* The right column spans the flexible last row, so it does not stretch the rows of the text. */
   .explorer.slide .panel.two-column > .figures,
   .explorer.slide .panel.two-column > .side { grid-column: 2; grid-row: 1 / span 8; }

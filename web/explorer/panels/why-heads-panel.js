@@ -92,14 +92,19 @@ export class WhyHeadsPanel extends PanelFrame {
     const T = this.tokens.length;
     const k = this.textScale;
     const width = this.drawWidth;
-    // Wide: a row of bars over a row of the three maps (one head's, then the two heads'), sized to
-    // the height left on a slide. Narrow: one head's figures, then the two heads'.
-    const wide = width >= 760;
-    const third = Math.floor((width - 24) / 3) - 4;
-    // On a slide: the height under the text, less what the trained heads' view below takes.
-    const available = this.heightBelow(this.figureArea) - this.learnedView.element.getBoundingClientRect().height - 12;
-    const barsHeight = Number.isFinite(available) ? Math.max(50, (available - 24) * 0.38) : null;
-    const mapHeight = Number.isFinite(available) ? Math.max(120, available - barsHeight - 24) : Infinity;
+    // Wide: the two bar charts side by side over the three maps (one head's, then the two heads'),
+    // sized to the height left on a slide (beside the text on a 16:9 one). Narrow: one head's
+    // figures, then the two heads'.
+    const wide = width >= 560;
+    const gap = 12;
+    const half = Math.floor((width - gap) / 2) - 4;
+    const third = Math.floor((width - 2 * gap) / 3) - 4;
+    const beside = this.figureArea.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
+    // On a slide: the height for figures, less what the trained heads' view under them takes.
+    const under = beside ? 0 : this.learnedView.element.getBoundingClientRect().height + gap;
+    const available = this.heightBelow(this.figureArea) - under;
+    const barsHeight = Number.isFinite(available) ? Math.min(240 * k, Math.max(120 * k, available * 0.42)) : null;
+    const mapHeight = Number.isFinite(available) ? Math.max(120, available - barsHeight - 2 * gap) : Infinity;
     const tokens = this.tokens;
     const map = (run, h, title) => {
       const common = {
@@ -129,13 +134,14 @@ export class WhyHeadsPanel extends PanelFrame {
     };
     const one = this.runs.one;
     const two = this.runs.two;
-    // A bar chart's height per row, so that the figure (title, rows, labels) is about barsHeight.
-    const rowHeight = (rows, standard) => (barsHeight ? Math.max(40, (barsHeight / k - 90) / rows) : standard);
+    // A bar chart's height per row (in units of the text scale) so that the figure, with its title
+    // and its turned labels (about 60 units), is about barsHeight tall.
+    const rowHeight = (rows, standard) => (barsHeight ? Math.max(48, (barsHeight / k - 62) / rows - 10) : standard);
     const oneBars = barsFigure({
       rows: [{ name: 'one head', values: Array.from(one.lastRow[0]) }],
       labels: tokens,
       title: 'One head: row of the last "it"',
-      maxWidth: wide ? third : width,
+      maxWidth: wide ? half : width,
       height: rowHeight(1, 150),
       textScale: k,
     });
@@ -143,7 +149,7 @@ export class WhyHeadsPanel extends PanelFrame {
       rows: two.lastRow.map((r, h) => ({ name: `head ${h + 1}`, values: Array.from(r) })),
       labels: tokens,
       title: 'Two heads: row of the last "it"',
-      maxWidth: wide ? 2 * third : width,
+      maxWidth: wide ? half : width,
       height: rowHeight(2, 110),
       textScale: k,
     });
@@ -153,15 +159,15 @@ export class WhyHeadsPanel extends PanelFrame {
     const twoTitle = 'Two heads: head 1 attends to ball, head 2 to catch';
     const twoTables = () => el('div', {}, twoMaps[0].table(), twoMaps[1].table());
     this.figureArea.classList.toggle('grid', wide);
-    this.figureArea.style.setProperty('--columns', '3');
+    this.figureArea.style.setProperty('--columns', '6');
     let items;
     if (wide) {
       items = [
-        { figure: oneBars, label: `${oneTitle}: bars`, table: oneMap.table },
-        { figure: twoBars, label: `${twoTitle}: bars`, span: 2, table: twoTables },
-        { figure: oneMap.figure, label: `${oneTitle}: attention map` },
-        { figure: twoMaps[0].figure, label: `${twoTitle}: head 1 attention map` },
-        { figure: twoMaps[1].figure, label: `${twoTitle}: head 2 attention map` },
+        { figure: oneBars, label: `${oneTitle}: bars`, span: 3, table: oneMap.table },
+        { figure: twoBars, label: `${twoTitle}: bars`, span: 3, table: twoTables },
+        { figure: oneMap.figure, label: `${oneTitle}: attention map`, span: 2 },
+        { figure: twoMaps[0].figure, label: `${twoTitle}: head 1 attention map`, span: 2 },
+        { figure: twoMaps[1].figure, label: `${twoTitle}: head 2 attention map`, span: 2 },
       ];
     } else {
       const left = stackFigures([oneBars, oneMap.figure], 'One head');
