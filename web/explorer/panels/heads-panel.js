@@ -69,12 +69,12 @@ export class HeadsPanel extends PanelFrame {
         ];
       },
     });
-    // The maps, what merge does and its figures go together (on a wide slide, the right column);
-    // what trained heads would show is said before them.
+    // What merge does and what trained heads would show are said first (on a wide slide, under the
+    // text); the maps and the mixing figures go together (on a wide slide, the right column).
     const side = el('div', { class: 'side' });
     this.figureArea.replaceWith(side);
-    side.append(this.figureArea, this.mixing, this.mixArea);
-    side.before(this.learnedView.element);
+    side.before(this.mixing, this.learnedView.element);
+    side.append(this.figureArea, this.mixArea);
   }
 
   setHighlight(row) {
@@ -253,11 +253,11 @@ export class HeadsPanel extends PanelFrame {
       return { columns, map, inner: { maxWidth: each, cellSize }, mix, mixInRow: false };
     }
     // Beside the text (a wide slide), the maps and the mixing figures share the right column.
-    const beside = this.figureArea.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
     const mapsWidth = this.figureArea.getBoundingClientRect().width || width;
-    // Below the maps: the paragraph and, unless it stands beside them, the trained heads' view.
-    const learned = beside ? 0 : this.learnedView.element.getBoundingClientRect().height + gap;
-    const paragraph = this.mixing.getBoundingClientRect().height + 2 * gap + learned;
+    // Unless the text stands beside them, the paragraph and the trained heads' view come first.
+    const beside = this.figureArea.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
+    const above = this.mixing.getBoundingClientRect().height + this.learnedView.element.getBoundingClientRect().height;
+    const paragraph = beside ? 0 : above + 2 * gap;
     // The mixing figures: their titles (as long as they wrap), the head bands, and cells.
     const mixWidth = Math.floor((mapsWidth - 2 * gap) / 3) - 4;
     const titles = Math.max(...mixes.map((m) => heatmapTitle({ ...m, maxWidth: mixWidth, textScale: k }).height));
