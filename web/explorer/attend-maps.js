@@ -43,7 +43,7 @@ export function scoresScale(scores, heads, T, causal) {
  * of batch entry 0.
  * attended: { scores, attention } (B, H, T, T); tokens label rows and columns when maps are wide.
  */
-export function attendMapItems({ attended, T, H, hd, causal, tokens, size }) {
+export function attendMapItems({ attended, T, H, hd, causal, tokens, size, textScale = 1 }) {
   // Each map's title is 13 px text: under 90 px wide even "12: softmax" would be cut.
   const masked = causal ? (i, j) => j > i : null;
   const maxAbs = scoresScale(attended.scores, H, T, causal);
@@ -75,7 +75,7 @@ export function attendMapItems({ attended, T, H, hd, causal, tokens, size }) {
     const mask = causal ? ', grey cells masked (minus infinity)' : '';
     items.push(
       {
-        figure: heatmapFigure({ ...scores, maxWidth: size }),
+        figure: heatmapFigure({ ...scores, maxWidth: size, textScale }),
         table: () =>
           heatmapTable({
             ...scores,
@@ -86,7 +86,7 @@ export function attendMapItems({ attended, T, H, hd, causal, tokens, size }) {
         label: `Head ${h + 1} scores before softmax, q.k / sqrt(${hd}), ${T} by ${T}${mask}`,
       },
       {
-        figure: heatmapFigure({ ...attention, maxWidth: size }),
+        figure: heatmapFigure({ ...attention, maxWidth: size, textScale }),
         table: () =>
           heatmapTable({
             ...attention,

@@ -1,38 +1,59 @@
 // Bar charts (one attention row) and a log-log line chart (the heads sweep), as figures.
 import { Figure } from './figure.js';
+import { textWidth } from './text-boxes.js';
+
+const SIN45 = Math.SQRT1_2;
 
 /**
- * rows: [{ name, values }] drawn as groups of bars over the same labels, values in [0, 1]. Bars are the
+ * rows: [{ name, values }] drawn as groups of bars over the same labels, values in [0, 1]; height
+ * is one row's; textScale multiplies every font size (and the room kept for text). Bars are the
  * theme's accent (contrast >= 3:1 against its background); their height is the value.
  */
-export function barsFigure({ rows, labels, title, maxWidth = 480, height = 150 }) {
-  const left = 36;
-  const top = 26;
-  const labelSpace = 62;
-  const groupGap = 10;
-  const band = Math.max(10, Math.min(44, Math.floor((maxWidth - left - 10) / labels.length)));
-  const fig = new Figure(left + band * labels.length + 10, top + rows.length * (height + groupGap) + labelSpace, title);
-  fig.text(0, 10, title, { size: 13, weight: '600' });
+export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k = 1, ...o }) {
+  const height = (o.height ?? 150) * k;
+  const [titleSize, nameSize, valueSize, labelSize] = [13 * k, 11 * k, 10 * k, 11 * k];
+  const shown = labels.map((label) => (label.length > 10 ? `${label.slice(0, 9)}…` : label));
+  const left = Math.ceil(4 * k + textWidth('0.5', valueSize) + 4);
+  const top = Math.ceil(titleSize * 1.4 + 4 * k);
+  const groupGap = 10 * k;
+  // Neighbouring labels, turned 45 degrees, clear each other when the bands are this wide.
+  const minBand = Math.ceil((labelSize + 1) / SIN45);
+  const band = Math.max(minBand, Math.min(Math.round(44 * k), Math.floor((maxWidth - left - 10) / labels.length)));
+  const widest = Math.max(0, ...shown.map((l) => textWidth(l, labelSize)));
+  const labelSpace = Math.ceil(4 * k + (widest + labelSize / 2) * SIN45 + 4);
+  const labelX = (i) => left + i * band + band / 2 + 2 * k;
+  const right = labelX(labels.length - 1) + (textWidth(shown.at(-1) ?? '', labelSize) + labelSize / 2) * SIN45 + 2;
+  const width = Math.max(left + band * labels.length + 10, right, textWidth(title, titleSize, '600') + 2);
+  const fig = new Figure(width, top + rows.length * (height + groupGap) + labelSpace, title);
+  fig.text(0, titleSize * 0.7, title, { size: titleSize, weight: '600' });
+  // Each row: its name, room for the value over a full bar, then the bars.
+  const head = Math.ceil(nameSize * 1.2 + valueSize * 1.2 + 2);
+  const plot = Math.max(valueSize * 2, height - head);
+  const ticks = plot >= valueSize * 2.4 ? [0, 0.5, 1] : [0, 1];
+  const value = (v) => {
+    const text = v.toFixed(2);
+    const tight = text.replace(/^0/, '');
+    return textWidth(text, valueSize) <= band - 2 ? text : textWidth(tight, valueSize) <= band - 2 ? tight : null;
+  };
   rows.forEach((row, r) => {
     const y0 = top + r * (height + groupGap);
-    const base = y0 + height;
-    fig.text(left, y0 + 6, row.name, { size: 11, fill: 'muted' });
+    const base = y0 + head + plot;
+    fig.text(left, y0 + nameSize * 0.6, row.name, { size: nameSize, fill: 'muted' });
     fig.line(left, base, left + band * labels.length, base, 'grid');
-    for (const tick of [0, 0.5, 1]) {
-      fig.text(left - 4, base - tick * (height - 16), tick.toFixed(1), { size: 10, anchor: 'end', fill: 'muted' });
+    for (const tick of ticks) {
+      fig.text(left - 4 * k, base - tick * plot, tick.toFixed(1), { size: valueSize, anchor: 'end', fill: 'muted' });
     }
     row.values.forEach((v, i) => {
-      const h = Math.max(0, v) * (height - 16);
+      const h = Math.max(0, v) * plot;
       const x = left + i * band + 2;
       fig.rect(x, base - h, band - 4, h, 'accent');
-      if (v >= 0.05) fig.text(x + (band - 4) / 2, base - h - 7, v.toFixed(2), { size: 10, anchor: 'middle' });
+      const text = v >= 0.05 ? value(v) : null;
+      if (text)
+        fig.text(x + (band - 4) / 2, base - h - valueSize * 0.6 - 1, text, { size: valueSize, anchor: 'middle' });
     });
   });
-  const yLabels = top + rows.length * (height + groupGap) + 4;
-  labels.forEach((label, i) => {
-    const text = label.length > 10 ? `${label.slice(0, 9)}…` : label;
-    fig.text(left + i * band + band / 2 + 2, yLabels, text, { size: 11, rotate: 45 });
-  });
+  const yLabels = top + rows.length * (height + groupGap) + 4 * k;
+  shown.forEach((text, i) => fig.text(labelX(i), yLabels, text, { size: labelSize, rotate: 45 }));
   return fig;
 }
 
@@ -69,12 +90,14 @@ export const tickLabel = (t) => (t >= 1000 ? t.toExponential(0) : String(Number(
  * series: [{ name, colour, points: [[x, y]], band?: [[x, low, high]] }] on log x and log y axes;
  * a band (e.g. the min-max of repeated measurements) is drawn as a translucent area under the line.
  */
-export function logLogFigure({ series, title, xLabel, yLabel, maxWidth = 640, height = 320, xRange, yRange }) {
+export function logLogFigure(o) {
+  const { series, title, xLabel, yLabel, maxWidth = 640, xRange, yRange, textScale: k = 1 } = o;
+  const height = (o.height ?? 320) * k;
   const fig = new Figure(Math.max(300, maxWidth), height, title);
-  const left = 64;
+  const left = 64 * k;
   const right = 16;
-  const top = 30;
-  const bottom = 44;
+  const top = 30 * k;
+  const bottom = 44 * k;
   const w = fig.width - left - right;
   const h = height - top - bottom;
   const all = series.flatMap((s) => [
@@ -89,18 +112,18 @@ export function logLogFigure({ series, title, xLabel, yLabel, maxWidth = 640, he
   const [y0, y1] = yRange ?? (ys.length ? [Math.min(...ys) / 1.5, Math.max(...ys) * 1.5] : [1, 10]);
   const lx = (v) => logPosition(v, x0, x1, left, left + w);
   const ly = (v) => logPosition(v, y0, y1, top + h, top);
-  fig.text(0, 10, title, { size: 13, weight: '600' });
+  fig.text(0, 10 * k, title, { size: 13 * k, weight: '600' });
   for (const t of logTicks(x0, x1)) {
     fig.line(lx(t), top, lx(t), top + h, 'grid');
-    fig.text(lx(t), top + h + 14, String(t), { size: 11, anchor: 'middle', fill: 'muted' });
+    fig.text(lx(t), top + h + 14 * k, String(t), { size: 11 * k, anchor: 'middle', fill: 'muted' });
   }
   for (const t of logTicks(y0, y1)) {
     fig.line(left, ly(t), left + w, ly(t), 'grid');
-    fig.text(left - 6, ly(t), tickLabel(t), { size: 11, anchor: 'end', fill: 'muted' });
+    fig.text(left - 6 * k, ly(t), tickLabel(t), { size: 11 * k, anchor: 'end', fill: 'muted' });
   }
   fig.rect(left, top, w, h, null, 'muted');
-  fig.text(left + w / 2, height - 8, xLabel, { size: 12, anchor: 'middle' });
-  fig.text(14, top + h / 2, yLabel, { size: 12, anchor: 'middle', rotate: -90 });
+  fig.text(left + w / 2, height - 8 * k, xLabel, { size: 12 * k, anchor: 'middle' });
+  fig.text(14 * k, top + h / 2, yLabel, { size: 12 * k, anchor: 'middle', rotate: -90 });
   for (const s of series) {
     const band = (s.band ?? []).filter(([, lo]) => lo > 0);
     if (band.length < 2) continue;
@@ -108,12 +131,12 @@ export function logLogFigure({ series, title, xLabel, yLabel, maxWidth = 640, he
     const lower = band.map(([x, lo]) => [lx(x), ly(lo)]).reverse();
     fig.polygon([...upper, ...lower], s.colour, 0.25);
   }
-  series.forEach((s, k) => {
+  series.forEach((s, n) => {
     const pts = s.points.filter((p) => p[1] > 0).map(([x, y]) => [lx(x), ly(y)]);
     fig.polyline(pts, s.colour, 2);
     pts.forEach(([x, y]) => fig.circle(x, y, 3, s.colour));
-    fig.rect(left + 10, top + 8 + k * 18, 14, 4, s.colour);
-    fig.text(left + 30, top + 10 + k * 18, s.name, { size: 12 });
+    fig.rect(left + 10 * k, top + (8 + n * 18) * k, 14 * k, 4 * k, s.colour);
+    fig.text(left + 30 * k, top + (10 + n * 18) * k, s.name, { size: 12 * k });
   });
   return fig;
 }

@@ -25,7 +25,7 @@ export const DARK = Object.freeze({
   masked: MASKED,
 });
 
-const FONT = 'system-ui, -apple-system, "Segoe UI", sans-serif';
+export const FONT = 'system-ui, -apple-system, "Segoe UI", sans-serif';
 
 const escapeXml = (s) =>
   String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]);
@@ -80,7 +80,8 @@ export class Figure {
     if (canvas.width !== w) canvas.width = w;
     if (canvas.height !== h) canvas.height = h;
     canvas.style.aspectRatio = `${this.width} / ${this.height}`;
-    canvas.style.maxWidth = `${this.width}px`;
+    // The figure's own width, times the panel's --fit (below 1 when a slide shrinks its figures).
+    canvas.style.setProperty('--figure-width', `${this.width}px`);
     const ctx = canvas.getContext('2d');
     ctx.setTransform(scale, 0, 0, scale, 0, 0);
     ctx.clearRect(0, 0, this.width, this.height);

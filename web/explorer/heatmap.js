@@ -3,34 +3,51 @@
 // which cells and colours is decided in heatmap-cells.js, this file only lays them out.
 import { Figure } from './figure.js';
 import { textOn } from './colour-scale.js';
-import { cellColours, cellText, maxAbsVisible, poolMatrix, pooledRow, valuesFit } from './heatmap-cells.js';
+import { textWidth, wrapText } from './text-boxes.js';
+import {
+  cellColours,
+  cellText,
+  maxAbsVisible,
+  MAX_DRAWN_COLS,
+  MAX_DRAWN_ROWS,
+  poolMatrix,
+  pooledRow,
+  valuesFit,
+} from './heatmap-cells.js';
 
 const MAX_TABLE_CELLS = 1200;
 
-const approxTextWidth = (text, size) => text.length * size * 0.58;
-/** Splits a title into lines that fit `width` pixels at 13 px. */
-export function wrapText(text, width, size = 13) {
-  const perLine = Math.max(12, Math.floor(width / (size * 0.58)));
-  const lines = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line && line.length + 1 + word.length > perLine) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines;
+const shortLabel = (label) => (label.length > 12 ? `${label.slice(0, 11)}…` : label);
+const SIN45 = Math.SQRT1_2;
+
+/**
+ * How column labels stand above cells `cell` px wide: turned 45 degrees when neighbours clear each
+ * other, upright (-90) when only that clears them, and then only every `step`-th one.
+ */
+function columnLabelLayout(cell, size) {
+  if (cell * SIN45 >= size + 1) return { rotate: -45, step: 1 };
+  return { rotate: -90, step: Math.max(1, Math.ceil((size + 1) / cell)) };
 }
 
-const shortLabel = (label) => (label.length > 12 ? `${label.slice(0, 11)}…` : label);
+/**
+ * A heatmap's title as drawn: with the note that it shows block averages when it does, in lines
+ * that fit maxWidth, and the height they take (so a layout can budget for it before drawing).
+ */
+export function heatmapTitle({ title = '', rows, cols, maxWidth = 480, textScale: k = 1 }) {
+  const [rb, cb] = [Math.ceil(rows / MAX_DRAWN_ROWS), Math.ceil(cols / MAX_DRAWN_COLS)];
+  const note = rb > 1 || cb > 1 ? ` (drawn as ${Math.ceil(rows / rb)} x ${Math.ceil(cols / cb)} block averages)` : '';
+  const lines = wrapText(title + note, Math.max(200, maxWidth - 4), 13 * k);
+  return { text: title + note, lines, lineHeight: 16 * k, height: 6 * k + 16 * k * lines.length };
+}
 
 /**
  * options: values (Float32Array), offset, rows, cols, rowLabels, colLabels, title,
  * scale ('probability' in [0, 1] | 'signed'), maxAbs (a fixed end of the signed scale; default the
  * largest visible |value|), zeroBelow (|values| below it drawn and printed as 0), maxWidth,
- * masked(i, j) and highlightRow in matrix
- * indices (not drawn cells), showValues,
+ * maxHeight (cells shrink to fit it; rows shorter than their labels label every few rows), cellSize
+ * ([width, height] of a cell, instead: maps side by side alike), textScale (every
+ * font size times it: a slide's figures read at the slide's size), masked(i, j) and highlightRow in
+ * matrix indices (not drawn cells), showValues,
  * columnBands: [{ from, to, label }] drawn under the columns (heads in the concatenation).
  * For the cell tooltip: cellLabels (row and column tokens named though not drawn), quantity
  * ('attention' | 'scores' | undefined), headDim, and the other of the pair aligned with `values`
@@ -38,65 +55,117 @@ const shortLabel = (label) => (label.length > 12 ? `${label.slice(0, 11)}…` : 
  */
 export function heatmapFigure(o) {
   const { values, offset = 0, rows, cols, title = '', scale = 'signed', maxWidth = 480 } = o;
+  const k = o.textScale ?? 1;
+  const maxHeight = o.maxHeight ?? Infinity;
   const p = poolMatrix(values, rows, cols, { offset, masked: o.masked });
-  const rowLabels = p.rb === 1 ? (o.rowLabels ?? []) : [];
-  const colLabels = p.cb === 1 ? (o.colLabels ?? []) : [];
-  const fontSize = 12;
-  const labelWidth = (labels) => Math.max(...labels.map((l) => approxTextWidth(shortLabel(l), fontSize)));
-  const left = rowLabels.length ? Math.min(96, 8 + labelWidth(rowLabels)) : 8;
-  const pooledNote = p.rb > 1 || p.cb > 1 ? ` (drawn as ${p.r} x ${p.c} block averages)` : '';
-  const titleLines = wrapText(title + pooledNote, Math.max(200, maxWidth - 8));
-  const top = 6 + 16 * titleLines.length + (colLabels.length ? Math.min(72, 10 + labelWidth(colLabels) * 0.72) : 0);
+  const rowLabels = p.rb === 1 ? (o.rowLabels ?? []).map(shortLabel) : [];
+  const colLabels = p.cb === 1 ? (o.colLabels ?? []).map(shortLabel) : [];
+  const fontSize = 12 * k;
+  const titleSize = 13 * k;
+  const valueSize = 10 * k;
+  const gap = 6 * k; // between a label and the cells
+  const widest = (labels, weight = 'normal') => Math.max(0, ...labels.map((l) => textWidth(l, fontSize, weight)));
+  const left = rowLabels.length ? Math.ceil(gap + widest(rowLabels, '700') + 2) : 8;
+  const { text: fullTitle, lines: titleLines, lineHeight: titleLine, height: titleHeight } = heatmapTitle(o);
   const bands = o.columnBands ?? [];
-  const bottom = bands.length ? 22 : 4;
-  const cell = Math.max(1, Math.min(40, Math.floor((maxWidth - left - 8) / p.c)));
-  const cellH = Math.max(cell, p.rb > 1 || p.r * cell < 60 ? Math.min(40, Math.ceil(60 / p.r)) : cell);
-  const titleWidth = Math.max(...titleLines.map((l) => approxTextWidth(l, 13)));
-  const figWidth = Math.max(left + p.c * cell + 8, Math.min(maxWidth, titleWidth + 4));
-  const fig = new Figure(figWidth, top + p.r * cellH + bottom, title + pooledNote);
-  titleLines.forEach((line, i) => fig.text(0, 10 + 16 * i, line, { size: 13, weight: '600' }));
+  const bottom = bands.length ? Math.ceil(12 * k + 12) : 4;
+  const minRow = rowLabels.length ? Math.ceil(fontSize + 1) : 1;
+  const colWidth = widest(colLabels);
+  const columnSpace = (layout) => {
+    if (!colLabels.length) return 0;
+    const up = layout.rotate === -45 ? colWidth * SIN45 + fontSize * SIN45 * 0.5 : colWidth;
+    return Math.ceil(gap + up + 2);
+  };
+  const rowHeight = (c) => Math.max(c, minRow, p.rb > 1 || p.r * c < 60 ? Math.min(40, Math.ceil(60 / p.r)) : c);
+  let cell = Math.max(1, Math.min(Math.round(40 * k), Math.floor((maxWidth - left - 8) / p.c)));
+  let labels = columnLabelLayout(cell, fontSize);
+  let top = titleHeight + columnSpace(labels);
+  let cellH = rowHeight(cell);
+  // Too tall: shorter rows, and cells no wider than the rows are tall (which may turn the column
+  // labels upright, so measure twice). Rows shorter than their labels label every few rows.
+  for (let pass = 0; pass < 2 && top + p.r * cellH + bottom > maxHeight; pass += 1) {
+    cellH = Math.max(1, Math.floor((maxHeight - top - bottom) / p.r));
+    cell = Math.max(1, Math.min(cell, cellH));
+    labels = columnLabelLayout(cell, fontSize);
+    top = titleHeight + columnSpace(labels);
+  }
+  if (o.cellSize) {
+    [cell, cellH] = o.cellSize;
+    labels = columnLabelLayout(cell, fontSize);
+    top = titleHeight + columnSpace(labels);
+  }
+  const rowStep = Math.max(1, Math.ceil((fontSize + 1) / cellH));
+  // Row labels taller than their rows reach above the grid: with no column labels there, keep them off the title.
+  if (rowLabels.length && !colLabels.length) top += Math.ceil(Math.max(0, (fontSize - cellH) / 2));
+  const labelX = (j) => left + j * cell + cell / 2 + (labels.rotate === -45 ? 3 * k : 0);
+  const lastLabel = colLabels.length ? labelX(colLabels.length - 1) : 0;
+  const labelsRight = colLabels.length
+    ? lastLabel + (labels.rotate === -45 ? widest(colLabels.slice(-1)) * SIN45 + fontSize : fontSize / 2) + 2
+    : 0;
+  const titleWidth = Math.max(...titleLines.map((l) => textWidth(l, titleSize, '600')));
+  const figWidth = Math.max(left + p.c * cell + 8, labelsRight, Math.min(maxWidth, titleWidth + 4), titleWidth + 2);
+  const fig = new Figure(figWidth, top + p.r * cellH + bottom, fullTitle);
+  titleLines.forEach((line, i) => fig.text(0, 6 * k + titleLine * (i + 0.4), line, { size: titleSize, weight: '600' }));
   const zeroBelow = o.zeroBelow ?? 0;
   const maxAbs = scale === 'signed' ? (o.maxAbs ?? maxAbsVisible(values, rows, cols, { offset, masked: o.masked })) : 0;
   const colours = cellColours(p, scale, maxAbs, zeroBelow);
-  // Values are printed only when every one fits its cell (cells under 12 px hold none).
-  const valueSize = 10;
+  // Values are printed only when every one fits its cell (by the estimate and as measured).
   const cellTexts = [];
-  if (o.showValues ?? cell >= 12) {
-    for (let k = 0; k < colours.length; k += 1) {
-      if (p.hidden[k]) continue;
-      const i = Math.floor(k / p.c);
-      const j = k % p.c;
-      const v = p.mean[k];
-      const text = cellText(v, scale, zeroBelow);
-      cellTexts.push([left + j * cell + cell / 2, top + i * cellH + cellH / 2, text, textOn(colours[k])]);
-    }
+  for (let n = 0; n < colours.length; n += 1) {
+    if (p.hidden[n]) continue;
+    const i = Math.floor(n / p.c);
+    const j = n % p.c;
+    const text = cellText(p.mean[n], scale, zeroBelow);
+    cellTexts.push([left + j * cell + cell / 2, top + i * cellH + cellH / 2, text, textOn(colours[n])]);
   }
   const printed = cellTexts.map((t) => t[2]);
-  if (!(o.showValues ?? valuesFit(printed, cell, cellH, valueSize))) cellTexts.length = 0;
+  const measured = Math.max(0, ...printed.map((text) => textWidth(text, valueSize))) <= cell - 4;
+  if (!(o.showValues ?? (valuesFit(printed, cell, cellH, valueSize) && measured))) cellTexts.length = 0;
   fig.grid(left, top, cell, cellH, p.r, p.c, colours);
   fig.heatmaps.push(cellDescription(o, p, { x: left, y: top, cellW: cell, cellH }));
   for (const [x, y, text, fill] of cellTexts) fig.text(x, y, text, { size: valueSize, anchor: 'middle', fill });
   const highlight = pooledRow(p, o.highlightRow, rows);
   if (highlight != null) fig.rect(left - 1, top + highlight * cellH - 1, p.c * cell + 2, cellH + 2, null, 'accent2', 3);
-  rowLabels.forEach((label, i) =>
-    fig.text(left - 6, top + i * cellH + cellH / 2, shortLabel(label), {
+  // Rows shorter than their labels: every rowStep-th row is labelled, and the highlighted one
+  // always (its neighbours within a step give way to it).
+  const marked = o.highlightRow >= 0 && o.highlightRow < rowLabels.length ? o.highlightRow : null;
+  const labelled = (i) => i === marked || (i % rowStep === 0 && (marked === null || Math.abs(i - marked) >= rowStep));
+  rowLabels.forEach((label, i) => {
+    if (!labelled(i)) return;
+    // A label on a row thinner than itself is kept inside the figure.
+    const y = Math.min(Math.max(top + i * cellH + cellH / 2, titleHeight + fontSize / 2), fig.height - fontSize / 2);
+    fig.text(left - gap, y, label, {
       size: fontSize,
       anchor: 'end',
-      weight: i === o.highlightRow ? '700' : 'normal',
-      fill: i === o.highlightRow ? 'accent2' : 'fg',
-    }),
-  );
+      weight: i === marked ? '700' : 'normal',
+      fill: i === marked ? 'accent2' : 'fg',
+    });
+  });
   colLabels.forEach((label, j) => {
-    fig.text(left + j * cell + cell / 2 + 3, top - 6, shortLabel(label), { size: fontSize, rotate: -45 });
+    if (j % labels.step) return;
+    fig.text(labelX(j), top - gap, label, { size: fontSize, rotate: labels.rotate });
   });
-  bands.forEach((band, k) => {
-    const x1 = left + (band.from / p.cb) * cell;
-    const x2 = left + (band.to / p.cb) * cell;
-    const y = top + p.r * cellH + 4;
-    fig.rect(x1 + 1, y, Math.max(1, x2 - x1 - 2), 4, k % 2 ? 'accent2' : 'accent');
-    if (x2 - x1 > 30) fig.text((x1 + x2) / 2, y + 12, band.label, { size: 11, anchor: 'middle', fill: 'muted' });
-  });
+  drawBands(fig, bands, { left, y: top + p.r * cellH + 4, unit: cell / p.cb, k });
   return fig;
+}
+
+// Coloured bars under column ranges, labelled "head n", or "n" when that is all that fits, or
+// every other one when not even that does.
+function drawBands(fig, bands, { left, y, unit, k }) {
+  const size = 10 * k;
+  const room = Math.min(...bands.map((b) => (b.to - b.from) * unit)) - 4;
+  const short = (label) => label.replace(/^head /, '');
+  const wide = Math.max(0, ...bands.map((b) => textWidth(b.label, size)));
+  const narrow = Math.max(0, ...bands.map((b) => textWidth(short(b.label), size)));
+  const name = wide <= room ? (l) => l : short;
+  const step = wide <= room || narrow <= room ? 1 : Math.ceil((narrow + 4) / (room + 4));
+  bands.forEach((band, n) => {
+    const x1 = left + band.from * unit;
+    const x2 = left + band.to * unit;
+    fig.rect(x1 + 1, y, Math.max(1, x2 - x1 - 2), 4, n % 2 ? 'accent2' : 'accent');
+    if (n % step === 0)
+      fig.text((x1 + x2) / 2, y + 6 + size * 0.7, name(band.label), { size, anchor: 'middle', fill: 'muted' });
+  });
 }
 
 /**

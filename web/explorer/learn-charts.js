@@ -2,33 +2,47 @@
 import { Figure } from './figure.js';
 import { barsFigure } from './charts.js';
 import { heatmapFigure } from './heatmap.js';
+import { textWidth } from './text-boxes.js';
 
 export const RUN_COLOURS = Object.freeze(['accent', 'accent2', '#2a9d4a']);
 
 /** One chart of `key` ('accuracy' in [0, 1] or 'loss' from 0 to yMax) against the step. */
-export function curveFigure({ runs, key, maxSteps, title, maxWidth = 480, height = 150, yMax = 1 }) {
-  const left = 40;
-  const top = 24;
+export function curveFigure({ runs, key, maxSteps, title, maxWidth = 480, height = 150, yMax = 1, textScale: k = 1 }) {
+  const [titleSize, tickSize, legendSize] = [13 * k, 10 * k, 11 * k];
+  const left = Math.ceil(4 * k + textWidth(key === 'accuracy' ? '100%' : '5.0', tickSize) + 4);
+  const plot = height * k;
   const w = Math.max(200, maxWidth) - left - 10;
-  const fig = new Figure(left + w + 10, top + height + 28, title);
-  fig.text(0, 10, title, { size: 13, weight: '600' });
+  // The legend has lines of its own between the title and the plot (inside, a curve would run over
+  // it), as many entries a line as fit the chart's width.
+  const line = (n) => titleSize * 1.4 + legendSize * (0.7 + 1.4 * n);
+  const legend = [];
+  let legendX = left;
+  let lines = 0;
+  for (const run of runs) {
+    const room = 16 * k + textWidth(`${run.heads} heads`, legendSize) + 14 * k;
+    if (legendX > left && legendX + room > left + w) [legendX, lines] = [left, lines + 1];
+    legend.push([legendX, line(lines)]);
+    legendX += room;
+  }
+  const top = Math.ceil(line(lines) + legendSize * 0.7 + tickSize);
+  const fig = new Figure(left + w + 10, top + plot + tickSize * 2.8, title);
+  fig.text(0, titleSize * 0.7, title, { size: titleSize, weight: '600' });
   const x = (step) => left + (w * step) / maxSteps;
-  const y = (v) => top + height - (height * Math.min(yMax, Math.max(0, v))) / yMax;
+  const y = (v) => top + plot - (plot * Math.min(yMax, Math.max(0, v))) / yMax;
   for (const t of [0, 0.5, 1]) {
     fig.line(left, y(t * yMax), left + w, y(t * yMax), 'grid');
     const label = key === 'accuracy' ? `${Math.round(100 * t)}%` : (t * yMax).toFixed(1);
-    fig.text(left - 4, y(t * yMax) + 4, label, { size: 10, anchor: 'end', fill: 'muted' });
+    fig.text(left - 4 * k, y(t * yMax), label, { size: tickSize, anchor: 'end', fill: 'muted' });
   }
-  fig.text(left + w, top + height + 22, `step (of ${maxSteps})`, { size: 10, anchor: 'end', fill: 'muted' });
+  const stepLabel = `step (of ${maxSteps})`;
+  fig.text(left + w, top + plot + tickSize * 1.6, stepLabel, { size: tickSize, anchor: 'end', fill: 'muted' });
   runs.forEach((run, r) => {
     const points = run.curve.map((p) => [x(p.step), y(p[key])]);
     if (points.length > 1) fig.polyline(points, RUN_COLOURS[r], 2);
     const label = `${run.heads} head${run.heads === 1 ? '' : 's'}`;
-    // The legend: 80 px a label, wrapped onto a second line when the chart is too narrow for all.
-    const per = Math.max(1, Math.floor((w - 8) / 80));
-    const [lx, ly] = [left + 8 + 80 * (r % per), top + 4 + 14 * Math.floor(r / per)];
-    fig.rect(lx, ly, 12, 4, RUN_COLOURS[r]);
-    fig.text(lx + 16, ly + 6, label, { size: 11 });
+    const [lx, ly] = legend[r];
+    fig.rect(lx, ly - 2 * k, 12 * k, 4 * k, RUN_COLOURS[r]);
+    fig.text(lx + 16 * k, ly, label, { size: legendSize });
   });
   return fig;
 }
@@ -37,7 +51,7 @@ export function curveFigure({ runs, key, maxSteps, title, maxWidth = 480, height
  * The attention from "?" over the sample words, one row per head of a run: bars for 1 and 2 heads,
  * a heatmap row per head for more (four rows of bars would not fit a slide).
  */
-export function mapsFigure({ run, words, maxWidth }) {
+export function mapsFigure({ run, words, maxWidth, textScale = 1 }) {
   const title = `${run.heads} head${run.heads === 1 ? '' : 's'}: attention from "?"`;
   if (run.heads > 2) {
     return heatmapFigure({
@@ -49,6 +63,7 @@ export function mapsFigure({ run, words, maxWidth }) {
       scale: 'probability',
       title,
       maxWidth,
+      textScale,
     });
   }
   return barsFigure({
@@ -57,5 +72,6 @@ export function mapsFigure({ run, words, maxWidth }) {
     title,
     maxWidth,
     height: 70,
+    textScale,
   });
 }

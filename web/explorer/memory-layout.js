@@ -2,6 +2,7 @@
 // (B, H, T, hd) order the attention needs. Cells are coloured by head (Okabe-Ito colours, safe for
 // colour-blind viewers); lines follow head 1's values from one order to the other.
 import { Figure } from './figure.js';
+import { textWidth, wrapText } from './text-boxes.js';
 
 export const HEAD_COLOURS = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#999999'];
 const MAX_CELLS = 72;
@@ -22,25 +23,41 @@ export function stridesOf(T, H, hd, B = 1) {
   };
 }
 
-export function memoryLayoutFigure(T0, H0, hd0, maxWidth = 640) {
+/** textScale multiplies the font sizes and the room kept for text, as on a slide. */
+export function memoryLayoutFigure(T0, H0, hd0, maxWidth = 640, textScale = 1) {
+  const k = textScale;
   const { T, H, hd, reduced } = layoutSizes(T0, H0, hd0);
   const n = T * H * hd;
   const C = H * hd;
-  const cell = Math.max(6, Math.min(26, Math.floor((maxWidth - 16) / n)));
-  const rowGap = 70;
+  const cell = Math.max(6, Math.min(Math.round(26 * k), Math.floor((maxWidth - 16) / n)));
+  const rowGap = 56 * k;
+  const [titleSize, noteSize, digitSize] = [13 * k, 11 * k, 10 * k];
   const title = reduced
     ? `Memory order of q, drawn for T = ${T}, H = ${H}, hd = ${hd} (the real sizes are too many cells to draw)`
     : `Memory order of q (T = ${T}, H = ${H}, hd = ${hd}): one cell per float`;
-  const fig = new Figure(Math.max(300, 16 + n * cell), 40 + 2 * cell + rowGap + 56, title);
-  fig.text(0, 10, title, { size: 13, weight: '600' });
-  const y1 = 40;
+  const lines = wrapText(title, Math.max(300, maxWidth) - 4, titleSize);
+  const titleHeight = titleSize * 1.3 * lines.length;
+  const captions = [
+    'as projected: (B, T, H, hd), token after token',
+    'after transpose(1, 2) and a contiguous copy: (B, H, T, hd), head after head',
+  ];
+  const legend = Array.from({ length: Math.min(H, 8) }, (_, h) => `head ${h + 1}`);
+  const legendStep = 20 * k + Math.max(...legend.map((l) => textWidth(l, noteSize)));
+  const labels = cell >= digitSize * 1.6;
+  const note = labels ? 'numbers: token index' : '';
+  const contentWidth = Math.max(
+    16 + n * cell,
+    8 + Math.max(...captions.map((c) => textWidth(c, noteSize))) + 4,
+    8 + legend.length * legendStep + (note ? textWidth(note, noteSize) + 16 : 0),
+    Math.max(...lines.map((l) => textWidth(l, titleSize, '600'))) + 2,
+  );
+  const y1 = titleHeight + noteSize * 1.6;
   const y2 = y1 + cell + rowGap;
-  fig.text(8, y1 - 10, 'as projected: (B, T, H, hd), token after token', { size: 11, fill: 'muted' });
-  fig.text(8, y2 + cell + 12, 'after transpose(1, 2) and a contiguous copy: (B, H, T, hd), head after head', {
-    size: 11,
-    fill: 'muted',
-  });
-  const labels = cell >= 16;
+  const legendY = y2 + cell + noteSize * 3;
+  const fig = new Figure(Math.max(300, contentWidth), legendY + noteSize, title);
+  lines.forEach((line, i) => fig.text(0, titleSize * (0.7 + 1.3 * i), line, { size: titleSize, weight: '600' }));
+  fig.text(8, y1 - noteSize * 0.8, captions[0], { size: noteSize, fill: 'muted' });
+  fig.text(8, y2 + cell + noteSize, captions[1], { size: noteSize, fill: 'muted' });
   for (let t = 0; t < T; t += 1) {
     for (let h = 0; h < H; h += 1) {
       for (let d = 0; d < hd; d += 1) {
@@ -50,18 +67,18 @@ export function memoryLayoutFigure(T0, H0, hd0, maxWidth = 640) {
         fig.rect(8 + a * cell, y1, cell - 1, cell, colour);
         fig.rect(8 + b * cell, y2, cell - 1, cell, colour);
         if (labels) {
-          fig.text(8 + a * cell + cell / 2, y1 + cell / 2, String(t), { size: 10, anchor: 'middle', fill: '#111111' });
-          fig.text(8 + b * cell + cell / 2, y2 + cell / 2, String(t), { size: 10, anchor: 'middle', fill: '#111111' });
+          const digit = { size: digitSize, anchor: 'middle', fill: '#111111' };
+          fig.text(8 + a * cell + cell / 2, y1 + cell / 2, String(t), digit);
+          fig.text(8 + b * cell + cell / 2, y2 + cell / 2, String(t), digit);
         }
         if (h === 0) fig.line(8 + a * cell + cell / 2, y1 + cell, 8 + b * cell + cell / 2, y2, 'muted', 1);
       }
     }
   }
-  const legendY = y2 + cell + 36;
-  for (let h = 0; h < Math.min(H, 8); h += 1) {
-    fig.rect(8 + h * 70, legendY - 6, 12, 12, HEAD_COLOURS[h]);
-    fig.text(24 + h * 70, legendY, `head ${h + 1}`, { size: 11 });
-  }
-  if (labels) fig.text(fig.width - 8, legendY, 'numbers: token index', { size: 11, anchor: 'end', fill: 'muted' });
+  legend.forEach((label, h) => {
+    fig.rect(8 + h * legendStep, legendY - 6 * k, 12 * k, 12 * k, HEAD_COLOURS[h]);
+    fig.text(8 + h * legendStep + 16 * k, legendY, label, { size: noteSize });
+  });
+  if (note) fig.text(fig.width - 8, legendY, note, { size: noteSize, anchor: 'end', fill: 'muted' });
   return fig;
 }

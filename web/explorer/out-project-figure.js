@@ -23,15 +23,32 @@ export const isPooled = (rows, cols) => rows > MAX_DRAWN_ROWS || cols > MAX_DRAW
  * concat (B*T, C), wOut (C, D), output (B*T, D); shapes: { concat, wOut, output } as arrays for the
  * titles (e.g. [2, 6, 6]); rowLabels for the B*T rows; bands: the heads under concat's columns.
  */
-export function outProjectFigure({ concat, wOut, output, rows, C, D, shapes, rowLabels, bands, maxWidth }) {
+export function outProjectFigure({
+  concat,
+  wOut,
+  output,
+  rows,
+  C,
+  D,
+  shapes,
+  rowLabels,
+  bands,
+  maxWidth,
+  maxHeight = Infinity,
+  textScale = 1,
+}) {
   // Under 210 px the titles would not fit (nor 96 pooled columns 2 px wide): the canvas then scales
   // the whole product down.
   const each = Math.max(210, Math.floor((maxWidth - 2 * 28) / 3));
   // Row labels only where rows are tall enough to read them.
   const labels = isPooled(rows, C) ? {} : { rowLabels };
-  const map = (o) => heatmapFigure({ maxWidth: each, ...o });
-  const wOutColumn = [map({ values: wOut, rows: C, cols: D, title: `W_out ${shapeText(shapes.wOut)}` })];
+  const map = (o) => heatmapFigure({ maxWidth: each, maxHeight, textScale, ...o });
   const cropped = isPooled(C, D);
+  // W_out's column holds two maps when it is cropped: each gets half the height.
+  const half = cropped ? maxHeight / 2 : maxHeight;
+  const wOutColumn = [
+    map({ values: wOut, rows: C, cols: D, title: `W_out ${shapeText(shapes.wOut)}`, maxHeight: half }),
+  ];
   if (cropped) {
     const r = Math.min(CROP_SIZE, C);
     const c = Math.min(CROP_SIZE, D);
@@ -41,6 +58,7 @@ export function outProjectFigure({ concat, wOut, output, rows, C, D, shapes, row
         rows: r,
         cols: c,
         title: `W_out[0:${r}, 0:${c}]: every weight`,
+        maxHeight: half,
       }),
     );
   }

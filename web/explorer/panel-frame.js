@@ -23,6 +23,8 @@ export function drawOnCanvases(area, items, palette) {
       area.append(canvas);
     }
     canvas.setAttribute('aria-label', item.label ?? item.figure.title);
+    canvas.style.gridColumn = item.span ? `span ${item.span}` : '';
+    canvas.headwiseFigure = item.figure; // what is drawn, for checks of its text (tests/browser/slide-fit)
     item.figure.drawTo(canvas, palette);
     attachCellTooltip(canvas, item.figure);
     if (item.onCanvas && !canvas.dataset.listening) {
@@ -82,7 +84,63 @@ export class PanelFrame {
 
   /** The width figures may use, measured once per render by the element (no layout per panel). */
   get drawWidth() {
-    return Math.max(260, Math.min(1100, this.host.width(this.id) || 640));
+    return Math.max(260, Math.min(1100 * this.textScale, this.host.width(this.id) || 640));
+  }
+
+  /**
+   * How much larger than designed the figures' text is: on a slide the slide's font size against
+   * the 16 px the figures are designed for (so labels grow with the slide), elsewhere 1.
+   */
+  get textScale() {
+    if (!this.section.closest('.explorer.slide')) return 1;
+    const size = parseFloat(getComputedStyle(this.section).fontSize);
+    return size > 0 ? size / 16 : 1;
+  }
+
+  /** On a slide, the height left for figures below `element` (one layout read); elsewhere Infinity. */
+  heightBelow(element) {
+    // Asked by a panel about to draw figures: lay it out as a panel with figures.
+    this.section.dataset.figures = 'some';
+    const wrapper = this.section.closest('.explorer.slide');
+    const frame = this.host.viewportHeight();
+    if (!wrapper || !frame) return Infinity;
+    const padding = parseFloat(getComputedStyle(wrapper).paddingBottom) || 0;
+    return Math.max(120, frame - padding - element.getBoundingClientRect().top - (globalThis.scrollY ?? 0));
+  }
+
+  /**
+   * On a slide, shrinks this panel's canvases together (the --fit factor) until the panel ends
+   * inside the frame. Figures are laid out for the frame first; this takes up what text wrapping
+   * and rounding leave over. When shrinking does not move the panel's end (its text is what is too
+   * long), the figures keep their size. Layout only, no paint in between: nothing flickers.
+   */
+  fitToFrame() {
+    const wrapper = this.section.closest('.explorer.slide');
+    const canvases = [...this.section.querySelectorAll('canvas:not([hidden])')];
+    const frame = this.host.viewportHeight();
+    this.section.style.removeProperty('--fit');
+    if (!wrapper || !canvases.length || !frame) return;
+    const below = (element, side) => parseFloat(getComputedStyle(element)[side]) || 0;
+    // 4 px to spare for rounding in the layout.
+    const margins = below(wrapper, 'paddingBottom') + below(this.figureArea, 'marginBottom') + 4;
+    const limit = frame - margins - (globalThis.scrollY ?? 0);
+    let fit = 1;
+    let end = this.section.getBoundingClientRect().bottom;
+    for (let pass = 0; pass < 6 && end > limit; pass += 1) {
+      const boxes = canvases.map((c) => c.getBoundingClientRect());
+      const span = Math.max(...boxes.map((b) => b.bottom)) - Math.min(...boxes.map((b) => b.top));
+      if (span <= 0) break;
+      const next = Math.max(0.25, fit * ((span - (end - limit) - 1) / span));
+      this.section.style.setProperty('--fit', next.toFixed(3));
+      const after = this.section.getBoundingClientRect().bottom;
+      if (end - after < 1) {
+        if (fit < 1) this.section.style.setProperty('--fit', fit.toFixed(3));
+        else this.section.style.removeProperty('--fit');
+        break;
+      }
+      fit = next;
+      end = after;
+    }
   }
 
   status(text, kind = '') {
@@ -97,9 +155,11 @@ export class PanelFrame {
    */
   showFigures(items, { row = false } = {}) {
     this.figures = items.map((i) => i.figure);
+    this.section.dataset.figures = items.length ? 'some' : 'none';
     this.figureArea.classList.toggle('row', row);
     this.tableMakers = items.map((i) => i.table).filter(Boolean);
     drawOnCanvases(this.figureArea, items, this.host.palette());
+    this.fitToFrame();
     this.#buildTables();
     if (items.length) this.host.figureDrawn();
   }
@@ -111,6 +171,7 @@ export class PanelFrame {
   }
 
   clearFigures() {
+    this.section.dataset.figures = 'none';
     this.figures = [];
     this.tableMakers = [];
     this.figureArea.replaceChildren();

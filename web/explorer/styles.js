@@ -41,10 +41,11 @@ input[type=number] { width: 7rem; }
 .token[aria-pressed="true"] { border-color: var(--accent); box-shadow: inset 0 -3px 0 var(--accent); }
 .figures { display: flex; flex-direction: column; gap: 0.75rem; margin: 0.5rem 0; }
 .figures.row { flex-direction: row; flex-wrap: wrap; align-items: flex-start; }
-canvas { display: block; width: 100%; height: auto; }
+canvas { display: block; width: 100%; height: auto; max-width: calc(var(--figure-width, 100%) * var(--fit, 1)); }
 canvas[hidden] { display: none; }
-.figures.row canvas { width: auto; max-width: 100%; flex: 0 1 auto; }
-.figures.row canvas { width: min(100%, var(--w, 100%)); }
+.figures.grid { display: grid; grid-template-columns: repeat(var(--columns, 2), auto); justify-content: start;
+  align-items: start; }
+.figures.row canvas { flex: 0 1 auto; width: min(100%, calc(var(--figure-width, 100%) * var(--fit, 1))); }
 .steps li.current { background: var(--chip); border-radius: 6px; }
 .steps > li { padding: 0.2rem 0.4rem; }
 .steps ul { margin: 0.1rem 0 0.3rem; padding-left: 1.2rem; }
@@ -63,16 +64,23 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
 .explorer.slide { max-width: none; min-height: 100vh; padding: 1.5vw 2.5vw; font-size: clamp(15px, 1.45vw, 30px); }
 .explorer.slide nav, .explorer.slide .exports, .explorer.slide details.numbers,
 .explorer.slide .page-title { display: none; }
-.explorer.slide .panel { border: 0; padding-top: 0; }
+.explorer.slide .panel { border: 0; padding-top: 0; padding-bottom: 0; }
+/* The trained-heads note sits in a row with its button: no paragraph margins there on a slide. */
+.explorer.slide .learned-note { margin: 0; }
 /* On a slide with live figures the steps list shows the current step's shapes only, so all five
    steps fit beside the figure (shapes-only slides, e.g. GPT-3, keep every shape). */
 .explorer.slide .steps.compact > li:not(.current) ul { display: none; }
 /* On a 16:9 slide, panels whose text is long put it beside their figures. */
 @media (min-aspect-ratio: 4/3) and (min-width: 900px) {
   .explorer.slide .panel.two-column:not([hidden]) { display: grid;
-    grid-template-columns: minmax(0, 1fr) minmax(0, 1.15fr); column-gap: 2.5vw; align-items: start; }
+    grid-template-columns: minmax(0, 1fr) minmax(0, 1.15fr); column-gap: 2.5vw; align-items: start;
+    grid-template-rows: repeat(7, auto) 1fr; }
   .explorer.slide .panel.two-column > * { grid-column: 1; }
-  .explorer.slide .panel.two-column > .figures { grid-column: 2; grid-row: 1 / span 8; }
+  /* No figure (shapes only, a sweep not yet run): the text takes the whole width. */
+  .explorer.slide .panel.two-column[data-figures="none"]:not([hidden]) { display: block; }
+  /* The right column spans the flexible last row, so it does not stretch the rows of the text. */
+  .explorer.slide .panel.two-column > .figures,
+  .explorer.slide .panel.two-column > .side { grid-column: 2; grid-row: 1 / span 8; }
 }
 /* Touch screens and phones: every control at least 44 px tall, checkboxes large enough to hit. */
 @media (pointer: coarse), (max-width: 600px) {

@@ -2,7 +2,7 @@
 // every head. Then the concatenation back to d_model and the mixing by W_out.
 import { drawOnCanvases, PanelFrame } from '../panel-frame.js';
 import { el } from '../dom.js';
-import { heatmapFigure, heatmapTable } from '../heatmap.js';
+import { heatmapFigure, heatmapTable, heatmapTitle } from '../heatmap.js';
 import { LearnedView } from '../learned-view.js';
 import { SAMPLE_WORDS } from '../learn-verdict.js';
 
@@ -69,7 +69,12 @@ export class HeadsPanel extends PanelFrame {
         ];
       },
     });
-    this.figureArea.after(this.learnedView.element, this.mixing, this.mixArea);
+    // What merge does and what trained heads would show are said first (on a wide slide, under the
+    // text); the maps and the mixing figures go together (on a wide slide, the right column).
+    const side = el('div', { class: 'side' });
+    this.figureArea.replaceWith(side);
+    side.before(this.mixing, this.learnedView.element);
+    side.append(this.figureArea, this.mixArea);
   }
 
   setHighlight(row) {
@@ -130,10 +135,7 @@ export class HeadsPanel extends PanelFrame {
     const { tokens: T, heads: H, dModel: D, causal } = c.config;
     const hd = c.headDim;
     const shown = Math.min(H, MAX_HEADS_DRAWN);
-    let each =
-      this.drawWidth >= 700
-        ? Math.max(220, Math.floor(this.drawWidth / Math.min(shown, this.drawWidth >= 1000 ? 3 : 2)) - 16)
-        : this.drawWidth;
+    const k = this.textScale;
     const headMap = (h) => ({
       values: c.fused.attention,
       offset: h * T * T,
@@ -147,19 +149,8 @@ export class HeadsPanel extends PanelFrame {
       quantity: 'attention',
       scores: c.fused.scores,
       headDim: hd,
+      textScale: k,
     });
-    if (this.options?.slide) each = this.#fitToSlide(each, shown, headMap(0));
-    const items = [];
-    for (let h = 0; h < shown; h += 1) {
-      const common = headMap(h);
-      items.push({
-        figure: heatmapFigure({ ...common, maxWidth: each, highlightRow: this.highlight }),
-        table: () => heatmapTable({ ...common, title: `Head ${h + 1} attention` }),
-        label: `Head ${h + 1} attention heatmap, ${T} by ${T}; the table below has the numbers`,
-        onCanvas: (canvas) => this.#hover(canvas, h),
-      });
-    }
-    this.showFigures(items, { row: true });
     const bands = Array.from({ length: H }, (_, h) => ({ from: h * hd, to: (h + 1) * hd, label: `head ${h + 1}` }));
     const concat = {
       values: c.fused.concat,
@@ -182,17 +173,46 @@ export class HeadsPanel extends PanelFrame {
       rowLabels: c.tokens,
       title: `output = concat @ W_out (T = ${T}, d_model = ${D})`,
     };
-    this.mixFigures = [concat, wOut, out].map((m) =>
-      heatmapFigure({
-        ...m,
-        maxWidth: Math.min(this.drawWidth, 560),
-        highlightRow: m.rows === T ? this.highlight : null,
-      }),
-    );
     this.mixing.textContent =
       `Merge puts each head's ${hd} context features side by side: ${H} x ${hd} = ${D} ` +
       `columns, back to width d_model. W_out then mixes them, so each output feature can combine what different ` +
       `heads found.`;
+    const layout = this.#layout(shown, headMap(0), [concat, wOut, out]);
+    const items = [];
+    for (let h = 0; h < shown; h += 1) {
+      const common = headMap(h);
+      // In a grid of maps the axes are shared: token labels on the outer maps only.
+      const shared = shown > 2;
+      const labels = shared
+        ? {
+            rowLabels: h % layout.columns === 0 ? common.rowLabels : [],
+            colLabels: h < layout.columns ? common.colLabels : [],
+          }
+        : {};
+      items.push({
+        figure: heatmapFigure({
+          ...common,
+          ...labels,
+          ...(shared && h % layout.columns ? (layout.inner ?? layout.map) : layout.map),
+          highlightRow: this.highlight,
+        }),
+        table: () => heatmapTable({ ...common, title: `Head ${h + 1} attention` }),
+        label: `Head ${h + 1} attention heatmap, ${T} by ${T}; the table below has the numbers`,
+        onCanvas: (canvas) => this.#hover(canvas, h),
+      });
+    }
+    this.figureArea.style.setProperty('--columns', String(layout.columns));
+    this.figureArea.classList.add('grid');
+    this.showFigures(items, { row: true });
+    this.mixFigures = [concat, wOut, out].map((m) =>
+      heatmapFigure({
+        ...m,
+        ...layout.mix,
+        textScale: k,
+        highlightRow: m.rows === T ? this.highlight : null,
+      }),
+    );
+    this.mixArea.classList.toggle('row', layout.mixInRow);
     drawOnCanvases(
       this.mixArea,
       this.mixFigures.map((figure) => ({ figure })),
@@ -204,23 +224,64 @@ export class HeadsPanel extends PanelFrame {
       ...this.learnedView.draw(this.drawWidth),
     );
     this.figures.push(...this.mixFigures, ...this.learnedView.figures);
+    this.fitToFrame();
   }
 
-  // On a slide every head map must be above the fold: shrink the maps until their rows fit the
-  // height left under the panel's text (one layout read per draw).
-  #fitToSlide(each, shown, sample) {
-    const height = this.host.viewportHeight();
-    if (!height || this.drawWidth < 700) return each;
-    const top = this.figureArea.getBoundingClientRect().top + (globalThis.scrollY ?? 0);
-    const available = height - top - 12;
+  // The maps in a grid. On a slide, the number of columns that gives the largest cells with every
+  // map inside the frame (the maps beside the text on a wide slide, under it otherwise; one layout
+  // read per draw). Elsewhere as many columns as keep maps 140 px wide (times the text scale), in
+  // rows of equal length.
+  #layout(shown, sample, mixes) {
     const gap = 12;
-    let size = each;
-    for (; size > 120; size = Math.floor(size * 0.92)) {
-      const perRow = Math.max(1, Math.floor((this.drawWidth + gap) / (size + gap)));
-      const mapHeight = heatmapFigure({ ...sample, maxWidth: size }).height;
-      if (Math.ceil(shown / perRow) * (mapHeight + gap) <= available) break;
+    const k = this.textScale;
+    const width = this.drawWidth;
+    const available = this.heightBelow(this.figureArea);
+    // The maps of the first column are wider by their row labels' room.
+    // (Two maps both keep their labels.)
+    const labelRoom =
+      shown > 2 ? heatmapFigure({ ...sample, maxWidth: 400 }).items.find((it) => it.kind === 'grid').x - 8 : 0;
+    const inner = (space, columns) => Math.floor((space - labelRoom - (columns - 1) * gap) / columns) - 4;
+    if (!Number.isFinite(available)) {
+      let fit = 1;
+      while (fit < shown && inner(width, fit + 1) >= 100 * k) fit += 1;
+      const columns = Math.ceil(shown / Math.ceil(shown / fit));
+      const each = inner(width, columns);
+      // Every map's cells alike, the labelled ones' too (their labels thin out if rows are short).
+      const grid = heatmapFigure({ ...sample, rowLabels: [], maxWidth: each }).items.find((it) => it.kind === 'grid');
+      const cellSize = shown > 2 ? [grid.cellW, grid.cellH] : undefined;
+      const map = { maxWidth: each + labelRoom, cellSize };
+      const mix = { maxWidth: Math.min(width, 560 * k) };
+      return { columns, map, inner: { maxWidth: each, cellSize }, mix, mixInRow: false };
     }
-    return size;
+    // Beside the text (a wide slide), the maps and the mixing figures share the right column.
+    const mapsWidth = this.figureArea.getBoundingClientRect().width || width;
+    // Unless the text stands beside them, the paragraph and the trained heads' view come first.
+    const beside = this.figureArea.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
+    const above = this.mixing.getBoundingClientRect().height + this.learnedView.element.getBoundingClientRect().height;
+    const paragraph = beside ? 0 : above + 2 * gap;
+    // The mixing figures: their titles (as long as they wrap), the head bands, and cells.
+    const mixWidth = Math.floor((mapsWidth - 2 * gap) / 3) - 4;
+    const titles = Math.max(...mixes.map((m) => heatmapTitle({ ...m, maxWidth: mixWidth, textScale: k }).height));
+    const rest = available - paragraph - 3 * gap;
+    const mixText = titles + 12 * k + 16;
+    const forMix = Math.floor(mixText + Math.max(60 * k, (rest - mixText) * 0.3));
+    const forMaps = rest - forMix;
+    let best = null;
+    for (let columns = 1; columns <= shown; columns += 1) {
+      const rows = Math.ceil(shown / columns);
+      const each = inner(mapsWidth, columns);
+      const map = { maxWidth: each + labelRoom, maxHeight: Math.floor((forMaps - (rows - 1) * gap) / rows) };
+      const figure = heatmapFigure({ ...sample, ...map });
+      const grid = figure.items.find((it) => it.kind === 'grid');
+      const cell = grid.cellW;
+      const fits = figure.height <= map.maxHeight;
+      if (!best || (fits && !best.fits) || (fits === best.fits && cell > best.cell)) {
+        const cellSize = [grid.cellW, grid.cellH];
+        best = { columns, map: { ...map, cellSize }, inner: { maxWidth: each, cellSize }, cell, fits };
+      }
+    }
+    const mix = { maxWidth: mixWidth, maxHeight: Math.max(60, forMix - 8) };
+    return { ...best, mix, mixInRow: true };
   }
 
   #hover(canvas, h) {

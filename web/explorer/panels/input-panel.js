@@ -163,7 +163,11 @@ export class InputPanel extends PanelFrame {
     };
     this.showFigures([
       {
-        figure: heatmapFigure({ ...common, maxWidth: Math.min(this.drawWidth, 560) }),
+        figure: heatmapFigure({
+          ...common,
+          maxWidth: Math.min(this.drawWidth, 560 * this.textScale),
+          textScale: this.textScale,
+        }),
         table: () => heatmapTable(common),
       },
     ]);

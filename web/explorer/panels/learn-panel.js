@@ -273,10 +273,12 @@ export class LearnPanel extends PanelFrame {
     const across = width >= 1100 ? 2 + s.runs.length : width >= 640 ? 2 : 1;
     const half = Math.floor(width / across) - (across > 1 ? 12 : 0);
     const maxSteps = LEARN_STEPS;
+    const textScale = this.textScale;
+    const curve = { runs: s.runs, maxSteps, maxWidth: half, textScale };
     const items = [
-      { figure: curveFigure({ runs: s.runs, key: 'accuracy', maxSteps, title: 'Accuracy', maxWidth: half }) },
-      { figure: curveFigure({ runs: s.runs, key: 'loss', maxSteps, title: 'Loss', maxWidth: half, yMax: 5 }) },
-      ...s.runs.map((run) => ({ figure: mapsFigure({ run, words: SAMPLE_WORDS, maxWidth: half }) })),
+      { figure: curveFigure({ ...curve, key: 'accuracy', title: 'Accuracy' }) },
+      { figure: curveFigure({ ...curve, key: 'loss', title: 'Loss', yMax: 5 }) },
+      ...s.runs.map((run) => ({ figure: mapsFigure({ run, words: SAMPLE_WORDS, maxWidth: half, textScale }) })),
     ];
     this.showFigures(items, { row: true });
   }

@@ -143,7 +143,8 @@ export class LoopFusedPanel extends PanelFrame {
       title: `Time per forward pass, measured in this browser just now (${SWEEP_SHAPE})`,
       xLabel: 'heads (log)',
       yLabel: `${unit.name === 'ms' ? 'milliseconds' : 'microseconds'} (log; band: min to max)`,
-      maxWidth: Math.min(this.drawWidth, 760),
+      maxWidth: Math.min(this.drawWidth, 760 * this.textScale),
+      textScale: this.textScale,
       xRange: [SWEEP_HEADS[0], SWEEP_HEADS.at(-1)],
       series: [
         {

@@ -39,13 +39,11 @@ export class StepsPanel extends PanelFrame {
     this.strides = el('div', { class: 'strides' });
     this.check = el('p', { class: 'check' });
     this.note = el('p', { class: 'step-note' }); // what the current step's figure shows
-    this.body.append(
-      this.list,
-      el('div', { class: 'stepper' }, this.previous, this.next),
-      this.check,
-      this.note,
-      this.strides,
-    );
+    this.body.append(this.list, el('div', { class: 'stepper' }, this.previous, this.next), this.check, this.note);
+    // The figures and what the strides say about them go together (on a slide, the right column).
+    const side = el('div', { class: 'side' });
+    this.figureArea.replaceWith(side);
+    side.append(this.figureArea, this.strides);
   }
 
   /** Shows step 0..4 (clamped): only a redraw, and only if asked and there is a result to draw. */
@@ -135,7 +133,7 @@ export class StepsPanel extends PanelFrame {
       this.note.textContent = '';
       this.#layOut(null);
       this.status(`Shapes only: ${c.message}.`, 'warn');
-      this.showFigures([{ figure: memoryLayoutFigure(T, H, hd, this.drawWidth) }]);
+      this.showFigures([{ figure: memoryLayoutFigure(T, H, hd, this.drawWidth, this.textScale) }]);
       return;
     }
     if (this.outputs.error) {
@@ -194,12 +192,19 @@ export class StepsPanel extends PanelFrame {
       merge: B > 1 ? `The ${B} sentences one under the other.` : '',
     }[step];
     this.#layOut(null);
+    const k = this.textScale;
+    // On a slide the matrix gets half the height the strides' text leaves in its column.
+    const room = this.heightBelow(this.figureArea) - this.strides.getBoundingClientRect().height;
+    const maxHeight = Number.isFinite(room) ? Math.max(140, room * 0.5) : Infinity;
     const items = [
-      { figure: heatmapFigure({ ...view, maxWidth: Math.min(this.drawWidth, 640) }), table: () => heatmapTable(view) },
+      {
+        figure: heatmapFigure({ ...view, maxWidth: Math.min(this.drawWidth, 640 * k), maxHeight, textScale: k }),
+        table: () => heatmapTable(view),
+      },
     ];
     if (step === 'split') {
       items.push({
-        figure: memoryLayoutFigure(T, H, hd, this.drawWidth),
+        figure: memoryLayoutFigure(T, H, hd, this.drawWidth, k),
         label: 'Memory order of q before and after the split: cells coloured by head',
       });
     }
@@ -220,6 +225,7 @@ export class StepsPanel extends PanelFrame {
       causal,
       tokens: c.tokens,
       size: layout.size,
+      textScale: this.textScale,
     });
     const which = B > 1 ? `Sentence 1 of ${B}. ` : '';
     const scale = maxAbs > 0 ? `one scale, -${formatNumber(maxAbs)} purple to ${formatNumber(maxAbs)} orange` : 'all 0';
@@ -250,6 +256,8 @@ export class StepsPanel extends PanelFrame {
       rowLabels: c.sentences.flat(),
       bands,
       maxWidth: this.drawWidth,
+      maxHeight: this.heightBelow(this.figureArea) * 0.8,
+      textScale: this.textScale,
     });
     const crop = Math.min(CROP_SIZE, C);
     this.note.textContent =

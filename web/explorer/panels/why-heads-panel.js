@@ -90,7 +90,21 @@ export class WhyHeadsPanel extends PanelFrame {
   draw() {
     if (!this.runs) return;
     const T = this.tokens.length;
-    const half = this.drawWidth >= 760 ? Math.floor(this.drawWidth / 2) - 12 : this.drawWidth;
+    const k = this.textScale;
+    const width = this.drawWidth;
+    // Wide: the two bar charts side by side over the three maps (one head's, then the two heads'),
+    // sized to the height left on a slide (beside the text on a 16:9 one). Narrow: one head's
+    // figures, then the two heads'.
+    const wide = width >= 560;
+    const gap = 12;
+    const half = Math.floor((width - gap) / 2) - 4;
+    const third = Math.floor((width - 2 * gap) / 3) - 4;
+    const beside = this.figureArea.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
+    // On a slide: the height for figures, less what the trained heads' view under them takes.
+    const under = beside ? 0 : this.learnedView.element.getBoundingClientRect().height + gap;
+    const available = this.heightBelow(this.figureArea) - under;
+    const barsHeight = Number.isFinite(available) ? Math.min(240 * k, Math.max(120 * k, available * 0.42)) : null;
+    const mapHeight = Number.isFinite(available) ? Math.max(120, available - barsHeight - 2 * gap) : Infinity;
     const tokens = this.tokens;
     const map = (run, h, title) => {
       const common = {
@@ -108,40 +122,67 @@ export class WhyHeadsPanel extends PanelFrame {
         title,
       };
       return {
-        figure: heatmapFigure({ ...common, maxWidth: half, highlightRow: T - 1 }),
+        figure: heatmapFigure({
+          ...common,
+          maxWidth: wide ? third : width,
+          maxHeight: mapHeight,
+          highlightRow: T - 1,
+          textScale: k,
+        }),
         table: () => heatmapTable(common),
       };
     };
     const one = this.runs.one;
     const two = this.runs.two;
+    // A bar chart's height per row (in units of the text scale) so that the figure, with its title
+    // and its turned labels (about 60 units), is about barsHeight tall.
+    const rowHeight = (rows, standard) => (barsHeight ? Math.max(48, (barsHeight / k - 62) / rows - 10) : standard);
     const oneBars = barsFigure({
       rows: [{ name: 'one head', values: Array.from(one.lastRow[0]) }],
       labels: tokens,
       title: 'One head: row of the last "it"',
-      maxWidth: half,
+      maxWidth: wide ? half : width,
+      height: rowHeight(1, 150),
+      textScale: k,
     });
     const twoBars = barsFigure({
       rows: two.lastRow.map((r, h) => ({ name: `head ${h + 1}`, values: Array.from(r) })),
       labels: tokens,
       title: 'Two heads: row of the last "it"',
-      maxWidth: half,
-      height: 110,
+      maxWidth: wide ? half : width,
+      height: rowHeight(2, 110),
+      textScale: k,
     });
     const oneMap = map(one, 0, 'One head: attention (T x T)');
     const twoMaps = [0, 1].map((h) => map(two, h, `Two heads: head ${h + 1} attention`));
-    const left = stackFigures([oneBars, oneMap.figure], 'One head');
-    left.title = 'One head: the last "it" splits its attention between ball and catch';
-    const right = stackFigures([twoBars, ...twoMaps.map((m) => m.figure)], 'Two heads');
-    right.title = 'Two heads: head 1 attends to ball, head 2 to catch';
-    this.showFigures(
-      [
+    const oneTitle = 'One head: the last "it" splits its attention between ball and catch';
+    const twoTitle = 'Two heads: head 1 attends to ball, head 2 to catch';
+    const twoTables = () => el('div', {}, twoMaps[0].table(), twoMaps[1].table());
+    this.figureArea.classList.toggle('grid', wide);
+    this.figureArea.style.setProperty('--columns', '6');
+    let items;
+    if (wide) {
+      items = [
+        { figure: oneBars, label: `${oneTitle}: bars`, span: 3, table: oneMap.table },
+        { figure: twoBars, label: `${twoTitle}: bars`, span: 3, table: twoTables },
+        { figure: oneMap.figure, label: `${oneTitle}: attention map`, span: 2 },
+        { figure: twoMaps[0].figure, label: `${twoTitle}: head 1 attention map`, span: 2 },
+        { figure: twoMaps[1].figure, label: `${twoTitle}: head 2 attention map`, span: 2 },
+      ];
+    } else {
+      const left = stackFigures([oneBars, oneMap.figure], 'One head');
+      left.title = oneTitle;
+      const right = stackFigures([twoBars, ...twoMaps.map((m) => m.figure)], 'Two heads');
+      right.title = twoTitle;
+      items = [
         { figure: left, table: oneMap.table },
-        { figure: right, table: () => el('div', {}, twoMaps[0].table(), twoMaps[1].table()) },
-      ],
-      { row: true },
-    );
+        { figure: right, table: twoTables },
+      ];
+    }
+    this.showFigures(items, { row: true });
     this.addTables(...this.learnedView.draw(this.drawWidth));
     this.figures.push(...this.learnedView.figures);
+    this.fitToFrame();
   }
 
   exportData() {

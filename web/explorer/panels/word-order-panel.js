@@ -182,9 +182,10 @@ export class WordOrderPanel extends PanelFrame {
   draw() {
     if (!this.data || this.data.error) return;
     const w = this.drawWidth >= 760 ? Math.floor(this.drawWidth / 3) - 12 : this.drawWidth;
+    const maxHeight = this.heightBelow(this.figureArea) - 8;
     this.showFigures(
       orderMaps(this.data).map((m) => ({
-        figure: heatmapFigure({ ...m, maxWidth: w }),
+        figure: heatmapFigure({ ...m, maxWidth: w, maxHeight, textScale: this.textScale }),
         table: () => heatmapTable(m),
       })),
       { row: true },

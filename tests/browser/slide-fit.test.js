@@ -1,0 +1,221 @@
+// Every panel of embed.html on a projector: framed by a deck page in an iframe of 1280x720 and of
+// 1920x1080, each panel and preset fits its frame without scrolling; the figures' text is drawn
+// larger on the larger frame; no two text items of any figure overlap, none lies on a curve and
+// none leaves its figure (boxes from text-boxes.js, measured in the frame). And the GPT-2 heads
+// element in a 600 px wide column lays its 12 maps out in a grid.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchChromium } from './chromium.js';
+import { serveWeb } from './static-server.js';
+import { ARTIFACTS } from './page-checks.js';
+
+const PANELS = ['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn'];
+const PRESETS = ['toy', 'gpt2', 'gpt3'];
+const SIZES = [
+  [1280, 720],
+  [1920, 1080],
+];
+// Shapes-only slides whose text alone is longer than the frame (no figure to shrink).
+const TEXT_TOO_LONG = new Set(['steps gpt3']);
+
+let browser;
+let server;
+
+before(async () => {
+  browser = await launchChromium();
+  server = await serveWeb();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const DECK = (src, [w, h]) =>
+  `<!doctype html><link rel="icon" href="data:,"><body style="margin:0">` +
+  `<iframe id="slide" src="${src}" style="border:0;width:${w}px;height:${h}px"></iframe></body>`;
+
+// In the frame: the document's size against the frame's, and for each drawn figure its text
+// problems and the size its text is drawn at (font size times the canvas's scale on screen).
+const MEASURE = async (panel) => {
+  const { textProblems } = await import('/explorer/text-boxes.js');
+  const host = document.querySelector('headwise-explorer');
+  const section = host.shadowRoot.querySelector(`[data-panel="${panel}"]`);
+  const canvases = [...section.querySelectorAll('canvas:not([hidden])')];
+  const sizes = [];
+  const problems = [];
+  for (const canvas of canvases) {
+    const figure = canvas.headwiseFigure;
+    const scale = canvas.getBoundingClientRect().width / figure.width;
+    for (const it of figure.items) if (it.kind === 'text') sizes.push(it.size * scale);
+    problems.push(...textProblems(figure).map((p) => `${figure.title}: ${p}`));
+  }
+  sizes.sort((a, b) => a - b);
+  const body = parseFloat(getComputedStyle(section).fontSize);
+  return {
+    scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
+    view: [innerWidth, innerHeight],
+    canvases: canvases.length,
+    medianText: sizes.length ? sizes[Math.floor(sizes.length / 2)] : null,
+    body,
+    problems,
+  };
+};
+
+/** Opens embed.html?panel&preset in an iframe of `size` on a deck page; returns what MEASURE says. */
+async function measureSlide(panel, preset, size, screenshot) {
+  const [w, h] = size;
+  const context = await browser.newContext({ viewport: { width: w, height: h } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.route(`${server.url}deck.html`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: DECK(`embed.html?panel=${panel}&preset=${preset}`, size) }),
+  );
+  try {
+    await page.goto(`${server.url}deck.html`);
+    const frame = page.frames().find((f) => f.url().includes('embed.html'));
+    await frame.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+    await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const m = await frame.evaluate(MEASURE, panel);
+    if (screenshot) await page.screenshot({ path: `${ARTIFACTS}fit-${panel}-${preset}.png` });
+    assert.deepEqual(errors, []);
+    return m;
+  } finally {
+    await context.close();
+  }
+}
+
+const measured = new Map();
+
+describe('embed.html on 16:9 slides', () => {
+  for (const size of SIZES) {
+    for (const panel of PANELS) {
+      for (const preset of PRESETS) {
+        const name = `${panel} ${preset}`;
+        const todo = TEXT_TOO_LONG.has(name) ? 'shapes-only text longer than the frame' : false;
+        test(`${name} at ${size.join('x')}: fits the frame, text boxes apart`, { todo }, async () => {
+          const m = await measureSlide(panel, preset, size, size[0] === 1280);
+          measured.set(`${name} ${size[0]}`, m);
+          console.log(
+            `# ${name} ${size.join('x')}: document ${m.scroll.join('x')}, ${m.canvases} figures, ` +
+              `median figure text ${m.medianText?.toFixed(1) ?? '-'} px (slide text ${m.body.toFixed(1)} px), ` +
+              `${m.problems.length} text problems`,
+          );
+          assert.ok(m.scroll[0] <= m.view[0], `${name}: ${m.scroll[0]} px wide in a ${m.view[0]} px frame`);
+          assert.ok(m.scroll[1] <= m.view[1], `${name}: ${m.scroll[1]} px tall in a ${m.view[1]} px frame`);
+          if (preset !== 'gpt3') assert.deepEqual(m.problems, [], `${name} at ${size.join('x')}`);
+        });
+      }
+    }
+  }
+
+  test('figure text is drawn larger on the larger frame, about as the slide text grows', () => {
+    for (const panel of PANELS) {
+      for (const preset of ['toy', 'gpt2']) {
+        const small = measured.get(`${panel} ${preset} 1280`);
+        const large = measured.get(`${panel} ${preset} 1920`);
+        if (!small?.medianText || !large?.medianText) continue; // no figure on this slide (loop before a sweep)
+        const grew = large.medianText / small.medianText;
+        assert.ok(grew > 1.3, `${panel} ${preset}: figure text ${small.medianText} -> ${large.medianText} px`);
+        // Today's figures draw 12 px labels and 10 px values at every size.
+        assert.ok(large.medianText >= 13.5, `${panel} ${preset}: figure text ${large.medianText} px at 1920x1080`);
+      }
+    }
+  });
+});
+
+describe('the Learn panel while it trains', () => {
+  test('at 1280x720, after 300 steps: curves drawn, no label on a curve or on another label', async () => {
+    const size = [1280, 720];
+    const context = await browser.newContext({ viewport: { width: size[0], height: size[1] } });
+    const page = await context.newPage();
+    await page.route(`${server.url}deck.html`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: DECK('embed.html?panel=learn', size) }),
+    );
+    try {
+      await page.goto(`${server.url}deck.html`);
+      const frame = page.frames().find((f) => f.url().includes('embed.html'));
+      await frame.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+      const learn = () => document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-learn');
+      await frame.waitForFunction(learn);
+      await page.evaluate(() =>
+        document
+          .getElementById('slide')
+          .contentWindow.postMessage({ headwise: 1, id: 1, method: 'startTraining' }, '*'),
+      );
+      await frame.waitForFunction(
+        () =>
+          Number(document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-learn').dataset.step) >=
+          300,
+        null,
+        { timeout: 60_000 },
+      );
+      await page.evaluate(() =>
+        document
+          .getElementById('slide')
+          .contentWindow.postMessage({ headwise: 1, id: 2, method: 'pauseTraining' }, '*'),
+      );
+      await frame.waitForFunction(
+        () =>
+          document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-learn').dataset.learnState ===
+          'paused',
+      );
+      const m = await frame.evaluate(MEASURE, 'learn');
+      const curves = await frame.evaluate(() =>
+        [...document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('#panel-learn canvas')]
+          .map((c) => c.headwiseFigure?.items.filter((it) => it.kind === 'polyline').length ?? 0)
+          .reduce((a, b) => a + b, 0),
+      );
+      await page.screenshot({ path: `${ARTIFACTS}fit-learn-training.png` });
+      console.log(`# learn after 300 steps: ${curves} curves, ${m.problems.length} text problems`);
+      assert.equal(curves, 4, 'accuracy and loss curves of both runs');
+      assert.deepEqual(m.problems, []);
+      assert.ok(m.scroll[1] <= m.view[1], `${m.scroll[1]} px tall in a ${m.view[1]} px frame`);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('GPT-2 heads in a 600 px wide column', () => {
+  test('the 12 maps stand in a grid of several columns; the element is not a 7,900 px strip', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    await page.route(`${server.url}column.html`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body:
+          `<!doctype html><link rel="icon" href="data:,"><script src="build/explorer/explorer.js" defer></script>` +
+          `<body style="margin:0"><div style="width:600px">` +
+          `<headwise-explorer panel="heads" preset="gpt2"></headwise-explorer></div></body>`,
+      }),
+    );
+    try {
+      await page.goto(`${server.url}column.html`);
+      await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+      const m = await page.locator('headwise-explorer').evaluate((host) => {
+        const maps = [
+          ...host.shadowRoot.querySelectorAll('[data-panel="heads"] .figures:not(.mix) canvas:not([hidden])'),
+        ];
+        const boxes = maps.map((c) => c.getBoundingClientRect());
+        return {
+          height: host.getBoundingClientRect().height,
+          maps: maps.length,
+          columns: new Set(boxes.map((b) => Math.round(b.left))).size,
+          mapsHeight: Math.max(...boxes.map((b) => b.bottom)) - Math.min(...boxes.map((b) => b.top)),
+          right: Math.max(...boxes.map((b) => b.right)),
+        };
+      });
+      await page.screenshot({ path: `${ARTIFACTS}fit-heads-gpt2-600px.png`, fullPage: true });
+      console.log(`# heads gpt2 in 600 px: element ${m.height} px tall, maps ${m.columns} columns, ${m.mapsHeight} px`);
+      assert.equal(m.maps, 12);
+      assert.ok(m.columns > 1, `${m.columns} column of maps`);
+      assert.ok(m.right <= 600, `maps reach ${m.right} px`);
+      assert.ok(m.mapsHeight < 1.5 * 600 * (9 / 16), `the maps take ${m.mapsHeight} px`);
+      assert.ok(m.height < 2400, `the element is ${m.height} px tall`);
+    } finally {
+      await context.close();
+    }
+  });
+});
