@@ -83,7 +83,7 @@ export function outProjectFigure({
       // The same row labels as concat: the two grids then have the same rows, side by side.
       [map({ values: output, rows, cols: D, ...labels, title: `output ${shapeText(shapes.output)}` })],
     ],
-    { title, maxWidth },
+    { title, maxWidth, textScale },
   );
   return { figure, boxes, cropped };
 }

@@ -3,7 +3,7 @@
 // column is moved down so that its grid's top lines up with the others', and the operators sit
 // between the columns at the height of the first grid's middle rows.
 import { Figure } from './figure.js';
-import { wrapText } from './heatmap.js';
+import { textWidth, wrapText } from './text-boxes.js';
 
 const OPERATOR_WIDTH = 28;
 
@@ -36,11 +36,11 @@ export function gridBox(figure) {
  * stacked top to bottom). Returns the composed figure and where each column landed
  * ({ x, y, w, h } of each column's first grid, in the order of the columns).
  */
-export function productFigure(terms, { title = '', gap = 12, maxWidth = 1100 } = {}) {
+export function productFigure(terms, { title = '', gap = 12, maxWidth = 1100, textScale: k = 1 } = {}) {
   const columns = terms.filter((t) => typeof t !== 'string');
   const gridTop = Math.max(0, ...columns.map((figures) => gridBox(figures[0])?.y ?? 0));
-  const titleLines = title ? wrapText(title, Math.max(200, maxWidth - 8)) : [];
-  const top = titleLines.length ? 8 + 16 * titleLines.length : 0;
+  const titleLines = title ? wrapText(title, Math.max(200, maxWidth - 8), 13 * k) : [];
+  const top = titleLines.length ? 8 * k + 16 * k * titleLines.length : 0;
   const first = gridBox(columns[0][0]);
   const operatorY = top + gridTop + (first ? first.h / 2 : 0);
   const placed = [];
@@ -49,8 +49,8 @@ export function productFigure(terms, { title = '', gap = 12, maxWidth = 1100 } =
   let height = top;
   for (const term of terms) {
     if (typeof term === 'string') {
-      placed.push({ text: term, x: x + OPERATOR_WIDTH / 2 });
-      x += OPERATOR_WIDTH;
+      placed.push({ text: term, x: x + (OPERATOR_WIDTH * k) / 2 });
+      x += OPERATOR_WIDTH * k;
       continue;
     }
     let y = top + gridTop - (gridBox(term[0])?.y ?? 0);
@@ -66,11 +66,11 @@ export function productFigure(terms, { title = '', gap = 12, maxWidth = 1100 } =
     height = Math.max(height, y - gap);
     x += width;
   }
-  const titleWidth = Math.max(0, ...titleLines.map((l) => l.length * 13 * 0.58));
+  const titleWidth = Math.max(0, ...titleLines.map((l) => textWidth(l, 13 * k, '600')));
   const out = new Figure(Math.max(x, Math.min(maxWidth, titleWidth + 4)), height + 4, title);
-  titleLines.forEach((line, i) => out.text(0, 10 + 16 * i, line, { size: 13, weight: '600' }));
+  titleLines.forEach((line, i) => out.text(0, 10 * k + 16 * k * i, line, { size: 13 * k, weight: '600' }));
   for (const p of placed) {
-    if (p.text) out.text(p.x, operatorY, p.text, { size: 20, anchor: 'middle', weight: '600' });
+    if (p.text) out.text(p.x, operatorY, p.text, { size: 20 * k, anchor: 'middle', weight: '600' });
     else for (const item of p.figure.items) out.items.push(movedItem(item, p.x, p.y));
   }
   return { figure: out, boxes };
