@@ -9,6 +9,25 @@ import { heatmapFigure } from '../../web/explorer/heatmap.js';
 const ramp = (n, scale = 1) => Float32Array.from({ length: n }, (_, k) => Math.sin(k * 1.7) * scale);
 
 describe('attend maps', () => {
+  test('layout on a slide: the largest maps that fit both the width and the height', () => {
+    // The toy's 4 maps in a 627 x 540 px column: 2 rows of 2 (188 px) beat 1 row of 4 (144 px).
+    const toy = attendLayout(627, 2, { height: 540, chrome: 70 });
+    expect(toy).toEqual({ perRow: 2, rows: 2, size: 188, gap: 12 });
+    // A short column keeps them in one row.
+    expect(attendLayout(627, 2, { height: 240, chrome: 70 })).toMatchObject({ perRow: 4, rows: 1 });
+    for (const [width, heads, height] of [
+      [627, 2, 540],
+      [940, 12, 800],
+      [1100, 4, 700],
+    ]) {
+      const l = attendLayout(width, heads, { height, chrome: 70 });
+      expect(l.perRow * (l.size + l.gap) - l.gap, `${width} x ${height}, ${heads} heads`).toBeLessThanOrEqual(width);
+      expect(l.rows * (l.size + 70 + l.gap), `${width} x ${height}, ${heads} heads`).toBeLessThanOrEqual(height);
+    }
+    // Nothing fits at 112 px or more: the width's layout, which the panel's fit then scales down.
+    expect(attendLayout(627, 12, { height: 540, chrome: 70 })).toEqual(attendLayout(627, 12));
+  });
+
   test('layout: pairs stay together, a few rows, maps no narrower than their titles', () => {
     // The toy on a slide (the figure column of 1280 px) and wide: one row of 4.
     expect(attendLayout(640, 2)).toEqual({ perRow: 4, rows: 1, size: 151, gap: 12 });

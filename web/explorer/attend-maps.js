@@ -14,14 +14,35 @@ const roundDownEven = (n) => Math.max(2, n - (n % 2));
  * pairs stay together), rows, and each map's width. Maps are at least `minSize` wide unless that
  * would need more than `maxRows` rows; then they shrink, to no less than `floorSize`.
  */
-export function attendLayout(width, heads, { gap = 12, minSize = 112, floorSize = 90, maxRows = 4 } = {}) {
+export function attendLayout(
+  width,
+  heads,
+  { gap = 12, minSize = 112, floorSize = 90, maxRows = 4, height = Infinity, chrome = 40 } = {},
+) {
   const maps = 2 * heads;
+  const layout = (perRow, size = Math.floor((width + gap) / perRow) - gap) => ({
+    perRow,
+    rows: Math.ceil(maps / perRow),
+    size,
+    gap,
+  });
+  // Where the height is known (a slide), the number per row that gives the largest maps that fit
+  // both the width and the height. `chrome` is a map's height beyond its width (title and labels).
+  if (Number.isFinite(height)) {
+    let best = null;
+    for (let perRow = 2; perRow <= maps; perRow += 2) {
+      const rows = Math.ceil(maps / perRow);
+      const size = Math.min(Math.floor((width + gap) / perRow) - gap, Math.floor(height / rows - chrome - gap));
+      if (size >= minSize && (!best || size > best.size)) best = layout(perRow, size);
+    }
+    if (best) return best;
+  }
   const fit = (size) => roundDownEven(Math.floor((width + gap) / (size + gap)));
   let perRow = Math.min(maps, fit(minSize));
   if (Math.ceil(maps / perRow) > maxRows) {
     perRow = Math.max(perRow, Math.min(roundUpEven(Math.ceil(maps / maxRows)), fit(floorSize)));
   }
-  return { perRow, rows: Math.ceil(maps / perRow), size: Math.floor((width + gap) / perRow) - gap, gap };
+  return layout(perRow);
 }
 
 /** The largest |score| over the unmasked cells of heads 0..H-1 of batch entry 0: one scale for all heads. */

@@ -112,13 +112,15 @@ export class PanelFrame {
    * On a slide, shrinks this panel's canvases together (the --fit factor) until the panel ends
    * inside the frame. Figures are laid out for the frame first; this takes up what text wrapping
    * and rounding leave over. When shrinking does not move the panel's end (its text is what is too
-   * long), the figures keep their size. Layout only, no paint in between: nothing flickers.
+   * long), the figures keep their size and the text shrinks a little. Layout only, no paint in
+   * between: nothing flickers.
    */
   fitToFrame() {
     const wrapper = this.section.closest('.explorer.slide');
     const canvases = [...this.section.querySelectorAll('canvas:not([hidden])')];
     const frame = this.host.viewportHeight();
     this.section.style.removeProperty('--fit');
+    this.section.style.removeProperty('--text-fit');
     if (!wrapper || !canvases.length || !frame) return;
     const below = (element, side) => parseFloat(getComputedStyle(element)[side]) || 0;
     // 4 px to spare for rounding in the layout.
@@ -140,6 +142,12 @@ export class PanelFrame {
       }
       fit = next;
       end = after;
+    }
+    // Still too long: it is the text. Its type shrinks a little (to 85% at most; figure text is
+    // drawn at the slide's size, read from the section, which keeps its own).
+    for (let textFit = 0.96; textFit >= 0.85 && end > limit; textFit -= 0.03) {
+      this.section.style.setProperty('--text-fit', textFit.toFixed(2));
+      end = this.section.getBoundingClientRect().bottom;
     }
   }
 

@@ -43,6 +43,7 @@ input[type=number] { width: 7rem; }
 .figures.row { flex-direction: row; flex-wrap: wrap; align-items: flex-start; }
 canvas { display: block; width: 100%; height: auto; max-width: calc(var(--figure-width, 100%) * var(--fit, 1)); }
 canvas[hidden] { display: none; }
+.explorer.slide .panel > :is(.intro, .status, .panel-body) { font-size: calc(1em * var(--text-fit, 1)); }
 .figures.grid { display: grid; grid-template-columns: repeat(var(--columns, 2), auto); justify-content: start;
   align-items: start; }
 .figures.row canvas { flex: 0 1 auto; width: min(100%, calc(var(--figure-width, 100%) * var(--fit, 1))); }

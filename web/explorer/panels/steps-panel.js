@@ -6,8 +6,8 @@ import { PanelFrame } from '../panel-frame.js';
 import { el, formatNumber, shapeText } from '../dom.js';
 import { heatmapFigure, heatmapTable } from '../heatmap.js';
 import { memoryLayoutFigure, stridesOf } from '../memory-layout.js';
-import { attendLayout, attendMapItems, MAX_ATTEND_HEADS } from '../attend-maps.js';
-import { CROP_SIZE, outProjectFigure } from '../out-project-figure.js';
+import { attendLayout, attendMapItems, MAX_ATTEND_HEADS, scoresScale } from '../attend-maps.js';
+import { CROP_SIZE, isPooled, outProjectFigure } from '../out-project-figure.js';
 import { gridOfFigures } from '../product-figure.js';
 
 export const STEPS = Object.freeze(['project', 'split', 'attend', 'merge', 'out-project']);
@@ -39,11 +39,12 @@ export class StepsPanel extends PanelFrame {
     this.strides = el('div', { class: 'strides' });
     this.check = el('p', { class: 'check' });
     this.note = el('p', { class: 'step-note' }); // what the current step's figure shows
-    this.body.append(this.list, el('div', { class: 'stepper' }, this.previous, this.next), this.check, this.note);
-    // The figures and what the strides say about them go together (on a slide, the right column).
+    this.body.append(this.list, el('div', { class: 'stepper' }, this.previous, this.next), this.check);
+    // The figures, the note on what they show and what the strides say about them go together (on a
+    // slide, the right column).
     const side = el('div', { class: 'side' });
     this.figureArea.replaceWith(side);
-    side.append(this.figureArea, this.strides);
+    side.append(this.note, this.figureArea, this.strides);
   }
 
   /** Shows step 0..4 (clamped): only a redraw, and only if asked and there is a result to draw. */
@@ -216,24 +217,31 @@ export class StepsPanel extends PanelFrame {
     const { tokens: T, heads: H, batch: B, causal } = c.config;
     const hd = c.headDim;
     const shown = Math.min(H, MAX_ATTEND_HEADS);
-    const layout = attendLayout(this.drawWidth, shown);
-    const { items, maxAbs } = attendMapItems({
-      attended: this.outputs.attended,
+    const attended = this.outputs.attended;
+    const maxAbs = scoresScale(attended.scores, shown, T, causal);
+    const which = B > 1 ? `Sentence 1 of ${B}. ` : '';
+    const scale = maxAbs > 0 ? `one scale, -${formatNumber(maxAbs)} purple to ${formatNumber(maxAbs)} orange` : 'all 0';
+    const drawn = shown < H ? ` The first ${shown} of ${H} heads are drawn; all are in the JSON export.` : '';
+    const mask = causal ? '; grey: masked, minus infinity' : '';
+    // The note sits above the maps: set before the height they may take is measured.
+    this.note.textContent =
+      `${which}Per head: the scores q . k / sqrt(${hd}) before the softmax (${scale}${mask}), then the ` +
+      `attention after it (each row sums to 1).${drawn}`;
+    const k = this.textScale;
+    const layout = attendLayout(this.drawWidth, shown, {
+      height: this.heightBelow(this.figureArea) - this.strides.getBoundingClientRect().height,
+      chrome: 60 * k,
+    });
+    const { items } = attendMapItems({
+      attended,
       T,
       H: shown,
       hd,
       causal,
       tokens: c.tokens,
       size: layout.size,
-      textScale: this.textScale,
+      textScale: k,
     });
-    const which = B > 1 ? `Sentence 1 of ${B}. ` : '';
-    const scale = maxAbs > 0 ? `one scale, -${formatNumber(maxAbs)} purple to ${formatNumber(maxAbs)} orange` : 'all 0';
-    const drawn = shown < H ? ` The first ${shown} of ${H} heads are drawn; all are in the JSON export.` : '';
-    const mask = causal ? '; grey: masked, minus infinity' : '';
-    this.note.textContent =
-      `${which}Per head: the scores q . k / sqrt(${hd}) before the softmax (${scale}${mask}), then the ` +
-      `attention after it (each row sums to 1).${drawn}`;
     this.#layOut(layout);
     this.showFigures(items);
   }
@@ -245,7 +253,16 @@ export class StepsPanel extends PanelFrame {
     const C = H * hd;
     const o = this.outputs;
     const bands = headBands(H, hd);
-    const { figure, cropped } = outProjectFigure({
+    const cropped = isPooled(C, D);
+    const crop = Math.min(CROP_SIZE, C);
+    // The note sits above the product: set before the height it may take is measured.
+    this.note.textContent =
+      `Each of the ${B * T} rows of concat (${B} x ${T} tokens) times W_out gives that row of the output.` +
+      (cropped
+        ? ` W_out is too large to draw cell by cell: its block averages are all close to 0 (random weights ` +
+          `cancel out), so under it the top-left ${crop} x ${Math.min(CROP_SIZE, D)} weights are drawn one by one.`
+        : '');
+    const { figure } = outProjectFigure({
       concat: o.concat,
       wOut: c.wOut,
       output: o.output,
@@ -259,13 +276,6 @@ export class StepsPanel extends PanelFrame {
       maxHeight: this.heightBelow(this.figureArea) * 0.8,
       textScale: this.textScale,
     });
-    const crop = Math.min(CROP_SIZE, C);
-    this.note.textContent =
-      `Each of the ${B * T} rows of concat (${B} x ${T} tokens) times W_out gives that row of the output.` +
-      (cropped
-        ? ` W_out is too large to draw cell by cell: its block averages are all close to 0 (random weights ` +
-          `cancel out), so under it the top-left ${crop} x ${Math.min(CROP_SIZE, D)} weights are drawn one by one.`
-        : '');
     this.#layOut(null);
     const matrix = (values, rows, cols, title) => () => heatmapTable({ values, rows, cols, title });
     this.showFigures([
