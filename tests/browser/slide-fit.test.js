@@ -15,9 +15,6 @@ const SIZES = [
   [1280, 720],
   [1920, 1080],
 ];
-// Shapes-only slides whose text alone is longer than the frame (no figure to shrink).
-const TEXT_TOO_LONG = new Set(['steps gpt3']);
-
 let browser;
 let server;
 
@@ -93,8 +90,7 @@ describe('embed.html on 16:9 slides', () => {
     for (const panel of PANELS) {
       for (const preset of PRESETS) {
         const name = `${panel} ${preset}`;
-        const todo = TEXT_TOO_LONG.has(name) ? 'shapes-only text longer than the frame' : false;
-        test(`${name} at ${size.join('x')}: fits the frame, text boxes apart`, { todo }, async () => {
+        test(`${name} at ${size.join('x')}: fits the frame, text boxes apart`, async () => {
           const m = await measureSlide(panel, preset, size, size[0] === 1280);
           measured.set(`${name} ${size[0]}`, m);
           console.log(

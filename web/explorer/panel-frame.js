@@ -143,9 +143,9 @@ export class PanelFrame {
       fit = next;
       end = after;
     }
-    // Still too long: it is the text. Its type shrinks a little (to 85% at most; figure text is
+    // Still too long: it is the text. Its type shrinks a little (to 80% at most; figure text is
     // drawn at the slide's size, read from the section, which keeps its own).
-    for (let textFit = 0.96; textFit >= 0.85 && end > limit; textFit -= 0.03) {
+    for (let textFit = 0.96; textFit >= 0.8 && end > limit; textFit -= 0.03) {
       this.section.style.setProperty('--text-fit', textFit.toFixed(2));
       end = this.section.getBoundingClientRect().bottom;
     }
