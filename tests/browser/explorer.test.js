@@ -309,7 +309,7 @@ describe('explorer layouts and embedding', () => {
       assert.equal(await page.locator('headwise-explorer nav').isVisible(), false);
       assert.equal(await page.locator('.explorer.slide').count(), 1);
       const counts = await canvasColourCounts(page, 'heads');
-      assert.equal(counts.length, 12 + 3, '12 head maps, then concat, W_out and output');
+      assert.equal(counts.length, 12 + 1, '12 head maps, then concat @ W_out = output as one product');
       assert.ok(counts.every((n) => n >= 4));
       assert.match(
         await page.locator('[data-panel="heads"] .status').innerText(),

@@ -76,21 +76,24 @@ const lectureShapes = (B, T, H, hd) => {
 };
 
 /** The shown canvases of the steps panel: aria-label, box on the page, and pixels (0xrrggbb, alpha). */
-async function stepCanvases(page) {
-  const canvases = await shadow(page, (host) =>
-    [...host.shadowRoot.querySelectorAll('#panel-steps .figures > canvas:not([hidden])')].map((canvas) => {
-      const box = canvas.getBoundingClientRect();
-      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-      let binary = ''; // base64: a million numbers as JSON would take seconds to cross over
-      for (let k = 0; k < data.length; k += 0x8000) binary += String.fromCharCode(...data.subarray(k, k + 0x8000));
-      return {
-        label: canvas.getAttribute('aria-label'),
-        box: { x: box.x, y: box.y, w: box.width, h: box.height },
-        width: canvas.width,
-        height: canvas.height,
-        data: btoa(binary),
-      };
-    }),
+async function stepCanvases(page, selector = '#panel-steps .figures > canvas:not([hidden])') {
+  const canvases = await shadow(
+    page,
+    (host, selector) =>
+      [...host.shadowRoot.querySelectorAll(selector)].map((canvas) => {
+        const box = canvas.getBoundingClientRect();
+        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        let binary = ''; // base64: a million numbers as JSON would take seconds to cross over
+        for (let k = 0; k < data.length; k += 0x8000) binary += String.fromCharCode(...data.subarray(k, k + 0x8000));
+        return {
+          label: canvas.getAttribute('aria-label'),
+          box: { x: box.x, y: box.y, w: box.width, h: box.height },
+          width: canvas.width,
+          height: canvas.height,
+          data: btoa(binary),
+        };
+      }),
+    selector,
   );
   return canvases.map((c) => ({ ...c, data: new Uint8Array(Buffer.from(c.data, 'base64')) }));
 }
@@ -333,21 +336,29 @@ describe('the steps panel', () => {
     });
   }
 
-  for (const { name, query, D } of [
-    { name: 'toy', query: '', D: 6 },
-    { name: 'GPT-2', query: '&preset=gpt2', D: 768 },
+  // The steps panel's out-project step (the batch's 12 rows) and the heads panel's mixing figure
+  // (sentence 1's 6 rows, under its heads' maps): the same product.
+  for (const { name, query, D, panel } of [
+    { name: 'toy', query: '', D: 6, panel: 'steps' },
+    { name: 'GPT-2', query: '&preset=gpt2', D: 768, panel: 'steps' },
+    { name: 'GPT-2', query: '&preset=gpt2', D: 768, panel: 'heads' },
   ]) {
-    test(`out-project (${name}): concat @ W_out = output left to right, grids aligned`, async () => {
-      const url = `${server.url}embed.html?panel=steps${query}`;
+    const where = panel === 'steps' ? 'out-project' : 'heads panel';
+    test(`${where} (${name}): concat @ W_out = output left to right, grids aligned`, async () => {
+      const url = `${server.url}embed.html?panel=${panel}${query}`;
       const { page, context, problems } = await openExplorer(browser, url, { width: 1280, height: 720 });
       try {
-        await goToStep(page, 4);
-        const canvases = await stepCanvases(page);
+        if (panel === 'steps') await goToStep(page, 4);
+        const canvases =
+          panel === 'steps' ? await stepCanvases(page) : await stepCanvases(page, '#panel-heads .figures.mix > canvas');
         assert.equal(canvases.length, 1);
         const [product] = canvases;
+        const rows = panel === 'steps' ? 12 : 6;
         assert.match(
           product.label,
-          new RegExp(`^output = concat @ W_out: concat \\(12 x ${D}\\), W_out \\(${D} x ${D}\\)`),
+          panel === 'steps'
+            ? new RegExp(`^output = concat @ W_out: concat \\(${rows} x ${D}\\), W_out \\(${D} x ${D}\\)`)
+            : new RegExp(`output = concat @ W_out, \\(${rows}, ${D}\\) @ \\(${D}, ${D}\\) = \\(${rows}, ${D}\\)`),
         );
         const regions = regionsOf(product, PUOR);
         const big = D > 64;
@@ -395,10 +406,12 @@ describe('the steps panel', () => {
           );
           assert.ok(detailed > 60, `the crop's pixels spread by ${detailed.toFixed(1)}: a flat field`);
           assert.ok(detailed > 3 * flat, 'the crop shows what the block view cannot');
-          const note = await page.locator('[data-panel="steps"] .step-note').innerText();
-          assert.match(note, /block averages are all close to 0 .* top-left 64 x 64 weights are drawn one by one/);
+          if (panel === 'steps') {
+            const note = await page.locator('[data-panel="steps"] .step-note').innerText();
+            assert.match(note, /block averages are all close to 0 .* top-left 64 x 64 weights are drawn one by one/);
+          }
         }
-        await page.screenshot({ path: `${ARTIFACTS}steps-out-project-${name}-1280x720.png` });
+        await page.screenshot({ path: `${ARTIFACTS}${panel}-out-project-${name}-1280x720.png` });
         assert.deepEqual(problems, []);
       } finally {
         await context.close();

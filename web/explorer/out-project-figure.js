@@ -19,9 +19,14 @@ export function cropOf(values, width, rows, cols) {
 /** Whether a heatmap of this size is drawn as block averages (heatmap-cells.js pools it). */
 export const isPooled = (rows, cols) => rows > MAX_DRAWN_ROWS || cols > MAX_DRAWN_COLS;
 
+/** The heads under the columns of a (.., H * hd) matrix, as columnBands. */
+export const headBands = (H, hd) =>
+  Array.from({ length: H }, (_, h) => ({ from: h * hd, to: (h + 1) * hd, label: `head ${h + 1}` }));
+
 /**
  * concat (B*T, C), wOut (C, D), output (B*T, D); shapes: { concat, wOut, output } as arrays for the
- * titles (e.g. [2, 6, 6]); rowLabels for the B*T rows; bands: the heads under concat's columns.
+ * titles (e.g. [2, 6, 6]); rowLabels for the B*T rows; bands: the heads under concat's columns;
+ * highlightRow: a row drawn outlined in concat and output.
  */
 export function outProjectFigure({
   concat,
@@ -36,6 +41,7 @@ export function outProjectFigure({
   maxWidth,
   maxHeight = Infinity,
   textScale = 1,
+  highlightRow = null,
 }) {
   // Under 210 px the titles would not fit (nor 96 pooled columns 2 px wide): the canvas then scales
   // the whole product down.
@@ -75,13 +81,14 @@ export function outProjectFigure({
           ...labels,
           columnBands: bands,
           title: `concat ${shapeText(shapes.concat)}`,
+          highlightRow,
         }),
       ],
       '@',
       wOutColumn,
       '=',
       // The same row labels as concat: the two grids then have the same rows, side by side.
-      [map({ values: output, rows, cols: D, ...labels, title: `output ${shapeText(shapes.output)}` })],
+      [map({ values: output, rows, cols: D, ...labels, title: `output ${shapeText(shapes.output)}`, highlightRow })],
     ],
     { title, maxWidth, textScale },
   );

@@ -4,6 +4,7 @@ import { drawOnCanvases, PanelFrame } from '../panel-frame.js';
 import { el } from '../dom.js';
 import { heatmapFigure, heatmapTable, heatmapTitle } from '../heatmap.js';
 import { LearnedView } from '../learned-view.js';
+import { headBands, outProjectFigure } from '../out-project-figure.js';
 import { SAMPLE_WORDS } from '../learn-verdict.js';
 
 const MAX_HEADS_DRAWN = 16;
@@ -151,33 +152,31 @@ export class HeadsPanel extends PanelFrame {
       headDim: hd,
       textScale: k,
     });
-    const bands = Array.from({ length: H }, (_, h) => ({ from: h * hd, to: (h + 1) * hd, label: `head ${h + 1}` }));
-    const concat = {
-      values: c.fused.concat,
-      rows: T,
-      cols: D,
-      rowLabels: c.tokens,
-      columnBands: bands,
-      title: `concat: the ${H} heads' contexts side by side (T = ${T}, ${H} x ${hd} = ${D})`,
-    };
-    const wOut = {
-      values: c.wOut,
-      rows: D,
-      cols: D,
-      title: `W_out (${D} x ${D}): every output feature mixes every head`,
-    };
-    const out = {
-      values: c.fused.output,
-      rows: T,
-      cols: D,
-      rowLabels: c.tokens,
-      title: `output = concat @ W_out (T = ${T}, d_model = ${D})`,
-    };
+    const bands = headBands(H, hd);
+    // Sentence 1's rows of concat and output (the maps above are its heads), for the tables.
+    const concat = { values: c.fused.concat, rows: T, cols: D, rowLabels: c.tokens, title: 'concat' };
+    const out = { values: c.fused.output, rows: T, cols: D, rowLabels: c.tokens, title: 'output = concat @ W_out' };
+    const product = (mix) =>
+      outProjectFigure({
+        concat: c.fused.concat,
+        wOut: c.wOut,
+        output: c.fused.output,
+        rows: T,
+        C: D,
+        D,
+        shapes: { concat: [T, D], wOut: [D, D], output: [T, D] },
+        rowLabels: c.tokens,
+        bands,
+        maxWidth: mix.maxWidth,
+        maxHeight: mix.maxHeight,
+        textScale: k,
+        highlightRow: this.highlight,
+      }).figure;
     this.mixing.textContent =
       `Merge puts each head's ${hd} context features side by side: ${H} x ${hd} = ${D} ` +
       `columns, back to width d_model. W_out then mixes them, so each output feature can combine what different ` +
       `heads found.`;
-    const layout = this.#layout(shown, headMap(0), [concat, wOut, out]);
+    const layout = this.#layout(shown, headMap(0));
     const items = [];
     for (let h = 0; h < shown; h += 1) {
       const common = headMap(h);
@@ -204,14 +203,7 @@ export class HeadsPanel extends PanelFrame {
     this.figureArea.style.setProperty('--columns', String(layout.columns));
     this.figureArea.classList.add('grid');
     this.showFigures(items, { row: true });
-    this.mixFigures = [concat, wOut, out].map((m) =>
-      heatmapFigure({
-        ...m,
-        ...layout.mix,
-        textScale: k,
-        highlightRow: m.rows === T ? this.highlight : null,
-      }),
-    );
+    this.mixFigures = [product(layout.mix)];
     this.mixArea.classList.toggle('row', layout.mixInRow);
     drawOnCanvases(
       this.mixArea,
@@ -231,7 +223,7 @@ export class HeadsPanel extends PanelFrame {
   // map inside the frame (the maps beside the text on a wide slide, under it otherwise; one layout
   // read per draw). Elsewhere as many columns as keep maps 140 px wide (times the text scale), in
   // rows of equal length.
-  #layout(shown, sample, mixes) {
+  #layout(shown, sample) {
     const gap = 12;
     const k = this.textScale;
     const width = this.drawWidth;
@@ -250,7 +242,7 @@ export class HeadsPanel extends PanelFrame {
       const grid = heatmapFigure({ ...sample, rowLabels: [], maxWidth: each }).items.find((it) => it.kind === 'grid');
       const cellSize = shown > 2 ? [grid.cellW, grid.cellH] : undefined;
       const map = { maxWidth: each + labelRoom, cellSize };
-      const mix = { maxWidth: Math.min(width, 560 * k) };
+      const mix = { maxWidth: width };
       return { columns, map, inner: { maxWidth: each, cellSize }, mix, mixInRow: false };
     }
     // Beside the text (a wide slide), the maps and the mixing figures share the right column.
@@ -260,8 +252,9 @@ export class HeadsPanel extends PanelFrame {
     const above = this.mixing.getBoundingClientRect().height + this.learnedView.element.getBoundingClientRect().height;
     const paragraph = beside ? 0 : above + 2 * gap;
     // The mixing figures: their titles (as long as they wrap), the head bands, and cells.
-    const mixWidth = Math.floor((mapsWidth - 2 * gap) / 3) - 4;
-    const titles = Math.max(...mixes.map((m) => heatmapTitle({ ...m, maxWidth: mixWidth, textScale: k }).height));
+    // The product's title and its three maps' titles: a line each (more if the title wraps).
+    const title = 'out-project: output = concat @ W_out, (6, 6) @ (6, 6) = (6, 6)';
+    const titles = heatmapTitle({ title, maxWidth: mapsWidth, textScale: k }).height + 20 * k;
     const rest = available - paragraph - 3 * gap;
     const mixText = titles + 12 * k + 16;
     const forMix = Math.floor(mixText + Math.max(60 * k, (rest - mixText) * 0.3));
@@ -280,7 +273,7 @@ export class HeadsPanel extends PanelFrame {
         best = { columns, map: { ...map, cellSize }, inner: { maxWidth: each, cellSize }, cell, fits };
       }
     }
-    const mix = { maxWidth: mixWidth, maxHeight: Math.max(60, forMix - 8) };
+    const mix = { maxWidth: mapsWidth, maxHeight: Math.max(60, forMix - 8) };
     return { ...best, mix, mixInRow: true };
   }
 

@@ -7,7 +7,7 @@ import { el, formatNumber, shapeText } from '../dom.js';
 import { heatmapFigure, heatmapTable } from '../heatmap.js';
 import { memoryLayoutFigure, stridesOf } from '../memory-layout.js';
 import { attendLayout, attendMapItems, MAX_ATTEND_HEADS, scoresScale } from '../attend-maps.js';
-import { CROP_SIZE, isPooled, outProjectFigure } from '../out-project-figure.js';
+import { CROP_SIZE, headBands, isPooled, outProjectFigure } from '../out-project-figure.js';
 import { gridOfFigures } from '../product-figure.js';
 
 export const STEPS = Object.freeze(['project', 'split', 'attend', 'merge', 'out-project']);
@@ -18,10 +18,6 @@ const WHAT = {
   merge: 'transpose back and view the heads side by side: the concatenation',
   'out-project': 'output = concat @ W_out: the heads are mixed',
 };
-
-// The heads under the columns of a (.., H * hd) matrix.
-const headBands = (H, hd) =>
-  Array.from({ length: H }, (_, h) => ({ from: h * hd, to: (h + 1) * hd, label: `head ${h + 1}` }));
 
 export class StepsPanel extends PanelFrame {
   constructor(host) {
