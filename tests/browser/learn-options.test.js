@@ -97,11 +97,17 @@ test('learn-seed, learn-width, learn-heads from the URL: 1, 2 and 4 heads side b
     const finds = /heads? [\d, and]+ finds? the/.source;
     assert.match(seen.verdict, new RegExp(`; 4 heads: \\d+% - ${finds} (verb|noun), ${finds} (verb|noun)\\.`));
     assert.match(seen.verdict, / After 1000 steps/);
-    // Drawn: two curves and three maps in one row, inside the slide without scrolling.
+    // Drawn: two curves and three maps beside the text (the right part of the slide), two a row, none
+    // on another, inside the slide without scrolling.
     assert.equal(seen.canvases.length, 5);
-    const top = seen.canvases[0].top;
+    const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
     assert.ok(
-      seen.canvases.every((c, k) => Math.abs(c.top - top) < 2 && (k === 0 || c.left >= seen.canvases[k - 1].right)),
+      seen.canvases.every(
+        (c, k) =>
+          c.left > 0.4 * seen.view.w &&
+          Math.abs(c.left - seen.canvases[k % 2].left) < 2 &&
+          seen.canvases.every((d, m) => m === k || !overlap(c, d)),
+      ),
       JSON.stringify(seen.canvases),
     );
     assert.ok(seen.canvases.every((c) => c.right <= seen.view.w && c.bottom <= seen.view.h));

@@ -269,8 +269,9 @@ export class LearnPanel extends PanelFrame {
     );
     this.#fillTable();
     const width = this.drawWidth;
-    // All the figures in a row on a wide slide (four, or five with 4 heads), two on a laptop, one on a phone.
-    const across = width >= 1100 ? 2 + s.runs.length : width >= 640 ? 2 : 1;
+    // All the figures in a row on a wide page (four, or five with 4 heads); two a row beside the text on
+    // a 16:9 slide and on a laptop; one on a phone.
+    const across = width >= 1100 ? 2 + s.runs.length : width >= 520 ? 2 : 1;
     const half = Math.floor(width / across) - (across > 1 ? 12 : 0);
     const maxSteps = LEARN_STEPS;
     const textScale = this.textScale;
