@@ -2,28 +2,16 @@
 // every call into it: a change runs the forward once per version the page shows; steps and
 // slide messages only redraw. Then the options table of tests/js/option-cases.js through the
 // element's attributes, setConfig, postMessage and getState.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { chromiumAndWeb } from './web-session.js';
 import { readFile } from 'node:fs/promises';
-import { launchChromium } from './chromium.js';
-import { serveWeb } from './static-server.js';
 import { OPTION_CASES } from '../js/option-cases.js';
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launchChromium();
-  server = await serveWeb();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = chromiumAndWeb();
 
 async function openModulePage() {
-  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+  const context = await web.browser.newContext({ viewport: { width: 1920, height: 1080 } });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
@@ -31,13 +19,13 @@ async function openModulePage() {
     if (m.type() === 'error') problems.push(m.text());
   });
   const counting = await readFile(new URL('../js/counting-module.js', import.meta.url), 'utf8');
-  await page.route(`${server.url}counting-module.js`, (route) =>
+  await page.route(`${web.server.url}counting-module.js`, (route) =>
     route.fulfill({ contentType: 'text/javascript', body: counting }),
   );
-  await page.route(`${server.url}owner-check.html`, (route) =>
+  await page.route(`${web.server.url}owner-check.html`, (route) =>
     route.fulfill({ contentType: 'text/html', body: '<!doctype html><link rel="icon" href="data:,"><body></body>' }),
   );
-  await page.goto(`${server.url}owner-check.html`);
+  await page.goto(`${web.server.url}owner-check.html`);
   return { page, context, problems };
 }
 

@@ -1,11 +1,11 @@
 // The explorer in Debian's Chromium, served by a local static server and opened from disk.
 // Run by scripts/test.sh after the bundle is built (scripts/build-explorer.sh).
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { chromiumAndWeb } from './web-session.js';
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { launchChromium } from './chromium.js';
-import { serveWeb, WEB_DIR } from './static-server.js';
+import { WEB_DIR } from './static-server.js';
 import { ARTIFACTS, canvasColourCounts, openExplorer, panelText } from './page-checks.js';
 import { viridis } from '../../web/explorer/colour-scale.js';
 import { LIGHT } from '../../web/explorer/figure.js';
@@ -14,18 +14,7 @@ const FILE_URL = pathToFileURL(WEB_DIR).href;
 // The default text: "The dog chased the ball ," and "but it could not catch it", a batch of 2 sentences of 6.
 const [BATCH, DEFAULT_TOKENS] = [2, 6];
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launchChromium();
-  server = await serveWeb();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = chromiumAndWeb();
 
 const numberIn = async (locator) => Number(await locator.getAttribute('data-value'));
 
@@ -108,8 +97,8 @@ async function assertHeatmapMatchesTable(page, h, T) {
 for (const origin of ['http', 'file']) {
   describe(`explorer over ${origin}`, () => {
     test('every panel shows real content, the numbers agree, bad width is explained', async () => {
-      const base = origin === 'http' ? server.url : FILE_URL;
-      const { page, context, problems } = await openExplorer(browser, `${base}index.html`);
+      const base = origin === 'http' ? web.server.url : FILE_URL;
+      const { page, context, problems } = await openExplorer(web.browser, `${base}index.html`);
       try {
         for (const id of ['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn']) {
           assert.ok(await page.locator(`[data-panel="${id}"]`).isVisible(), `panel ${id} is visible`);
@@ -224,8 +213,8 @@ describe('explorer layouts and embedding', () => {
   test('T = 200: the pooled heatmap draws a block masked only when the mask hides all of it', async () => {
     const T = 200;
     const sentence = Array.from({ length: T }, (_, i) => `w${i % 23}`).join(' ');
-    const url = `${server.url}index.html?panel=heads&max-tokens=${T}&sentence=${encodeURIComponent(sentence)}`;
-    const { page, context, problems } = await openExplorer(browser, url);
+    const url = `${web.server.url}index.html?panel=heads&max-tokens=${T}&sentence=${encodeURIComponent(sentence)}`;
+    const { page, context, problems } = await openExplorer(web.browser, url);
     try {
       const image = await headCanvasPixels(page, 0);
       const { pixel } = image;
@@ -250,7 +239,7 @@ describe('explorer layouts and embedding', () => {
   });
 
   test('a 390-px phone: no sideways scrolling, heatmaps drawn', async () => {
-    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html`, {
+    const { page, context, problems } = await openExplorer(web.browser, `${web.server.url}index.html`, {
       width: 390,
       height: 844,
     });
@@ -280,10 +269,10 @@ describe('explorer layouts and embedding', () => {
   });
 
   test('dark colour scheme at 1920x1080', async () => {
-    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 }, colorScheme: 'dark' });
+    const context = await web.browser.newContext({ viewport: { width: 1920, height: 1080 }, colorScheme: 'dark' });
     const page = await context.newPage();
     try {
-      await page.goto(`${server.url}index.html?panel=why`);
+      await page.goto(`${web.server.url}index.html?panel=why`);
       await page.waitForSelector('headwise-explorer[data-ready]');
       const colours = await page.locator('headwise-explorer').evaluate((h) => getComputedStyle(h).backgroundColor);
       assert.equal(colours, 'rgb(22, 22, 26)');
@@ -296,7 +285,7 @@ describe('explorer layouts and embedding', () => {
 
   test('embed.html from disk: one panel, slide mode, GPT-2 sizes', async () => {
     const { page, context, problems } = await openExplorer(
-      browser,
+      web.browser,
       `${FILE_URL}embed.html?panel=heads&preset=gpt2&heads=12`,
     );
     try {
@@ -333,7 +322,10 @@ describe('explorer layouts and embedding', () => {
   });
 
   test('index.html?slide=1: no page header, slide mode', async () => {
-    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?slide=1&panel=why`);
+    const { page, context, problems } = await openExplorer(
+      web.browser,
+      `${web.server.url}index.html?slide=1&panel=why`,
+    );
     try {
       assert.equal(await page.locator('header').isVisible(), false);
       assert.equal(await page.locator('.explorer.slide').count(), 1);
@@ -344,7 +336,7 @@ describe('explorer layouts and embedding', () => {
   });
 
   test('typing 768 digit by digit shows no error for 7 and 76; the rule is judged when the user is done', async () => {
-    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=input`);
+    const { page, context, problems } = await openExplorer(web.browser, `${web.server.url}index.html?panel=input`);
     try {
       await page.locator('headwise-explorer').evaluate((h) => {
         const rule = h.shadowRoot.querySelector('.rule');
@@ -391,7 +383,7 @@ describe('explorer layouts and embedding', () => {
   });
 
   test('keyboard: the tokens are one tab stop with arrows inside; the sweep button is a few keys away', async () => {
-    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html`);
+    const { page, context, problems } = await openExplorer(web.browser, `${web.server.url}index.html`);
     try {
       const active = () =>
         page.evaluate(() => {
@@ -434,7 +426,7 @@ describe('explorer layouts and embedding', () => {
   });
 
   test('index.html?panel=heads: one panel and no nav buttons that point at hidden panels', async () => {
-    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=heads`);
+    const { page, context, problems } = await openExplorer(web.browser, `${web.server.url}index.html?panel=heads`);
     try {
       const visible = await page.locator('headwise-explorer').evaluate((h) => {
         const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
@@ -447,7 +439,7 @@ describe('explorer layouts and embedding', () => {
       assert.deepEqual(visible.panels, ['heads']);
       assert.deepEqual(visible.navButtons, []);
       // The full page keeps its nav.
-      await page.goto(`${server.url}index.html`);
+      await page.goto(`${web.server.url}index.html`);
       await page.locator('headwise-explorer nav button').first().waitFor();
       assert.ok((await page.locator('headwise-explorer nav button').count()) >= 6);
       assert.ok(await page.locator('headwise-explorer nav').isVisible());
@@ -458,7 +450,10 @@ describe('explorer layouts and embedding', () => {
   });
 
   test('GPT-3: shapes only, saying why', async () => {
-    const { page, context, problems } = await openExplorer(browser, `${server.url}embed.html?panel=steps&preset=gpt3`);
+    const { page, context, problems } = await openExplorer(
+      web.browser,
+      `${web.server.url}embed.html?panel=steps&preset=gpt3`,
+    );
     try {
       const text = await panelText(page, 'steps');
       assert.match(text, /Shapes only: this configuration needs [\d.]+ GB, more than the memory budget/);
@@ -473,8 +468,8 @@ describe('explorer layouts and embedding', () => {
 
   test('URL parameters that cannot be used are reported and ignored', async () => {
     const { page, context, problems } = await openExplorer(
-      browser,
-      `${server.url}index.html?panel=nope&width=abc&heads=3&causal=maybe`,
+      web.browser,
+      `${web.server.url}index.html?panel=nope&width=abc&heads=3&causal=maybe`,
     );
     try {
       const notes = await page.locator('.notes').innerText();
@@ -491,7 +486,7 @@ describe('explorer layouts and embedding', () => {
 
 describe('explorer hardening and export', () => {
   test('sentences: markup stays text, emoji, empty, 100,000 characters', async () => {
-    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=input`);
+    const { page, context, problems } = await openExplorer(web.browser, `${web.server.url}index.html?panel=input`);
     try {
       const sentence = page.locator('textarea');
       await sentence.fill('<img src=x onerror="window.pwned=1"><b>bold</b>');
@@ -547,7 +542,7 @@ describe('explorer hardening and export', () => {
   });
 
   test('each kind of export: PNG, SVG, JSON', async () => {
-    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=heads`);
+    const { page, context, problems } = await openExplorer(web.browser, `${web.server.url}index.html?panel=heads`);
     try {
       const saved = async (label) => {
         const [download] = await Promise.all([
@@ -601,7 +596,7 @@ describe('explorer hardening and export', () => {
   ];
   for (const expected of exportChecks)
     test(`every panel exports JSON (numbers) and SVG (figure): ${Object.keys(expected).join(', ')}`, async () => {
-      const { page, context, problems } = await openExplorer(browser, `${server.url}index.html`);
+      const { page, context, problems } = await openExplorer(web.browser, `${web.server.url}index.html`);
       try {
         for (const [panel, key] of Object.entries(expected)) {
           const save = async (label) => {
@@ -623,7 +618,7 @@ describe('explorer hardening and export', () => {
     });
 
   test('the heads sweep runs in slices with progress and draws its chart', async () => {
-    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=loop`);
+    const { page, context, problems } = await openExplorer(web.browser, `${web.server.url}index.html?panel=loop`);
     try {
       await page.locator('.run-sweep').click();
       // While it runs the page still answers and shows progress.
@@ -686,7 +681,7 @@ describe('explorer hardening and export', () => {
   });
 
   test('the heads sweep waits while the explorer is out of view and goes on when it is back', async () => {
-    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=loop`);
+    const { page, context, problems } = await openExplorer(web.browser, `${web.server.url}index.html?panel=loop`);
     try {
       const progress = () =>
         page.locator('headwise-explorer').evaluate((h) => h.shadowRoot.querySelector('progress').value);
@@ -728,17 +723,17 @@ describe('explorer hardening and export', () => {
   });
 
   test('ES modules over http: importing the class defines no tag; define.js does', async () => {
-    const context = await browser.newContext();
+    const context = await web.browser.newContext();
     const page = await context.newPage();
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
     page.on('console', (m) => {
       if (m.type() === 'error') problems.push(m.text());
     });
-    await page.route(`${server.url}module-check.html`, (route) =>
+    await page.route(`${web.server.url}module-check.html`, (route) =>
       route.fulfill({ contentType: 'text/html', body: '<!doctype html><link rel="icon" href="data:,"><body></body>' }),
     );
-    await page.goto(`${server.url}module-check.html`);
+    await page.goto(`${web.server.url}module-check.html`);
     try {
       const result = await page.evaluate(async () => {
         const { HeadwiseExplorer } = await import('./explorer/explorer-element.js');

@@ -4,11 +4,10 @@
 // the tip stays in the frame and leaves with the pointer. Also: exports in the dark theme, masked
 // cells against low attention and zero scores in both themes, and the contrast of bars, all read from
 // what is drawn.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { chromiumAndWeb } from './web-session.js';
 import { readFile } from 'node:fs/promises';
-import { launchChromium } from './chromium.js';
-import { serveWeb } from './static-server.js';
 import { ARTIFACTS } from './page-checks.js';
 import { loadHeadwise } from '../../web/headwise.js';
 import { sentenceBatch } from '../../web/explorer/tokenizer.js';
@@ -16,19 +15,11 @@ import { embedTokens } from '../../web/explorer/token-embeddings.js';
 import { diverging, viridis } from '../../web/explorer/colour-scale.js';
 import { DARK, LIGHT } from '../../web/explorer/figure.js';
 
-let browser;
-let server;
+const web = chromiumAndWeb();
 let hw;
 
 before(async () => {
-  browser = await launchChromium();
-  server = await serveWeb();
   hw = await loadHeadwise();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 // WCAG 2 contrast, written out here rather than taken from the page's code.
@@ -45,7 +36,7 @@ const VIRIDIS_RGB = new Set(Array.from({ length: 256 }, (_, k) => rgbOf(viridis(
 const PUOR_RGB = new Set(Array.from({ length: 257 }, (_, k) => rgbOf(diverging(k / 128 - 1, 1))));
 
 async function open(url, { viewport = { width: 1280, height: 720 }, colorScheme = 'light', hasTouch = false } = {}) {
-  const context = await browser.newContext({ viewport, colorScheme, hasTouch, acceptDownloads: true });
+  const context = await web.browser.newContext({ viewport, colorScheme, hasTouch, acceptDownloads: true });
   const page = await context.newPage();
   const problems = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
@@ -213,7 +204,7 @@ const HEADS = '[data-panel="heads"] .figures:not(.mix) > canvas';
 describe('heatmap cells, read by pointer and keyboard', () => {
   test('heads panel: hover shows tokens, score and weight of the cell under the pointer; gone after', async () => {
     const viewport = { width: 1280, height: 720 };
-    const { page, context, problems } = await open(`${server.url}index.html?panel=heads`, { viewport });
+    const { page, context, problems } = await open(`${web.server.url}index.html?panel=heads`, { viewport });
     try {
       const ref = await reference(page);
       const { T } = ref;
@@ -250,7 +241,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
 
   test('steps panel, attend step: a hovered scores or softmax cell gives its tokens, score and weight', async () => {
     const viewport = { width: 1280, height: 720 };
-    const { page, context, problems } = await open(`${server.url}index.html?panel=steps`, { viewport });
+    const { page, context, problems } = await open(`${web.server.url}index.html?panel=steps`, { viewport });
     try {
       const next = page.locator('[data-panel="steps"] .stepper button:text-is("Next step")');
       await next.click();
@@ -285,7 +276,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
 
   test('steps panel, attend step, GPT-2 sizes: the tips of the 24 small unlabelled maps name the tokens', async () => {
     const viewport = { width: 1280, height: 720 };
-    const url = `${server.url}embed.html?panel=steps&preset=gpt2`;
+    const url = `${web.server.url}embed.html?panel=steps&preset=gpt2`;
     const { page, context, problems } = await open(url, { viewport });
     try {
       await page.locator('headwise-explorer').evaluate((host) => host.goToStep(2));
@@ -313,7 +304,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
   });
 
   test('keyboard: one tab stop per heatmap, arrows move a cell cursor, Escape and blur hide it', async () => {
-    const { page, context, problems } = await open(`${server.url}index.html?panel=heads`);
+    const { page, context, problems } = await open(`${web.server.url}index.html?panel=heads`);
     try {
       const ref = await reference(page);
       const active = () =>
@@ -380,7 +371,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
 
   test('on a 1280 x 720 slide (embed.html) the tip of every corner cell of every head stays on the slide', async () => {
     const viewport = { width: 1280, height: 720 };
-    const { page, context, problems } = await open(`${server.url}embed.html?panel=heads`, { viewport });
+    const { page, context, problems } = await open(`${web.server.url}embed.html?panel=heads`, { viewport });
     try {
       const { T } = await reference(page);
       const count = await page.locator(HEADS).count();
@@ -408,7 +399,10 @@ describe('heatmap cells, read by pointer and keyboard', () => {
 
   test('on a 390 px phone the tip stays inside the screen, and a tap shows it', async () => {
     const viewport = { width: 390, height: 844 };
-    const { page, context, problems } = await open(`${server.url}index.html?panel=heads`, { viewport, hasTouch: true });
+    const { page, context, problems } = await open(`${web.server.url}index.html?panel=heads`, {
+      viewport,
+      hasTouch: true,
+    });
     try {
       const ref = await reference(page);
       const { T } = ref;
@@ -444,7 +438,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
 describe('themes and contrast', () => {
   for (const scheme of ['light', 'dark']) {
     test(`${scheme} mode: masked cells stand apart from low attention and from a zero score by >= 3:1`, async () => {
-      const { page, context, problems } = await open(`${server.url}index.html`, { colorScheme: scheme });
+      const { page, context, problems } = await open(`${web.server.url}index.html`, { colorScheme: scheme });
       try {
         const ref = await reference(page);
         const { T } = ref;
@@ -483,7 +477,7 @@ describe('themes and contrast', () => {
   }
 
   test('dark mode: SVG and PNG exports have the dark background and print no -0.0', async () => {
-    const { page, context, problems } = await open(`${server.url}index.html`, { colorScheme: 'dark' });
+    const { page, context, problems } = await open(`${web.server.url}index.html`, { colorScheme: 'dark' });
     try {
       const saved = async (panel, label) => {
         const [download] = await Promise.all([
@@ -524,7 +518,7 @@ describe('themes and contrast', () => {
     ['dark', DARK],
   ]) {
     test(`${scheme} mode: the bars of "why heads" have contrast >= 3:1 against the background`, async () => {
-      const { page, context, problems } = await open(`${server.url}index.html?panel=why`, { colorScheme: scheme });
+      const { page, context, problems } = await open(`${web.server.url}index.html?panel=why`, { colorScheme: scheme });
       try {
         const bg = rgbOf(palette.bg);
         // A bar is a block of one colour with the background on its left and right, on every row it

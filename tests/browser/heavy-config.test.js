@@ -4,12 +4,12 @@
 // tasks (PerformanceObserver) are recorded during each change and printed, and each change must
 // end with the numbers drawn or a message that says why not and names the limit, after which the
 // module still computes. Then ?width=4096&heads=64 opened from file://.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { chromiumAndWeb } from './web-session.js';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { launchChromium } from './chromium.js';
-import { serveWeb, WEB_DIR } from './static-server.js';
+import { WEB_DIR } from './static-server.js';
 import { canvasColourCounts } from './page-checks.js';
 
 // Measured with the page computing in slices (its longest steps are one GPT-2 call: creating the
@@ -19,18 +19,7 @@ import { canvasColourCounts } from './page-checks.js';
 const GROSS_BOUND_MS = 250;
 const PAGE_LIMIT = /this page computes layers of up to 4,194,304 \(width 1024\)/;
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launchChromium();
-  server = await serveWeb();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = chromiumAndWeb();
 
 // Before the page's scripts: long tasks, the renders and every notice the page shows while it works.
 function recordLongTasks() {
@@ -143,13 +132,13 @@ function assertNumbersDrawn(seen, { width, heads }) {
 }
 
 test('every preset, width 4096 with 64 heads and width 8192: no long freeze; numbers or a clear limit', async () => {
-  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+  const context = await web.browser.newContext({ viewport: { width: 1920, height: 1080 } });
   await context.addInitScript(recordLongTasks);
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
   try {
-    await page.goto(`${server.url}index.html`);
+    await page.goto(`${web.server.url}index.html`);
     await page.waitForSelector('headwise-explorer[data-ready]:not([data-drawing])', { timeout: 20_000 });
     await page.evaluate(watchElement);
     const report = [];
@@ -195,7 +184,7 @@ test('every preset, width 4096 with 64 heads and width 8192: no long freeze; num
 
 test('from file://: ?width=4096&heads=64 says why it is not computed, then GPT-2 computes', async () => {
   const url = `${pathToFileURL(WEB_DIR).href}index.html?width=4096&heads=64`;
-  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+  const context = await web.browser.newContext({ viewport: { width: 1920, height: 1080 } });
   await context.addInitScript(recordLongTasks);
   const page = await context.newPage();
   const problems = [];

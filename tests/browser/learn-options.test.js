@@ -5,27 +5,22 @@
 // unusable seed is named and put back. Then the same panel trains under the strict CSP.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { chromiumAndWeb } from './web-session.js';
 import { mkdir } from 'node:fs/promises';
-import { launchChromium } from './chromium.js';
 import { serveWeb, STRICT_CSP } from './static-server.js';
 
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
 const VERB = 8; // "catch" in the sample sequence
 const NOUN = 10; // "ball"
-let browser;
-let server;
+const web = chromiumAndWeb();
 let strictServer;
 
 before(async () => {
-  browser = await launchChromium();
-  server = await serveWeb();
   strictServer = await serveWeb({ headers: { 'Content-Security-Policy': STRICT_CSP } });
   await mkdir(ARTIFACTS, { recursive: true });
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.close();
   await strictServer?.close();
 });
 
@@ -66,12 +61,12 @@ const waitFor = (page, state) =>
 const argmax = (v) => v.indexOf(Math.max(...v));
 
 test('learn-seed, learn-width, learn-heads from the URL: 1, 2 and 4 heads side by side at 1280x720', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const context = await web.browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
   try {
-    await page.goto(`${server.url}embed.html?panel=learn&learn-seed=3&learn-width=64&learn-heads=1,2,4`);
+    await page.goto(`${web.server.url}embed.html?panel=learn&learn-seed=3&learn-width=64&learn-heads=1,2,4`);
     await waitFor(page, 'idle');
     const before = await page.evaluate(READ);
     assert.deepEqual(before.controls, { seed: '3', width: '64', heads: '1,2,4' });
@@ -142,7 +137,7 @@ test('learn-seed, learn-width, learn-heads from the URL: 1, 2 and 4 heads side b
 });
 
 test('under the strict CSP (script-src self, wasm-unsafe-eval): the Learn panel trains to its verdict', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const context = await web.browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
   const problems = [];
   page.on('console', (m) => {

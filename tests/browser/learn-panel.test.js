@@ -2,27 +2,19 @@
 // pauses and resets it; what is drawn separates (2 heads above 95%, 1 head below 90%); the 2-head
 // maps from "?" land on the latest verb and the latest noun; no task long enough to freeze it; it fits the
 // slide; it works from file:// and on a 390 px phone. Prints the page budgets measured.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { chromiumAndWeb } from './web-session.js';
 import { mkdir } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { launchChromium } from './chromium.js';
-import { serveWeb, WEB_DIR } from './static-server.js';
+import { WEB_DIR } from './static-server.js';
 
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
-let browser;
-let server;
+const web = chromiumAndWeb();
 
 before(async () => {
-  browser = await launchChromium();
-  server = await serveWeb();
   await mkdir(ARTIFACTS, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 const DECK = (src) =>
@@ -105,15 +97,15 @@ async function send(page, method) {
 }
 
 test('embed at 1280x720: postMessage trains, the curves separate, heads find verb and noun', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const context = await web.browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  await page.route(`${server.url}deck.html`, (route) =>
+  await page.route(`${web.server.url}deck.html`, (route) =>
     route.fulfill({ contentType: 'text/html', body: DECK('embed.html?panel=learn') }),
   );
   try {
-    await page.goto(`${server.url}deck.html`);
+    await page.goto(`${web.server.url}deck.html`);
     const frame = page.frames().find((f) => f.url().includes('embed.html'));
     await frame.waitForFunction(
       () => document.querySelector('headwise-explorer')?.shadowRoot.querySelector('#panel-learn')?.dataset.learnState,
@@ -190,7 +182,7 @@ test('embed at 1280x720: postMessage trains, the curves separate, heads find ver
 });
 
 test('from file:// on a 390 px phone: trains with the Train button and fits the width', async () => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const context = await web.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));

@@ -4,28 +4,19 @@
 // panel draws the same 2-head model random and trained, and the trained heads' maps from "?" land
 // on the latest verb and the latest noun; the "why one head" panel draws the learned 1-head and
 // 2-head maps beside the designed ones.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { chromiumAndWeb } from './web-session.js';
 import { mkdir } from 'node:fs/promises';
-import { launchChromium } from './chromium.js';
-import { serveWeb } from './static-server.js';
 
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
 // "the dog chase the cat and the boy catch the ball ?": the latest verb is word 8, the latest noun 10.
 const VERB = 8;
 const NOUN = 10;
-let browser;
-let server;
+const web = chromiumAndWeb();
 
 before(async () => {
-  browser = await launchChromium();
-  server = await serveWeb();
   await mkdir(ARTIFACTS, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 // In the page: the learned block of a panel, as a user sees it: its sentence and whether it is in
@@ -68,7 +59,7 @@ const READ = (id) => {
 const argmax = (v) => v.indexOf(Math.max(...v));
 
 async function open(page, id) {
-  await page.goto(`${server.url}embed.html?panel=${id}&slide=0`);
+  await page.goto(`${web.server.url}embed.html?panel=${id}&slide=0`);
   await page.waitForFunction(() => document.querySelector('headwise-explorer')?.dataset.ready === 'true');
   return page.evaluate(READ, id);
 }
@@ -86,7 +77,7 @@ async function trainHere(page, id) {
 }
 
 test('heads panel: random and untrained said before; after training, trained heads find verb and noun', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await web.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
@@ -137,7 +128,7 @@ test('heads panel: random and untrained said before; after training, trained hea
 });
 
 test('"why one head" panel: the learned 1-head and 2-head maps beside the designed ones', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await web.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
@@ -172,7 +163,7 @@ test('"why one head" panel: the learned 1-head and 2-head maps beside the design
 });
 
 test('index.html: one run in panel 7 feeds the heads and why panels; a reset takes both back', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await web.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
@@ -184,7 +175,7 @@ test('index.html: one run in panel 7 feeds the heads and why panels; a reset tak
       id,
     );
   try {
-    await page.goto(`${server.url}index.html`);
+    await page.goto(`${web.server.url}index.html`);
     await page.waitForFunction(() => document.querySelector('headwise-explorer')?.dataset.ready === 'true');
     assert.deepEqual([await learnedIn('heads'), await learnedIn('why')], ['false', 'false']);
     await page.locator('headwise-explorer #panel-heads .learned button').click();

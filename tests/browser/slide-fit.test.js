@@ -3,10 +3,9 @@
 // larger on the larger frame; no two text items of any figure overlap, none lies on a curve and
 // none leaves its figure (boxes from text-boxes.js, measured in the frame). And the GPT-2 heads
 // element in a 600 px wide column lays its 12 maps out in a grid.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchChromium } from './chromium.js';
-import { serveWeb } from './static-server.js';
+import { chromiumAndWeb } from './web-session.js';
 import { ARTIFACTS } from './page-checks.js';
 
 const PANELS = ['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn'];
@@ -15,18 +14,7 @@ const SIZES = [
   [1280, 720],
   [1920, 1080],
 ];
-let browser;
-let server;
-
-before(async () => {
-  browser = await launchChromium();
-  server = await serveWeb();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = chromiumAndWeb();
 
 const DECK = (src, [w, h]) =>
   `<!doctype html><link rel="icon" href="data:,"><body style="margin:0">` +
@@ -62,15 +50,15 @@ const MEASURE = async (panel) => {
 /** Opens embed.html?panel&preset in an iframe of `size` on a deck page; returns what MEASURE says. */
 async function measureSlide(panel, preset, size, screenshot) {
   const [w, h] = size;
-  const context = await browser.newContext({ viewport: { width: w, height: h } });
+  const context = await web.browser.newContext({ viewport: { width: w, height: h } });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.route(`${server.url}deck.html`, (route) =>
+  await page.route(`${web.server.url}deck.html`, (route) =>
     route.fulfill({ contentType: 'text/html', body: DECK(`embed.html?panel=${panel}&preset=${preset}`, size) }),
   );
   try {
-    await page.goto(`${server.url}deck.html`);
+    await page.goto(`${web.server.url}deck.html`);
     const frame = page.frames().find((f) => f.url().includes('embed.html'));
     await frame.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
     await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -124,13 +112,13 @@ describe('embed.html on 16:9 slides', () => {
 describe('the Learn panel while it trains', () => {
   test('at 1280x720, after 300 steps: curves drawn, no label on a curve or on another label', async () => {
     const size = [1280, 720];
-    const context = await browser.newContext({ viewport: { width: size[0], height: size[1] } });
+    const context = await web.browser.newContext({ viewport: { width: size[0], height: size[1] } });
     const page = await context.newPage();
-    await page.route(`${server.url}deck.html`, (route) =>
+    await page.route(`${web.server.url}deck.html`, (route) =>
       route.fulfill({ contentType: 'text/html', body: DECK('embed.html?panel=learn', size) }),
     );
     try {
-      await page.goto(`${server.url}deck.html`);
+      await page.goto(`${web.server.url}deck.html`);
       const frame = page.frames().find((f) => f.url().includes('embed.html'));
       await frame.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
       const learn = () => document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-learn');
@@ -176,9 +164,9 @@ describe('the Learn panel while it trains', () => {
 
 describe('GPT-2 heads in a 600 px wide column', () => {
   test('the 12 maps stand in a grid of several columns; the element is not a 7,900 px strip', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const context = await web.browser.newContext({ viewport: { width: 1280, height: 720 } });
     const page = await context.newPage();
-    await page.route(`${server.url}column.html`, (route) =>
+    await page.route(`${web.server.url}column.html`, (route) =>
       route.fulfill({
         contentType: 'text/html',
         body:
@@ -188,7 +176,7 @@ describe('GPT-2 heads in a 600 px wide column', () => {
       }),
     );
     try {
-      await page.goto(`${server.url}column.html`);
+      await page.goto(`${web.server.url}column.html`);
       await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
       const m = await page.locator('headwise-explorer').evaluate((host) => {
         const maps = [

@@ -3,10 +3,9 @@
 // independent double-precision reference from the module's own weights, and after it), and the
 // out-projection laid out as the product concat @ W_out = output, with a crop of GPT-2's W_out
 // that shows its weights.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchChromium } from './chromium.js';
-import { serveWeb } from './static-server.js';
+import { chromiumAndWeb } from './web-session.js';
 import { ARTIFACTS, openExplorer } from './page-checks.js';
 import { loadHeadwise } from '../../web/headwise.js';
 import { embedTokens } from '../../web/explorer/token-embeddings.js';
@@ -20,19 +19,11 @@ const LECTURE = [
   ['but', 'it', 'could', 'not', 'catch', 'it'],
 ];
 
-let browser;
-let server;
+const web = chromiumAndWeb();
 let hw;
 
 before(async () => {
-  browser = await launchChromium();
-  server = await serveWeb();
   hw = await loadHeadwise();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 /** The module's own forward pass in double precision: seeded weights, token vectors, plain loops. */
@@ -206,7 +197,7 @@ function assertMapDrawn(image, T, colourOf, masked, name) {
 
 describe('the steps panel', () => {
   test("shape labels: the lecture's (2, 6, 6) -> (2, 6, 2, 3) -> (2, 2, 6, 3) -> (2, 2, 6, 6), any batch", async () => {
-    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=steps`);
+    const { page, context, problems } = await openExplorer(web.browser, `${web.server.url}index.html?panel=steps`);
     try {
       assert.deepEqual(await shapeLabels(page), lectureShapes(2, 6, 2, 3));
       // Three lines of five tokens, width 8 in 4 heads: the shapes follow B, T, heads and head_dim.
@@ -233,7 +224,7 @@ describe('the steps panel', () => {
   });
 
   test('the input panel shows the batch: two token lists, x of shape (2, 6, 6)', async () => {
-    const { page, context, problems } = await openExplorer(browser, `${server.url}index.html?panel=input`);
+    const { page, context, problems } = await openExplorer(web.browser, `${web.server.url}index.html?panel=input`);
     try {
       const lists = await shadow(page, (host) =>
         [...host.shadowRoot.querySelectorAll('#panel-input ol.tokens')].map((ol) =>
@@ -259,8 +250,8 @@ describe('the steps panel', () => {
     { name: 'GPT-2', query: '&preset=gpt2', H: 12, hd: 64 },
   ]) {
     test(`attend (${name}): 2 x ${H} maps, q.k / sqrt(hd) masked above the diagonal, then softmax`, async () => {
-      const url = `${server.url}embed.html?panel=steps${query}`;
-      const { page, context, problems } = await openExplorer(browser, url, { width: 1280, height: 720 });
+      const url = `${web.server.url}embed.html?panel=steps${query}`;
+      const { page, context, problems } = await openExplorer(web.browser, url, { width: 1280, height: 720 });
       try {
         await goToStep(page, 2);
         const T = 6;
@@ -345,8 +336,8 @@ describe('the steps panel', () => {
   ]) {
     const where = panel === 'steps' ? 'out-project' : 'heads panel';
     test(`${where} (${name}): concat @ W_out = output left to right, grids aligned`, async () => {
-      const url = `${server.url}embed.html?panel=${panel}${query}`;
-      const { page, context, problems } = await openExplorer(browser, url, { width: 1280, height: 720 });
+      const url = `${web.server.url}embed.html?panel=${panel}${query}`;
+      const { page, context, problems } = await openExplorer(web.browser, url, { width: 1280, height: 720 });
       try {
         if (panel === 'steps') await goToStep(page, 4);
         const canvases =

@@ -1,25 +1,13 @@
 // The trainer through the public API in Chromium: the module imported from the served web/
 // folder, 30 steps of the default model, the same per-step losses as in Node (the same wasm on
 // the same seed: equal within 1e-6 relative), then the JSON weights loaded back.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { chromiumAndWeb } from './web-session.js';
 import { readFile } from 'node:fs/promises';
-import { launchChromium } from './chromium.js';
-import { serveWeb } from './static-server.js';
 import { loadHeadwise } from '../../web/headwise.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveWeb();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = chromiumAndWeb();
 
 test('in Chromium a trainer steps, evaluates and reloads its weights, matching Node', async () => {
   const hw = await loadHeadwise({
@@ -29,11 +17,11 @@ test('in Chromium a trainer steps, evaluates and reloads its weights, matching N
   const nodeLosses = Array.from({ length: 30 }, () => node.step().loss);
   node.dispose();
 
-  const page = await browser.newPage();
+  const page = await web.browser.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   try {
-    await page.goto(`${server.url}headwise.js`);
+    await page.goto(`${web.server.url}headwise.js`);
     const result = await page.evaluate(async () => {
       const { loadHeadwise } = await import('/headwise.js');
       const hwPage = await loadHeadwise();
