@@ -19,6 +19,11 @@ export function cropOf(values, width, rows, cols) {
 /** Whether a heatmap of this size is drawn as block averages (heatmap-cells.js pools it). */
 export const isPooled = (rows, cols) => rows > MAX_DRAWN_ROWS || cols > MAX_DRAWN_COLS;
 
+/** The product's title, e.g. "out-project: output = concat @ W_out, (2, 6, 6) @ (6, 6) = (2, 6, 6)". */
+export const outProjectTitle = (shapes) =>
+  `out-project: output = concat @ W_out, ${shapeText(shapes.concat)} @ ${shapeText(shapes.wOut)} = ` +
+  `${shapeText(shapes.output)}`;
+
 /** The heads under the columns of a (.., H * hd) matrix, as columnBands. */
 export const headBands = (H, hd) =>
   Array.from({ length: H }, (_, h) => ({ from: h * hd, to: (h + 1) * hd, label: `head ${h + 1}` }));
@@ -68,9 +73,7 @@ export function outProjectFigure({
       }),
     );
   }
-  const title =
-    `out-project: output = concat @ W_out, ${shapeText(shapes.concat)} @ ${shapeText(shapes.wOut)} = ` +
-    `${shapeText(shapes.output)}`;
+  const title = outProjectTitle(shapes);
   const { figure, boxes } = productFigure(
     [
       [

@@ -4,7 +4,7 @@ import { drawOnCanvases, PanelFrame } from '../panel-frame.js';
 import { el } from '../dom.js';
 import { heatmapFigure, heatmapTable, heatmapTitle } from '../heatmap.js';
 import { LearnedView } from '../learned-view.js';
-import { headBands, outProjectFigure } from '../out-project-figure.js';
+import { headBands, outProjectFigure, outProjectTitle } from '../out-project-figure.js';
 import { SAMPLE_WORDS } from '../learn-verdict.js';
 
 const MAX_HEADS_DRAWN = 16;
@@ -156,6 +156,7 @@ export class HeadsPanel extends PanelFrame {
     // Sentence 1's rows of concat and output (the maps above are its heads), for the tables.
     const concat = { values: c.fused.concat, rows: T, cols: D, rowLabels: c.tokens, title: 'concat' };
     const out = { values: c.fused.output, rows: T, cols: D, rowLabels: c.tokens, title: 'output = concat @ W_out' };
+    const shapes = { concat: [T, D], wOut: [D, D], output: [T, D] };
     const product = (mix) =>
       outProjectFigure({
         concat: c.fused.concat,
@@ -164,7 +165,7 @@ export class HeadsPanel extends PanelFrame {
         rows: T,
         C: D,
         D,
-        shapes: { concat: [T, D], wOut: [D, D], output: [T, D] },
+        shapes,
         rowLabels: c.tokens,
         bands,
         maxWidth: mix.maxWidth,
@@ -176,7 +177,7 @@ export class HeadsPanel extends PanelFrame {
       `Merge puts each head's ${hd} context features side by side: ${H} x ${hd} = ${D} ` +
       `columns, back to width d_model. W_out then mixes them, so each output feature can combine what different ` +
       `heads found.`;
-    const layout = this.#layout(shown, headMap(0));
+    const layout = this.#layout(shown, headMap(0), outProjectTitle(shapes));
     const items = [];
     for (let h = 0; h < shown; h += 1) {
       const common = headMap(h);
@@ -223,7 +224,7 @@ export class HeadsPanel extends PanelFrame {
   // map inside the frame (the maps beside the text on a wide slide, under it otherwise; one layout
   // read per draw). Elsewhere as many columns as keep maps 140 px wide (times the text scale), in
   // rows of equal length.
-  #layout(shown, sample) {
+  #layout(shown, sample, productTitle) {
     const gap = 12;
     const k = this.textScale;
     const width = this.drawWidth;
@@ -251,10 +252,8 @@ export class HeadsPanel extends PanelFrame {
     const beside = this.figureArea.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
     const above = this.mixing.getBoundingClientRect().height + this.learnedView.element.getBoundingClientRect().height;
     const paragraph = beside ? 0 : above + 2 * gap;
-    // The mixing figures: their titles (as long as they wrap), the head bands, and cells.
-    // The product's title and its three maps' titles: a line each (more if the title wraps).
-    const title = 'out-project: output = concat @ W_out, (6, 6) @ (6, 6) = (6, 6)';
-    const titles = heatmapTitle({ title, maxWidth: mapsWidth, textScale: k }).height + 20 * k;
+    // The product's title (as long as it wraps) and its three maps' titles, a line each.
+    const titles = heatmapTitle({ title: productTitle, maxWidth: mapsWidth, textScale: k }).height + 20 * k;
     const rest = available - paragraph - 3 * gap;
     const mixText = titles + 12 * k + 16;
     const forMix = Math.floor(mixText + Math.max(60 * k, (rest - mixText) * 0.3));
