@@ -49,9 +49,10 @@ std::uint64_t expected_dim(const Config& c, Dim dim) {
       return std::uint64_t(c.heads) * hd;
     case Dim::kS:
       return head_scratch_floats(std::size_t(c.tokens), std::size_t(hd));
-    case Dim::kV:  // the classifier's dimensions: no row of the attention layer uses them
+    case Dim::kV:  // a layer stack's dimensions: no row of the attention layer uses them
     case Dim::kM:
     case Dim::kK:
+    case Dim::kTq:
     case Dim::kNone:
       break;
   }

@@ -7,10 +7,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <vector>
 
-#include "attention_backward.hpp"
+#include "layers/attention.hpp"
 #include "train/trainer.hpp"
 
 using namespace headwise::train;
@@ -20,11 +21,11 @@ int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 15;
   for (std::size_t heads : {1, 2, 4}) {
     TrainerOptions o;
-    o.heads = heads;
+    o.heads = double(heads);
     o.seed = 1;
     o.eval_size = 1;
     std::unique_ptr<Trainer> t;
-    if (!Trainer::create(o, &t).is_ok()) return 1;
+    if (!Trainer::create(o, std::numeric_limits<std::uint64_t>::max(), &t).is_ok()) return 1;
     for (int i = 0; i < 300; ++i) t->step();
     std::vector<double> ms;
     for (int r = 0; r < rounds; ++r) {
@@ -42,9 +43,9 @@ int main(int argc, char** argv) {
     for (int r = 0; r < reps; ++r) {
       for (std::size_t b = 0; b < 32; ++b) {
         for (std::size_t h = 0; h < heads; ++h) {
-          headwise::attention_row_softmax(q.data() + b * 32 + h * hd,
-                                          k.data() + b * 12 * 32 + h * hd, 32, hd, 11, 0.25f,
-                                          p.data());
+          headwise::layers::attention_row_softmax(q.data() + b * 32 + h * hd,
+                                                  k.data() + b * 12 * 32 + h * hd, 32, hd, 11,
+                                                  0.25f, nullptr, p.data());
         }
       }
     }

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <xsimd/xsimd.hpp>
 
+#include "boundary.hpp"
 #include "model.hpp"
 #include "rng.hpp"
 #include "shape_trace.hpp"
@@ -24,33 +25,12 @@
 using emscripten::val;
 using headwise::Config;
 using headwise::Model;
+using headwise::bindings::can_allocate;
+using headwise::bindings::fail;
+using headwise::bindings::have_reserve;
+using headwise::bindings::text;
 
 namespace {
-
-// Out of memory must be a refusal, never an abort. malloc and calloc return null when the module
-// cannot grow (the core checks them), but without exceptions operator new (a message string, a
-// node of the handle map) aborts the module when malloc fails, unless a new_handler frees memory.
-// So a reserve is held; the handler gives it back and the failed allocation is retried from it.
-// Every entry point that may allocate takes the reserve back first, and refuses if it cannot.
-// Replacing operator new by one that returns null is not an option: callers may assume non-null.
-constexpr std::size_t kReserveBytes = 256 * 1024;
-void* g_reserve = nullptr;
-
-bool have_reserve() {
-  if (g_reserve == nullptr) g_reserve = std::malloc(kReserveBytes);
-  return g_reserve != nullptr;
-}
-
-void release_reserve() {
-  // Reached only if one call allocates more than the reserve after memory filled up; there is no
-  // way left to report it, and returning would retry for ever.
-  if (g_reserve == nullptr) std::abort();
-  std::free(g_reserve);
-  g_reserve = nullptr;
-}
-
-[[maybe_unused]] const bool g_reserve_installed =
-    (std::set_new_handler(release_reserve), have_reserve());
 
 // Buckets for this many layers up front, so heap use returns exactly to where it was once layers
 // are disposed (an unordered_map never gives buckets back).
@@ -62,12 +42,6 @@ std::unordered_map<int, std::unique_ptr<Model>> make_handle_map() {
 }
 std::unordered_map<int, std::unique_ptr<Model>> g_models = make_handle_map();
 int g_next_handle = 1;
-// A fixed buffer: recording a refusal must not need memory.
-char g_last_error[1024] = "";
-
-constexpr const char* kOutOfMemory =
-    "out of memory: the module's memory is full (dispose() layers you no longer need)";
-
 // The budget a caller asked for (0: the default), capped at what this module can ever hold: its
 // maximum memory (-sMAXIMUM_MEMORY), so that no size that passes can wrap the 32-bit size_t.
 headwise::Limits make_limits(double budget_bytes) {
@@ -77,19 +51,6 @@ headwise::Limits make_limits(double budget_bytes) {
   limits.address_space_bytes = emscripten_get_heap_max();
   return limits;
 }
-
-bool fail(const char* message) {
-  std::strncpy(g_last_error, message, sizeof g_last_error - 1);
-  g_last_error[sizeof g_last_error - 1] = '\0';
-  return false;
-}
-bool fail(const std::string& message) { return fail(message.c_str()); }
-
-// Entry points that may allocate with operator new call this first (see g_reserve).
-bool can_allocate() { return have_reserve() || fail(kOutOfMemory); }
-
-// JS strings made from C strings: Embind's std::string conversion mallocs and does not check it.
-val text(const char* s) { return val(s); }
 
 Model* find(int handle) {
   auto it = g_models.find(handle);
@@ -102,7 +63,7 @@ Model* find(int handle) {
 
 val validate_config(double batch, double tokens, double d_model, double heads, double head_dim,
                     double budget) {
-  if (!can_allocate()) return text(kOutOfMemory);
+  if (!can_allocate()) return text(headwise::bindings::kOutOfMemory);
   const headwise::Limits limits = make_limits(budget);
   Config c;
   headwise::Status s = headwise::config_from_numbers(batch, tokens, d_model, heads, head_dim, true,
@@ -229,12 +190,6 @@ val random_uniform(double count, double seed, int stream, float bound) {
       .new_(emscripten::typed_memory_view(buffer.size(), buffer.data()));
 }
 
-// Hands the message over and forgets it.
-val last_error() {
-  val message = text(g_last_error);
-  g_last_error[0] = '\0';
-  return message;
-}
 val simd_arch() { return text(xsimd::default_arch::name()); }
 int live_models() { return static_cast<int>(g_models.size()); }
 
@@ -266,7 +221,7 @@ EMSCRIPTEN_BINDINGS(headwise) {
   emscripten::function("shapeTrace", &shape_trace);
   emscripten::function("tensorTable", &tensor_table);
   emscripten::function("randomUniform", &random_uniform);
-  emscripten::function("lastError", &last_error);
+  emscripten::function("lastError", &headwise::bindings::take_last_error);
   emscripten::function("simdArch", &simd_arch);
   emscripten::function("liveModels", &live_models);
   emscripten::function("memoryStats", &memory_stats);

@@ -1,7 +1,9 @@
 // Thin Embind layer over the trainer (wasm/core/train). Trainers live here behind integer
-// handles; errors come back as 0/null plus trainerLastError(), never a throw. Raw names:
-// web/trainer.js is the public API and checks every argument before calling in.
+// handles; errors come back as 0/null plus lastError(), never a throw. The options cross whole,
+// as one value_object whose fields are the option table's rows. Raw names: web/trainer.js is
+// the public API and checks every argument against trainerOptionTable() before calling in.
 #include <emscripten/bind.h>
+#include <emscripten/heap.h>
 #include <emscripten/val.h>
 
 #include <cmath>
@@ -11,157 +13,294 @@
 #include <unordered_map>
 #include <vector>
 
+#include "boundary.hpp"
+#include "config.hpp"
 #include "train/trainer.hpp"
 
 using emscripten::val;
+using headwise::bindings::can_allocate;
+using headwise::bindings::fail;
+using headwise::bindings::have_reserve;
+using headwise::bindings::text;
 using headwise::train::Trainer;
+using headwise::train::TrainerOptions;
 
 namespace {
 
-std::unordered_map<int, std::unique_ptr<Trainer>> g_trainers;
-int g_next_handle = 1;
-std::string g_last_error;
-
-template <typename T>
-T fail(std::string message, T value) {
-  g_last_error = std::move(message);
-  return value;
+constexpr std::size_t kHandleBuckets = 1024;
+std::unordered_map<int, std::unique_ptr<Trainer>> make_handle_map() {
+  std::unordered_map<int, std::unique_ptr<Trainer>> map;
+  map.reserve(kHandleBuckets);
+  return map;
 }
+std::unordered_map<int, std::unique_ptr<Trainer>> g_trainers = make_handle_map();
+int g_next_handle = 1;
 
 Trainer* find(int handle) {
   auto it = g_trainers.find(handle);
-  if (it == g_trainers.end()) return fail<Trainer*>("this trainer was disposed", nullptr);
+  if (it == g_trainers.end()) return fail("this trainer was disposed"), nullptr;
   return it->second.get();
 }
 
-val evaluation(const headwise::train::Evaluation& e, long step) {
+val evaluation(const headwise::train::Evaluation& e, const Trainer& t) {
   val out = val::object();
-  out.set("loss", e.loss);
-  out.set("accuracy", e.accuracy);
-  out.set("step", static_cast<double>(step));
+  out.set(text("loss"), e.loss);
+  out.set(text("accuracy"), e.accuracy);
+  out.set(text("step"), static_cast<double>(t.steps()));
+  val groups = val::object();
+  for (std::size_t g = 0; g < e.groups.size(); ++g) {
+    val group = val::object();
+    group.set(text("loss"), e.groups[g].loss);
+    group.set(text("accuracy"), e.groups[g].accuracy);
+    group.set(text("rows"), static_cast<double>(e.groups[g].rows));
+    groups.set(text(t.task().groups[g]), group);
+  }
+  out.set(text("groups"), groups);
+  out.set(text("divergedSteps"), static_cast<double>(t.diverged_steps()));
   return out;
 }
 
-int trainer_create(int heads, int d_model, int mlp, int variant, double seed, double learning_rate,
-                   int batch, double warmup, int eval_size) {
-  headwise::train::TrainerOptions o;
-  o.heads = static_cast<std::size_t>(heads);
-  o.d_model = static_cast<std::size_t>(d_model);
-  o.mlp = static_cast<std::size_t>(mlp);
-  o.variant = variant == 1 ? headwise::train::Variant::kVerb : headwise::train::Variant::kVerbNoun;
-  o.seed = static_cast<std::uint32_t>(seed);
-  o.adam.learning_rate = static_cast<float>(learning_rate);
-  o.adam.warmup = static_cast<long>(warmup);
-  o.batch = static_cast<std::size_t>(batch);
-  o.eval_size = static_cast<std::size_t>(eval_size);
+val string_list(const char* const* names) {
+  val list = val::array();
+  for (const char* const* n = names; *n; ++n) list.call<void>("push", text(*n));
+  return list;
+}
+
+// [{ name, type, min, max, default, choices, about }]: what JavaScript checks options against.
+val trainer_option_table() {
+  if (!can_allocate()) return val::null();
+  using headwise::train::OptionType;
+  const TrainerOptions defaults;
+  val rows = val::array();
+  const headwise::train::OptionRow* r = headwise::train::option_rows();
+  for (std::size_t i = 0; i < headwise::train::option_row_count(); ++i) {
+    val row = val::object();
+    row.set(text("name"), text(r[i].name));
+    row.set(text("about"), text(r[i].about));
+    switch (r[i].type) {
+      case OptionType::kInteger:
+      case OptionType::kNumber:
+        row.set(text("type"), text(r[i].type == OptionType::kInteger ? "integer" : "number"));
+        row.set(text("min"), r[i].min);
+        row.set(text("max"), r[i].max);
+        row.set(text("default"), defaults.*r[i].number);
+        break;
+      case OptionType::kChoice:
+        row.set(text("type"), text("choice"));
+        row.set(text("choices"), string_list(r[i].choices()));
+        row.set(text("default"), text((defaults.*r[i].text).c_str()));
+        break;
+      case OptionType::kBoolean:
+        row.set(text("type"), text("boolean"));
+        row.set(text("default"), defaults.*r[i].flag);
+        break;
+    }
+    rows.call<void>("push", row);
+  }
+  val table = val::object();
+  table.set(text("options"), rows);
+  table.set(text("maxMultiplyAddsPerCall"), headwise::train::kMaxMultiplyAddsPerCall);
+  return table;
+}
+
+int trainer_create(TrainerOptions options) {
+  if (!can_allocate()) return 0;
   std::unique_ptr<Trainer> t;
-  const headwise::Status s = Trainer::create(o, &t);
-  if (!s.is_ok()) return fail(s.message(), 0);
+  const headwise::Status s = Trainer::create(options, emscripten_get_heap_max(), &t);
+  if (!s.is_ok()) return fail(s.message()), 0;
   const int handle = g_next_handle++;
   g_trainers.emplace(handle, std::move(t));
   return handle;
 }
 
-bool trainer_dispose(int handle) { return g_trainers.erase(handle) > 0; }
+bool trainer_dispose(int handle) {
+  const bool erased = g_trainers.erase(handle) > 0;
+  have_reserve();
+  return erased;
+}
 
 // n updates; the mean of their batches' losses and accuracies (each taken before its update).
-val trainer_step(int handle, int n) {
+val trainer_step(int handle, double n) {
+  if (!can_allocate()) return val::null();
   Trainer* t = find(handle);
   if (!t) return val::null();
-  double loss = 0, accuracy = 0;
-  for (int i = 0; i < n; ++i) {
-    const headwise::train::Evaluation e = t->step();
-    loss += e.loss;
-    accuracy += e.accuracy;
+  const double work = n * t->step_multiply_adds();
+  if (work > headwise::train::kMaxMultiplyAddsPerCall) {
+    const double most =
+        std::floor(headwise::train::kMaxMultiplyAddsPerCall / t->step_multiply_adds());
+    return fail("step(" + headwise::format_number(n) + ") would take " +
+                headwise::format_number(std::round(work)) +
+                " multiply-adds, more than one call's limit of " +
+                headwise::format_number(headwise::train::kMaxMultiplyAddsPerCall) +
+                ": call step() repeatedly, at most " + headwise::format_number(most) +
+                " steps a call for this trainer"),
+           val::null();
   }
-  return evaluation({loss / n, accuracy / n}, t->steps());
+  headwise::train::Evaluation mean;
+  const int count = static_cast<int>(n);
+  for (int i = 0; i < count; ++i) {
+    const headwise::train::Evaluation e = t->step();
+    mean.loss += e.loss / count;
+    mean.accuracy += e.accuracy / count;
+    if (mean.groups.size() < e.groups.size()) mean.groups.resize(e.groups.size());
+    for (std::size_t g = 0; g < e.groups.size(); ++g) {
+      mean.groups[g].loss += e.groups[g].loss / count;
+      mean.groups[g].accuracy += e.groups[g].accuracy / count;
+      mean.groups[g].rows += e.groups[g].rows;
+    }
+  }
+  return evaluation(mean, *t);
 }
 
 val trainer_evaluate(int handle) {
+  if (!can_allocate()) return val::null();
   Trainer* t = find(handle);
   if (!t) return val::null();
-  return evaluation(t->evaluate(), t->steps());
+  return evaluation(t->evaluate(), *t);
 }
 
-val trainer_head_shares(int handle) {
+// Per head of the last block: { probe: mean attention from the read position } (held-out set).
+val trainer_probe_shares(int handle) {
+  if (!can_allocate()) return val::null();
   Trainer* t = find(handle);
   if (!t) return val::null();
-  const headwise::train::HeadShares s = t->head_shares();
+  const headwise::train::ProbeShares s = t->probe_shares();
   val out = val::array();
-  for (std::size_t h = 0; h < s.verb.size(); ++h) {
+  for (std::size_t h = 0; h < t->spec().heads; ++h) {
     val head = val::object();
-    head.set("verb", s.verb[h]);
-    head.set("noun", s.noun[h]);
+    for (std::size_t p = 0; p < s.shares.size(); ++p)
+      head.set(text(t->task().probes[p].name), s.shares[p][h]);
     out.call<void>("push", head);
   }
   return out;
 }
 
-// words: 12 token ids, checked by the caller. Returns heads x 12 floats.
-val trainer_attention(int handle, val words) {
+// ids: a typed Int32Array of spec.tokens ids < vocab, checked by the caller. Returns every
+// block's attention, [Float32Array (H, Tq, T)] per block.
+val trainer_attention(int handle, val ids) {
+  if (!can_allocate()) return val::null();
   Trainer* t = find(handle);
   if (!t) return val::null();
-  const std::vector<int> ids = emscripten::convertJSArrayToNumberVector<int>(words);
-  if (ids.size() != headwise::train::kTokens) return fail("expected 12 token ids", val::null());
-  std::vector<float> out(t->options().heads * headwise::train::kTokens);
-  t->attention_from(ids.data(), out.data());
-  return val::global("Float32Array").new_(emscripten::typed_memory_view(out.size(), out.data()));
+  const std::size_t T = t->spec().tokens;
+  if (ids["length"].as<double>() != double(T)) {
+    return fail("expected " + std::to_string(T) + " token ids"), val::null();
+  }
+  std::vector<int> sequence = emscripten::convertJSArrayToNumberVector<int>(ids);
+  for (int id : sequence) {
+    if (id < 0 || std::size_t(id) >= t->spec().vocab)
+      return fail("token id out of range"), val::null();
+  }
+  t->run_one(sequence.data());
+  val layers = val::array();
+  for (std::size_t l = 0; l < t->spec().layers; ++l) {
+    const std::size_t n = t->spec().heads * t->spec().out_tokens(l) * T;
+    layers.call<void>("push", val::global("Float32Array")
+                                  .new_(emscripten::typed_memory_view(n, t->model().attention(l))));
+  }
+  return layers;
 }
 
-// The classifier's tensor table: [{ name, role, shape, symbols, slot }], parameters first in
-// buffer order, then their gradients and Adam moments (slot 1, 2, 3: same layout, own buffer).
+val dims_of(const headwise::TensorRow& row, const headwise::DimValues& dims, val* symbols) {
+  val shape = val::array();
+  for (int d = 0; d < row.shape.rank; ++d) {
+    const headwise::Dim dim = row.shape.dims[d];
+    shape.call<void>("push", static_cast<double>(dims[static_cast<int>(dim)]));
+    symbols->call<void>("push", text(headwise::dim_symbol(dim)));
+  }
+  return shape;
+}
+
+// The model's tensor table: { parameters: [{ name, role, shape, symbols, offset, size }] in
+// buffer order (gradients and Adam's moments share the layout, slots 1-3), activations: [...] }.
 val trainer_table(int handle) {
+  if (!can_allocate()) return val::null();
   Trainer* t = find(handle);
   if (!t) return val::null();
-  using namespace headwise::train;
-  val rows = val::array();
-  for (int i = 0; i < kSlotCount * kParamCount; ++i) {
-    const headwise::TensorRow& row = classifier_table()[i];
-    val shape = val::array(), symbols = val::array();
-    for (int d = 0; d < row.shape.rank; ++d) {
-      const headwise::Dim dim = row.shape.dims[d];
-      shape.call<void>("push", static_cast<double>(t->model().dims()[static_cast<int>(dim)]));
-      symbols.call<void>("push", std::string(headwise::dim_symbol(dim)));
+  const headwise::layers::StackTable& table = t->model().table();
+  val out = val::object();
+  for (bool parameters : {true, false}) {
+    val rows = val::array();
+    for (const auto& e : parameters ? table.parameters : table.activations) {
+      val symbols = val::array();
+      val row = val::object();
+      row.set(text("name"), text(e.name.c_str()));
+      row.set(text("role"), text(headwise::role_name(e.row->role)));
+      row.set(text("shape"), dims_of(*e.row, e.dims, &symbols));
+      row.set(text("symbols"), symbols);
+      row.set(text("offset"), static_cast<double>(e.offset));
+      row.set(text("size"), static_cast<double>(e.size));
+      rows.call<void>("push", row);
     }
-    val entry = val::object();
-    entry.set("name", std::string(row.name));
-    entry.set("role", std::string(headwise::role_name(row.role)));
-    entry.set("shape", shape);
-    entry.set("symbols", symbols);
-    entry.set("slot", i / kParamCount);
-    rows.call<void>("push", entry);
+    out.set(text(parameters ? "parameters" : "activations"), rows);
   }
-  return rows;
+  return out;
+}
+
+// The model and its task as the core built them: spec, vocabulary, groups, probes, work.
+val trainer_info(int handle) {
+  if (!can_allocate()) return val::null();
+  Trainer* t = find(handle);
+  if (!t) return val::null();
+  const headwise::layers::ModelSpec& s = t->spec();
+  const headwise::tasks::Task& task = t->task();
+  val spec = val::object();
+  spec.set(text("vocabulary"), static_cast<double>(s.vocab));
+  spec.set(text("tokens"), static_cast<double>(s.tokens));
+  spec.set(text("readTokens"), static_cast<double>(s.read_tokens()));
+  spec.set(text("classes"), static_cast<double>(s.classes));
+  spec.set(text("headDim"), static_cast<double>(s.head_dim));
+  val words = val::array();
+  for (std::size_t i = 0; i < task.vocab; ++i) words.call<void>("push", text(task.words[i]));
+  val probes = val::array();
+  for (const headwise::tasks::Probe* p = task.probes; p->name; ++p)
+    probes.call<void>("push", text(p->name));
+  val out = val::object();
+  out.set(text("spec"), spec);
+  out.set(text("words"), words);
+  out.set(text("groups"), string_list(task.groups));
+  out.set(text("probes"), probes);
+  out.set(text("readout"),
+          text(task.readout == headwise::layers::Readout::kLast ? "last" : "every"));
+  out.set(text("stepMultiplyAdds"), t->step_multiply_adds());
+  return out;
 }
 
 // A view of one slot's whole buffer (0 values, 1 gradients, 2 and 3 Adam's moments), valid only
 // until the next allocation: the caller copies at once.
 val trainer_buffer_view(int handle, int slot) {
   Trainer* t = find(handle);
-  if (!t || slot < 0 || slot >= headwise::train::kSlotCount) return val::null();
+  if (!t) return val::null();
+  if (slot < 0 || slot >= headwise::layers::kSlotCount) return fail("no such slot"), val::null();
   return val(emscripten::typed_memory_view(
-      t->model().parameter_count(), t->model().buffer(static_cast<headwise::train::Slot>(slot))));
-}
-
-std::string trainer_last_error() {
-  std::string message;
-  message.swap(g_last_error);
-  return message;
+      t->model().parameter_count(), t->model().buffer(static_cast<headwise::layers::Slot>(slot))));
 }
 
 int live_trainers() { return static_cast<int>(g_trainers.size()); }
 
+// The value_object's fields are the option table's rows: one list of names, in C++.
+void register_trainer_options() {
+  emscripten::value_object<TrainerOptions> fields("TrainerOptions");
+  const headwise::train::OptionRow* r = headwise::train::option_rows();
+  for (std::size_t i = 0; i < headwise::train::option_row_count(); ++i) {
+    if (r[i].number) fields.field(r[i].name, r[i].number);
+    if (r[i].flag) fields.field(r[i].name, r[i].flag);
+    if (r[i].text) fields.field(r[i].name, r[i].text);
+  }
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(headwise_train) {
+  register_trainer_options();
+  emscripten::function("trainerOptionTable", &trainer_option_table);
   emscripten::function("trainerCreate", &trainer_create);
   emscripten::function("trainerDispose", &trainer_dispose);
   emscripten::function("trainerStep", &trainer_step);
   emscripten::function("trainerEvaluate", &trainer_evaluate);
-  emscripten::function("trainerHeadShares", &trainer_head_shares);
+  emscripten::function("trainerProbeShares", &trainer_probe_shares);
   emscripten::function("trainerAttention", &trainer_attention);
   emscripten::function("trainerTable", &trainer_table);
+  emscripten::function("trainerInfo", &trainer_info);
   emscripten::function("trainerBufferView", &trainer_buffer_view);
-  emscripten::function("trainerLastError", &trainer_last_error);
   emscripten::function("liveTrainers", &live_trainers);
 }

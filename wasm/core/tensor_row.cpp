@@ -24,6 +24,8 @@ const char* dim_symbol(Dim dim) {
       return "M";
     case Dim::kK:
       return "K";
+    case Dim::kTq:
+      return "Tq";
     case Dim::kNone:
       break;
   }
@@ -38,6 +40,10 @@ const char* role_name(Role role) {
       return "bias";
     case Role::kEmbedding:
       return "embedding";
+    case Role::kNormGain:
+      return "normGain";
+    case Role::kNormBias:
+      return "normBias";
     case Role::kActivation:
       return "activation";
     case Role::kIntermediate:

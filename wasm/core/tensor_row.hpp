@@ -20,20 +20,23 @@ enum class Dim : std::uint8_t {
   kHd,    // head_dim
   kC,     // heads * head_dim, the concatenated heads
   kS,     // attention scratch floats, linear in tokens (head_scratch_floats)
-  kV,     // vocabulary size (the trained classifier's token embedding)
-  kM,     // hidden width of the classifier's MLP
-  kK,     // classes of the classifier's readout
+  kV,     // vocabulary size (a trained model's token embedding)
+  kM,     // hidden width of a block's MLP
+  kK,     // classes of the readout
+  kTq,    // positions a block computes outputs for (T, or the read positions in the last block)
   kNone,  // marks "no dimension" (a fan-in of nothing)
 };
 constexpr int kDimCount = static_cast<int>(Dim::kNone);
 using DimValues = std::array<std::uint64_t, kDimCount>;
-// "B", "T", "D", "H", "hd", "C", "S", "V", "M", "K": the symbols JavaScript receives.
+// "B", "T", "D", "H", "hd", "C", "S", "V", "M", "K", "Tq": the symbols JavaScript receives.
 const char* dim_symbol(Dim dim);
 
 enum class Role : std::uint8_t {
   kWeight,          // a learned matrix, seeded uniform(-1/sqrt(fan_in), 1/sqrt(fan_in))
   kBias,            // a learned vector, seeded like its weight
   kEmbedding,       // a learned lookup table, seeded uniform(-sqrt(3), sqrt(3)) (variance 1)
+  kNormGain,        // a LayerNorm's learned gain, starts at 1
+  kNormBias,        // a LayerNorm's learned bias, starts at 0
   kActivation,      // what a step reads or writes, visible to callers
   kIntermediate,    // kept only on request, for inspection (the (B, H, T, T) scores)
   kScratch,         // working memory of a kernel, never meaningful between calls

@@ -2,124 +2,210 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 #include <string>
+
+#include "config.hpp"
 
 namespace headwise::train {
 
 namespace {
-constexpr std::size_t kEvalChunk = 256;
-constexpr double kMaxFloats = 64.0 * 1048576;  // 256 MiB
-}  // namespace
 
-Status Trainer::create(const TrainerOptions& o, std::unique_ptr<Trainer>* out) {
-  ClassifierShape shape{o.d_model, o.heads, o.mlp,
-                        static_cast<std::size_t>(class_count(o.variant))};
-  const Status s = validate_shape(shape);
+constexpr std::size_t kEvalChunk = 256;
+
+std::size_t capacity_of(const TrainerOptions& o) {
+  return std::max<std::size_t>(std::size_t(o.batch),
+                               std::min<std::size_t>(kEvalChunk, std::size_t(o.eval_size)));
+}
+
+// Bytes of the batch and held-out arrays: ids (T ints) and per read position a target, a mask
+// byte and a group byte, per sequence.
+std::uint64_t data_bytes(const TrainerOptions& o, const tasks::Task& t) {
+  const std::uint64_t per = t.tokens * sizeof(int) + tasks::read_tokens(t) * (sizeof(int) + 2);
+  return (std::uint64_t(o.batch) + std::uint64_t(o.eval_size)) * per;
+}
+
+// What the allocator adds to each block and the objects around the buffers (the Trainer, the
+// Stack, the tables' names and index vectors): counted so that the budget is what is used.
+constexpr std::uint64_t kOverheadBytes = 64 * 1024;
+
+Status resolve(const TrainerOptions& o, const tasks::Task** task, layers::ModelSpec* spec,
+               layers::StackTable* table, std::uint64_t* bytes) {
+  Status s = check_options(o);
   if (!s.is_ok()) return s;
-  if (o.batch < 1 || o.batch > 4096) return Status::error("batch must be between 1 and 4096");
-  if (o.eval_size < 1 || o.eval_size > 65536) {
-    return Status::error("evalSize must be between 1 and 65536");
-  }
-  if (!(o.adam.learning_rate > 0.0f) || !std::isfinite(o.adam.learning_rate)) {
-    return Status::error("learningRate must be a positive finite number");
-  }
-  if (o.adam.warmup < 0 || o.adam.warmup > 1000000000) {
-    return Status::error("warmup must be between 0 and 1e9 steps");
-  }
-  // Refuse sizes whose buffers could not be allocated: in wasm a failed std::vector allocation
-  // aborts the module. Counted: four parameter-sized buffers, the per-batch activations and
-  // gradients (about 8 x (B * 12) x width, plus the MLP and logits at "?"), the held-out set.
-  const double D = double(o.d_model), M = double(o.mlp), K = double(shape.classes);
-  const double params = 21 * D + 12 * D + 4 * (D * D + D) + 2 * D * M + M + D + D * K + K;
-  const double rows = double(std::max<std::size_t>(o.batch, kEvalChunk));
-  const double floats =
-      4 * params + rows * (12 * (8 * D + 1) + 4 * M + 3 * K + 8 * D) + double(o.eval_size) * 13;
-  if (floats > kMaxFloats) {
-    return Status::error("these options need about " + std::to_string(int(floats * 4 / 1048576)) +
-                         " MiB, more than the trainer's limit of " +
-                         std::to_string(int(kMaxFloats * 4 / 1048576)) + " MiB");
-  }
-  out->reset(new Trainer(o));
+  *task = tasks::find_task(o.task.c_str());
+  *spec = model_spec(o, **task);
+  s = layers::Stack::plan(*spec, capacity_of(o), table);
+  if (!s.is_ok()) return s;
+  const CheckedU64 total = table->bytes() + data_bytes(o, **task) + kOverheadBytes;
+  if (!total.ok())
+    return Status::error("these options are too large: their size does not fit in 64 bits");
+  *bytes = total.value();
   return Status::ok();
 }
 
-Trainer::Trainer(const TrainerOptions& o)
-    : options_(o),
-      model_(new Classifier(ClassifierShape{o.d_model, o.heads, o.mlp,
-                                            static_cast<std::size_t>(class_count(o.variant))},
-                            o.seed)),
-      batches_(o.seed) {
-  words_.resize(o.batch * kTokens);
-  targets_.resize(o.batch);
-  Mulberry32 held(held_out_seed(o.seed));
-  held_words_.resize(o.eval_size * kTokens);
-  held_targets_.resize(o.eval_size);
-  for (std::size_t i = 0; i < o.eval_size; ++i) {
-    next_sequence(held, held_words_.data() + i * kTokens);
-    held_targets_[i] = target_class(held_words_.data() + i * kTokens, o.variant);
-  }
+bool finite(const float* p, std::size_t n) {
+  float acc = 0.0f;
+  for (std::size_t i = 0; i < n; ++i) acc += p[i] * 0.0f;  // NaN or infinity makes acc NaN
+  return acc == 0.0f;
 }
 
-Evaluation Trainer::step() {
-  const std::size_t B = options_.batch;
-  for (std::size_t b = 0; b < B; ++b) {
-    next_sequence(batches_, words_.data() + b * kTokens);
-    targets_[b] = target_class(words_.data() + b * kTokens, options_.variant);
-  }
-  const BatchResult r = model_->run(words_.data(), targets_.data(), B, true);
-  ++steps_;
-  Classifier& m = *model_;
-  adam_step(options_.adam, steps_, m.parameter_count(), m.buffer(Slot::kValue),
-            m.buffer(Slot::kGradient), m.buffer(Slot::kAdamM), m.buffer(Slot::kAdamV));
-  return Evaluation{r.loss, static_cast<double>(r.correct) / static_cast<double>(B)};
+}  // namespace
+
+bool Trainer::Data::allocate(std::size_t sequences, std::size_t tokens, std::size_t reads) {
+  return ids.allocate(sequences * tokens) && targets.allocate(sequences * reads) &&
+         mask.allocate(sequences * reads) && groups.allocate(sequences * reads);
 }
 
-void Trainer::evaluate_chunks(Evaluation* e, HeadShares* shares) {
-  const std::size_t N = options_.eval_size, H = options_.heads;
-  double loss = 0;
-  std::size_t correct = 0;
-  if (shares) shares->verb.assign(H, 0.0), shares->noun.assign(H, 0.0);
-  for (std::size_t start = 0; start < N; start += kEvalChunk) {
-    const std::size_t n = std::min(kEvalChunk, N - start);
-    const int* words = held_words_.data() + start * kTokens;
-    const BatchResult r = model_->run(words, held_targets_.data() + start, n, false);
-    loss += r.loss * static_cast<double>(n);
-    correct += r.correct;
-    if (!shares) continue;
-    for (std::size_t i = 0; i < n; ++i) {
-      const int* w = words + i * kTokens;
-      const int verb = latest_of_kind(w, kVerbBase), noun = latest_of_kind(w, kNounBase);
-      for (std::size_t h = 0; h < H; ++h) {
-        const float* p = model_->attention() + (i * H + h) * kTokens;
-        shares->verb[h] += p[verb];
-        shares->noun[h] += p[noun];
-      }
-    }
-  }
-  if (e) *e = Evaluation{loss / static_cast<double>(N), static_cast<double>(correct) / N};
-  if (shares) {
-    for (std::size_t h = 0; h < H; ++h) {
-      shares->verb[h] /= static_cast<double>(N);
-      shares->noun[h] /= static_cast<double>(N);
-    }
-  }
+Status Trainer::plan(const TrainerOptions& o, std::uint64_t* bytes) {
+  const tasks::Task* task = nullptr;
+  layers::ModelSpec spec;
+  layers::StackTable table;
+  return resolve(o, &task, &spec, &table, bytes);
 }
 
-Evaluation Trainer::evaluate() {
+Status Trainer::create(const TrainerOptions& o, std::uint64_t address_space,
+                       std::unique_ptr<Trainer>* out) {
+  const tasks::Task* task = nullptr;
+  layers::ModelSpec spec;
+  layers::StackTable table;
+  std::uint64_t bytes = 0;
+  Status s = resolve(o, &task, &spec, &table, &bytes);
+  if (!s.is_ok()) return s;
+  const std::uint64_t budget = std::min(std::uint64_t(o.memory_budget), address_space);
+  if (bytes > budget) {
+    const bool capped = budget < std::uint64_t(o.memory_budget);
+    return Status::error("these options need " + format_bytes(double(bytes)) + ", more than " +
+                         (capped ? "the module can ever hold (" : "the memory budget of ") +
+                         format_bytes(double(budget)) + (capped ? ")" : " (memoryBudget)"));
+  }
+  const double eval_work = double(o.eval_size) * layers::forward_multiply_adds(spec);
+  if (eval_work > kMaxMultiplyAddsPerCall) {
+    return Status::error("evaluating " + format_number(o.eval_size) + " held-out sequences takes " +
+                         format_number(std::round(eval_work)) +
+                         " multiply-adds, more than one call's limit of " +
+                         format_number(kMaxMultiplyAddsPerCall) + ": choose a smaller evalSize");
+  }
+  std::unique_ptr<Trainer> t(new (std::nothrow) Trainer());
+  if (!t) return Status::error("out of memory allocating the trainer");
+  t->options_ = o;
+  t->task_ = task;
+  t->adam_.learning_rate = static_cast<float>(o.learning_rate);
+  t->adam_.warmup = static_cast<long>(o.warmup);
+  s = layers::Stack::create(spec, capacity_of(o), std::uint64_t(o.seed), &t->model_);
+  if (!s.is_ok()) return s;
+  t->batches_.reset(new (std::nothrow) tasks::Mulberry32(std::uint32_t(o.seed)));
+  const std::size_t T = task->tokens, reads = tasks::read_tokens(*task);
+  if (!t->batches_ || !t->batch_.allocate(std::size_t(o.batch), T, reads) ||
+      !t->held_.allocate(std::size_t(o.eval_size), T, reads)) {
+    return Status::error("out of memory allocating the trainer's data");
+  }
+  tasks::Mulberry32 held(tasks::held_out_seed(std::uint32_t(o.seed)));
+  const tasks::Batch h = t->held_.batch();
+  for (std::size_t i = 0; i < std::size_t(o.eval_size); ++i) task->fill(held, i, h);
+  *out = std::move(t);
+  return Status::ok();
+}
+
+double Trainer::step_multiply_adds() const {
+  return 3.0 * options_.batch * layers::forward_multiply_adds(spec());
+}
+
+double Trainer::evaluation_multiply_adds() const {
+  return options_.eval_size * layers::forward_multiply_adds(spec());
+}
+
+namespace {
+
+Evaluation evaluation_of(const layers::LossSums& s, const tasks::Task& task) {
   Evaluation e;
-  evaluate_chunks(&e, nullptr);
+  e.loss = s.loss;
+  e.accuracy = s.counted ? double(s.correct) / double(s.counted) : 0.0;
+  for (std::size_t g = 0; task.groups[g] && g < layers::kMaxGroups; ++g) {
+    GroupEvaluation ge;
+    ge.rows = s.group_counted[g];
+    if (ge.rows) {
+      ge.loss = s.group_loss[g] / double(ge.rows);
+      ge.accuracy = double(s.group_correct[g]) / double(ge.rows);
+    }
+    e.groups.push_back(ge);
+  }
   return e;
 }
 
-HeadShares Trainer::head_shares() {
-  HeadShares s;
-  evaluate_chunks(nullptr, &s);
+}  // namespace
+
+Evaluation Trainer::step() {
+  const std::size_t B = std::size_t(options_.batch);
+  const tasks::Batch b = batch_.batch();
+  for (std::size_t i = 0; i < B; ++i) task_->fill(*batches_, i, b);
+  const layers::LossSums r =
+      model_->run(b.ids, B, layers::Targets{b.targets, b.mask, b.groups}, true);
+  Evaluation e = evaluation_of(r, *task_);
+  layers::Stack& m = *model_;
+  const std::size_t n = m.parameter_count();
+  if (!std::isfinite(r.loss) || !finite(m.buffer(layers::Slot::kGradient), n)) {
+    e.diverged = true;
+    ++diverged_;
+    return e;
+  }
+  ++steps_;
+  adam_step(adam_, steps_, n, m.buffer(layers::Slot::kValue), m.buffer(layers::Slot::kGradient),
+            m.buffer(layers::Slot::kAdamM), m.buffer(layers::Slot::kAdamV));
+  return e;
+}
+
+Evaluation Trainer::evaluate_chunks(ProbeShares* shares) {
+  const std::size_t N = std::size_t(options_.eval_size), T = task_->tokens;
+  const std::size_t reads = tasks::read_tokens(*task_), H = spec().heads;
+  const std::size_t last = spec().layers - 1;
+  layers::LossSums total;
+  std::size_t probes = 0;
+  while (task_->probes[probes].name) ++probes;
+  const bool probing = shares && task_->readout == layers::Readout::kLast;
+  if (shares) shares->shares.assign(probing ? probes : 0, std::vector<double>(H, 0.0));
+  tasks::Batch h = held_.batch();
+  for (std::size_t start = 0; start < N; start += kEvalChunk) {
+    const std::size_t n = std::min(kEvalChunk, N - start);
+    const int* ids = h.ids + start * T;
+    const std::size_t at = start * reads;
+    const layers::LossSums r =
+        model_->run(ids, n, layers::Targets{h.targets + at, h.mask + at, h.groups + at}, false);
+    total.loss += r.loss * double(r.counted);
+    total.correct += r.correct;
+    total.counted += r.counted;
+    for (std::size_t g = 0; g < layers::kMaxGroups; ++g) {
+      total.group_loss[g] += r.group_loss[g];
+      total.group_correct[g] += r.group_correct[g];
+      total.group_counted[g] += r.group_counted[g];
+    }
+    if (!probing) continue;
+    // The last block's attention (n, H, 1, T): the read position's row.
+    const float* p = model_->attention(last);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t k = 0; k < probes; ++k) {
+        const int pos = task_->probes[k].position(ids + i * T);
+        if (pos < 0) continue;
+        for (std::size_t hh = 0; hh < H; ++hh) shares->shares[k][hh] += p[(i * H + hh) * T + pos];
+      }
+    }
+  }
+  if (total.counted) total.loss /= double(total.counted);
+  if (probing) {
+    for (auto& per_head : shares->shares)
+      for (double& v : per_head) v /= double(N);
+  }
+  return evaluation_of(total, *task_);
+}
+
+Evaluation Trainer::evaluate() { return evaluate_chunks(nullptr); }
+
+ProbeShares Trainer::probe_shares() {
+  ProbeShares s;
+  evaluate_chunks(&s);
   return s;
 }
 
-void Trainer::attention_from(const int* words, float* out) {
-  model_->run(words, nullptr, 1, false);
-  std::copy_n(model_->attention(), options_.heads * kTokens, out);
-}
+void Trainer::run_one(const int* ids) { model_->run(ids, 1, layers::Targets{}, false); }
 
 }  // namespace headwise::train

@@ -1,6 +1,7 @@
-// A classifier, its task and Adam: what the JS trainer drives. Batches come from one mulberry32
-// generator seeded with `seed`; the held-out set is the first eval_size sequences of a generator
-// seeded with seed XOR 0x5EED5EED.
+// A model built from layers, its task and Adam: what the JS trainer drives. Batches come from
+// one mulberry32 generator seeded with `seed`; the held-out set is the first eval_size sequences
+// of a generator seeded with seed XOR 0x5EED5EED. Everything is counted from the rows before
+// anything is allocated, within the memory budget, and refused (never aborted) beyond it.
 #pragma once
 
 #include <cstddef>
@@ -9,53 +10,76 @@
 #include <vector>
 
 #include "adam.hpp"
-#include "classifier.hpp"
+#include "checked_array.hpp"
+#include "layers/stack.hpp"
 #include "status.hpp"
-#include "task.hpp"
+#include "tasks/task.hpp"
+#include "trainer_options.hpp"
 
 namespace headwise::train {
 
-struct TrainerOptions {
-  std::size_t heads = 2, d_model = 32, mlp = 64;
-  Variant variant = Variant::kVerbNoun;
-  std::uint32_t seed = 0;
-  AdamConfig adam;
-  std::size_t batch = 32, eval_size = 2048;
+struct GroupEvaluation {
+  double loss = 0, accuracy = 0;
+  std::size_t rows = 0;
 };
 
 struct Evaluation {
   double loss = 0, accuracy = 0;
+  // Per loss group of the task (task.groups), in order.
+  std::vector<GroupEvaluation> groups;
+  bool diverged = false;  // step: the loss or a gradient was not finite; the weights were kept
 };
 
-// Mean attention from "?" over the held-out set, per head, on the latest verb and latest noun.
-struct HeadShares {
-  std::vector<double> verb, noun;
+// Mean attention from the read position over the held-out set on each of the task's probes
+// (shares[probe][head], last block); empty for a task that reads every position.
+struct ProbeShares {
+  std::vector<std::vector<double>> shares;
 };
 
 class Trainer {
  public:
-  static Status create(const TrainerOptions& options, std::unique_ptr<Trainer>* out);
+  // Bytes the options need (model, activations, data), or an error for bad options.
+  static Status plan(const TrainerOptions& options, std::uint64_t* bytes);
+  // address_space: the most the process can hold (the module's maximum memory in wasm); the
+  // budget is min(options.memory_budget, address_space).
+  static Status create(const TrainerOptions& options, std::uint64_t address_space,
+                       std::unique_ptr<Trainer>* out);
+
+  // Multiply-adds of one step, and of one evaluation of the held-out set.
+  double step_multiply_adds() const;
+  double evaluation_multiply_adds() const;
 
   // One update on the next batch; the batch's loss and accuracy (before the update).
   Evaluation step();
   Evaluation evaluate();
-  HeadShares head_shares();
-  // Attention from "?" for one 12-token sequence: heads x 12, into out.
-  void attention_from(const int* words, float* out);
+  ProbeShares probe_shares();
+  // Forward on one sequence of spec().tokens ids (each < vocab: checked by the caller).
+  void run_one(const int* ids);
 
   long steps() const { return steps_; }
-  Classifier& model() { return *model_; }
+  long diverged_steps() const { return diverged_; }
+  layers::Stack& model() { return *model_; }
+  const layers::ModelSpec& spec() const { return model_->spec(); }
+  const tasks::Task& task() const { return *task_; }
   const TrainerOptions& options() const { return options_; }
 
  private:
-  explicit Trainer(const TrainerOptions& options);
-  void evaluate_chunks(Evaluation* e, HeadShares* shares);
+  Trainer() = default;
+  Evaluation evaluate_chunks(ProbeShares* shares);
+  struct Data {
+    CheckedArray<int> ids, targets;
+    CheckedArray<std::uint8_t> mask, groups;
+    bool allocate(std::size_t sequences, std::size_t tokens, std::size_t reads);
+    tasks::Batch batch() { return {ids.data(), targets.data(), mask.data(), groups.data()}; }
+  };
 
   TrainerOptions options_;
-  std::unique_ptr<Classifier> model_;
-  Mulberry32 batches_;
-  long steps_ = 0;
-  std::vector<int> words_, targets_, held_words_, held_targets_;
+  const tasks::Task* task_ = nullptr;
+  AdamConfig adam_;
+  std::unique_ptr<layers::Stack> model_;
+  std::unique_ptr<tasks::Mulberry32> batches_;
+  long steps_ = 0, diverged_ = 0;
+  Data batch_, held_;
 };
 
 }  // namespace headwise::train

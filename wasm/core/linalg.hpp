@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-namespace headwise::train {
+namespace headwise {
 
 // C (m x n) = A (m x k) @ B (k x n) + bias (n, may be null); accumulate adds to C instead.
 void matmul(std::size_t m, std::size_t n, std::size_t k, const float* a, const float* b,
@@ -21,4 +21,4 @@ void matmul_a_bt(std::size_t m, std::size_t n, std::size_t k, const float* a, co
 // out (n) = sum over the m rows of A (m x n); accumulate adds to out instead.
 void column_sums(std::size_t m, std::size_t n, const float* a, float* out, bool accumulate = false);
 
-}  // namespace headwise::train
+}  // namespace headwise

@@ -2,7 +2,7 @@
 
 #include "gemm_f32.hpp"
 
-namespace headwise::train {
+namespace headwise {
 
 namespace {
 
@@ -45,4 +45,4 @@ void column_sums(std::size_t m, std::size_t n, const float* a, float* out, bool 
   }
 }
 
-}  // namespace headwise::train
+}  // namespace headwise

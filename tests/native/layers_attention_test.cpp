@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "attention_backward.hpp"
+#include "layers/attention.hpp"
 #include "test_helpers.hpp"
 
-namespace headwise {
+namespace headwise::layers {
 namespace {
 
 using testing::all_close;
@@ -205,33 +205,31 @@ void check_case(const Case& c, std::uint32_t seed) {
                      wv = to_float(p.wv), wout = to_float(p.wout), bq = to_float(p.bq),
                      bk = to_float(p.bk), bv = to_float(p.bv), bout = to_float(p.bout),
                      gf = to_float(g);
-  const AttentionShape shape{B, T, D, c.heads, c.head_dim, c.causal};
-  const AttentionParams w{wq.data(),
-                          wk.data(),
-                          wv.data(),
-                          wout.data(),
-                          c.bias ? bq.data() : nullptr,
-                          c.bias ? bk.data() : nullptr,
-                          c.bias ? bv.data() : nullptr,
-                          c.bias ? bout.data() : nullptr};
-  std::vector<float> y(B * T * D);
-  AttentionSaved saved;
-  attention_forward_train(shape, w, x.data(), y.data(), &saved);
+  const AttentionShape shape{B, T, D, c.heads, c.head_dim, 0, c.causal, nullptr};
+  const AttentionParams w{
+      wq.data(), c.bias ? bq.data() : nullptr, wk.data(),   c.bias ? bk.data() : nullptr,
+      wv.data(), c.bias ? bv.data() : nullptr, wout.data(), c.bias ? bout.data() : nullptr};
+  std::vector<float> y(B * T * D), q(B * T * C), k(B * T * C), v(B * T * C),
+      attention(B * c.heads * T * T), concat(B * T * C), row(T), bias_row(T);
+  const AttentionTape tape{nullptr, q.data(), k.data(), v.data(), attention.data(), concat.data()};
+  attention_forward(shape, w, x.data(), tape, y.data(), bias_row.data());
   ASSERT_TRUE(all_close(y.data(), forward(c, p), 1e-5, 1e-5)) << "forward";
 
   std::vector<std::vector<float>> got = {
       std::vector<float>(B * T * D), std::vector<float>(D * C), std::vector<float>(D * C),
       std::vector<float>(D * C),     std::vector<float>(C * D), std::vector<float>(C),
       std::vector<float>(C),         std::vector<float>(C),     std::vector<float>(D)};
-  const AttentionGrads grads{got[1].data(),
-                             got[2].data(),
-                             got[3].data(),
-                             got[4].data(),
-                             c.bias ? got[5].data() : nullptr,
-                             c.bias ? got[6].data() : nullptr,
-                             c.bias ? got[7].data() : nullptr,
-                             c.bias ? got[8].data() : nullptr};
-  attention_backward(shape, w, x.data(), saved, gf.data(), grads, got[0].data());
+  const AttentionGrads grads{got[1].data(), c.bias ? got[5].data() : nullptr,
+                             got[2].data(), c.bias ? got[6].data() : nullptr,
+                             got[3].data(), c.bias ? got[7].data() : nullptr,
+                             got[4].data(), c.bias ? got[8].data() : nullptr};
+  std::vector<float> dconcat(B * T * C), dq(B * T * C), dk(B * T * C), dv(B * T * C);
+  std::vector<float> dx_query(B * T * D, 0.0f);
+  const AttentionScratch scratch{dconcat.data(), dq.data(),  dk.data(),
+                                 dv.data(),      row.data(), bias_row.data()};
+  attention_backward(shape, w, x.data(), tape, gf.data(), grads, scratch, got[0].data(),
+                     dx_query.data());
+  for (std::size_t i = 0; i < got[0].size(); ++i) got[0][i] += dx_query[i];
 
   Params ref = reference_backward(c, p, g);
   const std::vector<Vec*> refs = ref.all();
@@ -312,4 +310,4 @@ TEST(AttentionBackward, BatchOneToFiveOddWidths) {
 }
 
 }  // namespace
-}  // namespace headwise
+}  // namespace headwise::layers

@@ -1,0 +1,24 @@
+// The input layer: x0 (B*T, D) = tokenEmbedding[w] (+ positionEmbedding[t], or + PE(t) for a
+// fixed encoding). Backward scatter-adds d x0 into the tables' gradients.
+#pragma once
+
+#include <cstddef>
+
+#include "positions/position_kind.hpp"
+
+namespace headwise::layers {
+
+struct EmbeddingShape {
+  std::size_t rows, tokens, d_model;  // rows = B * T; position of row r is r % tokens
+  const PositionKind* position;       // may be null (none)
+};
+
+// positions: the (T, D) table, or null unless the kind has a learned table.
+void embedding_forward(const EmbeddingShape& s, const int* ids, const float* tokens,
+                       const float* positions, float* x0);
+
+// Overwrites d_tokens (V, D) and d_positions (T, D, if not null) with the gradients from dx0.
+void embedding_backward(const EmbeddingShape& s, std::size_t vocab, const int* ids,
+                        const float* dx0, float* d_tokens, float* d_positions);
+
+}  // namespace headwise::layers

@@ -1,0 +1,8 @@
+// Learned absolute positions (GPT-2): a trained (T, D) table whose row t is added to x0[t].
+#include "position_kind.hpp"
+
+namespace headwise::layers {
+
+extern const PositionKind kLearnedPositions{"learned", "input", true, nullptr, nullptr, nullptr};
+
+}  // namespace headwise::layers

@@ -1,0 +1,55 @@
+// A task is data: a seeded generator that fills a batch of (tokens, targets, loss mask, groups),
+// with its vocabulary, sequence length, classes and where the readout reads as its own values.
+// Adding a task is one file defining its Task and one line in registry.cpp.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "layers/model_spec.hpp"
+#include "mulberry32.hpp"
+
+namespace headwise::tasks {
+
+// One batch of n sequences: ids (n, T); per read position (n, Tq): targets, mask, groups.
+struct Batch {
+  int* ids;
+  int* targets;
+  std::uint8_t* mask;
+  std::uint8_t* groups;
+};
+
+// A probe: a position in each sequence whose attention weight from the read position is worth
+// reporting per head ("how much does head h look at the latest verb?"). -1: none here.
+using ProbeFn = int (*)(const int* ids);
+
+struct Probe {
+  const char* name;
+  ProbeFn position;
+};
+
+struct Task {
+  const char* name;
+  const char* about;
+  std::size_t vocab, tokens, classes;
+  layers::Readout readout;
+  // Names of the vocabulary's ids, in id order (vocab of them).
+  const char* const* words;
+  // Names of the loss groups (null-terminated; a task with one group names it).
+  const char* const* groups;
+  // Probes, null-terminated (may be empty).
+  const Probe* probes;
+  // Writes sequence i of a batch (ids at ids + i * tokens, its read rows likewise).
+  void (*fill)(Mulberry32& rng, std::size_t i, const Batch& batch);
+};
+
+// Registered tasks, null-terminated, and by name.
+const Task* const* task_list();
+const Task* find_task(const char* name);
+
+// Read positions per sequence (Tq).
+inline std::size_t read_tokens(const Task& t) {
+  return t.readout == layers::Readout::kLast ? 1 : t.tokens;
+}
+
+}  // namespace headwise::tasks

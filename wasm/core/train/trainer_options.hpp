@@ -1,0 +1,56 @@
+// What a trainer is made from: a task, the model's architecture, Adam and the budgets, as one
+// struct that crosses from JavaScript whole (an Embind value_object). The option table below is
+// the only place options are named, typed, bounded and defaulted: the core checks options with
+// it, and JavaScript reads it (trainerOptionTable) to check them before calling in.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "layers/model_spec.hpp"
+#include "status.hpp"
+#include "tasks/task.hpp"
+
+namespace headwise::train {
+
+struct TrainerOptions {
+  std::string task = "verb-noun";
+  double layers = 1, heads = 2, d_model = 32;
+  double head_dim = 0;  // 0: dModel / heads, which must then divide
+  double mlp = 64;      // 0: attention-only blocks
+  std::string activation = "relu";
+  std::string positions = "learned";
+  bool causal = true, layer_norm = false, bias = true;
+  double seed = 0, learning_rate = 3e-3, batch = 32, warmup = 100, eval_size = 2048;
+  double memory_budget = 256.0 * 1048576;  // bytes for the model, its activations and data
+};
+
+enum class OptionType { kInteger, kNumber, kChoice, kBoolean };
+
+struct OptionRow {
+  const char* name;  // as JavaScript spells it
+  OptionType type;
+  double min, max;  // numbers: the closed range (kNumber: min exclusive)
+  double TrainerOptions::*number;
+  bool TrainerOptions::*flag;
+  std::string TrainerOptions::*text;
+  // kChoice: the allowed values, null-terminated.
+  const char* const* (*choices)();
+  const char* about;
+};
+
+// The rows, and how many.
+const OptionRow* option_rows();
+std::size_t option_row_count();
+
+// Every row's check, then the rules between options (dModel a multiple of heads).
+Status check_options(const TrainerOptions& o);
+
+// The model a task and checked options describe.
+layers::ModelSpec model_spec(const TrainerOptions& o, const tasks::Task& task);
+
+// One synchronous call's work limit, in multiply-adds: a step(n) or an evaluation beyond it is
+// refused with this number named (call repeatedly instead).
+constexpr double kMaxMultiplyAddsPerCall = 2e9;
+
+}  // namespace headwise::train
