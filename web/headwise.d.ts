@@ -198,8 +198,26 @@ export interface TrainerOptions {
   dModel?: number;
   /** Hidden width of the ReLU MLP. Default 64. */
   mlpWidth?: number;
-  /** "verb-noun" (64 classes, default) or the "verb" control (8 classes). */
+  /** The task: "verb-noun" (64 classes, default) or the "verb" control (8 classes). */
+  task?: TrainVariant;
+  /** Another name for task, from before the layer library. */
   variant?: TrainVariant;
+  /** Blocks in the stack, 1-8. Default 1. */
+  layers?: number;
+  /** Width of one head; 0 (default) means dModel / heads. */
+  headDim?: number;
+  /** The MLP's nonlinearity. Default "relu". */
+  activation?: 'relu' | 'gelu';
+  /** How word order enters the model. Default "learned". */
+  positions?: 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi';
+  /** Each position attends only to itself and earlier ones. Default true. */
+  causal?: boolean;
+  /** Pre-LayerNorm blocks and a final LayerNorm. Default false. */
+  layerNorm?: boolean;
+  /** Biases in every linear map. Default true. */
+  bias?: boolean;
+  /** Bytes the trainer may use (model, activations, data). Default 256 MiB. */
+  memoryBudget?: number;
   /** Seeds the initial weights, the training batches and (XOR 0x5EED5EED) the held-out set. 0..2^32-1. */
   seed?: number;
   /** Adam's learning rate after warm-up. Default 3e-3. */
@@ -217,6 +235,21 @@ export interface TrainResult {
   accuracy: number;
   /** Steps taken so far. */
   step: number;
+  /** Per loss group of the task (verb-noun: "answer"). */
+  groups: Record<string, { loss: number; accuracy: number; rows: number }>;
+  /** Steps whose loss or gradients were not finite and so changed nothing. */
+  divergedSteps: number;
+}
+
+/** One option of the trainer as the core defines it. */
+export interface TrainerOptionRow {
+  name: string;
+  type: 'integer' | 'number' | 'choice' | 'boolean';
+  min?: number;
+  max?: number;
+  choices?: ReadonlyArray<string>;
+  default: number | string | boolean;
+  about: string;
 }
 
 export interface HeadShare {
@@ -238,8 +271,8 @@ export interface Specialisation {
 
 /** JSON-able weights: each tensor a flat row-major array (weights shaped (in, out), y = x W + b). */
 export interface TrainerWeights {
-  format: 'headwise-trainer-weights/1';
-  config: { heads: number; dModel: number; mlpWidth: number; variant: TrainVariant };
+  format: 'headwise-trainer-weights/2' | 'headwise-trainer-weights/1';
+  config: Readonly<Required<Omit<TrainerOptions, 'variant'>>>;
   step: number;
   [tensor: string]: number[] | string | number | object;
 }
@@ -255,9 +288,24 @@ export class Trainer {
     shape: number[];
     symbols: string[];
   }>;
+  /** The activations a forward pass keeps for its backward. */
+  readonly activationTable: ReadonlyArray<{ name: string; role: string; shape: number[]; symbols: string[] }>;
+  /** The task as the core defines it. */
+  readonly task: {
+    readonly name: string;
+    readonly words: ReadonlyArray<string>;
+    readonly tokens: number;
+    readonly readout: 'last' | 'every';
+    readonly groups: ReadonlyArray<string>;
+    readonly probes: ReadonlyArray<string>;
+  };
   readonly classes: number;
   readonly steps: number;
   readonly disposed: boolean;
+  /** Multiply-adds of one step. */
+  readonly stepMultiplyAdds: number;
+  /** The most steps one step(n) call may take (one call's work limit). */
+  readonly maxStepsPerCall: number;
   /** n updates (default 1); the mean loss and accuracy of those n batches, each before its update. */
   step(n?: number): TrainResult;
   /** Loss and accuracy on the held-out set. */
@@ -272,6 +320,13 @@ export class Trainer {
   specialisation(threshold?: number): Specialisation;
   /** Attention from "?" for 11 words (+ "?"), given as a string, words or token ids. */
   attentionFrom(sequence: string | ReadonlyArray<string | number>): { tokens: string[]; heads: Float32Array[] };
+  /** Every block's attention on one sequence. */
+  attention(sequence: string | ReadonlyArray<string | number>): {
+    tokens: string[];
+    layers: Array<{ queries: number; heads: Float32Array[] }>;
+  };
+  /** Token ids of one sequence of the task. */
+  sequenceIds(sequence: string | ReadonlyArray<string | number>): number[];
   getWeights(): TrainerWeights;
   /** Replaces any of the parameters; Adam's moments and the step count are kept. */
   setWeights(weights: Partial<TrainerWeights> | Record<string, ArrayLike<number>>): void;
@@ -280,10 +335,11 @@ export class Trainer {
 
 /** The task's 21 tokens in id order: nouns 0-7, verbs 8-15, fillers 16-19, "?" = 20. */
 export const TRAIN_VOCABULARY: ReadonlyArray<string>;
-export const TRAINER_DEFAULTS: Readonly<Required<TrainerOptions>>;
 
 export interface Headwise {
   createTrainer(options?: TrainerOptions): Trainer;
+  /** The trainer's options as the core defines them (names, types, ranges, defaults). */
+  trainerOptions(): ReadonlyArray<TrainerOptionRow>;
   liveTrainers(): number;
 }
 

@@ -11,10 +11,10 @@ import {
 } from './arguments.js';
 import { HeadwiseError } from './errors.js';
 import { GuardedCore } from './guarded-core.js';
-import { createTrainerOn } from './trainer.js';
+import { createTrainerOn, trainerOptionsOn } from './trainer.js';
 
 export { HeadwiseError };
-export { Trainer, TRAIN_VOCABULARY, TRAINER_DEFAULTS } from './trainer.js';
+export { Trainer, TRAIN_VOCABULARY } from './trainer.js';
 
 // The core's tensor table and steps, read from the module at load: ids by name (T), steps by name
 // (STEP), the stream inputs are drawn from, every row by id (its shape in dimension symbols), and
@@ -357,9 +357,17 @@ export class Headwise {
     return values;
   }
 
-  /** Creates a trainer of the "latest verb and latest noun" classifier (see web/trainer.js). */
+  /**
+   * Creates a trainer: a model built from the core's layers ({ task, layers, heads, dModel,
+   * positions, mlpWidth, layerNorm, causal, ... }: see trainerOptions()) and Adam (web/trainer.js).
+   */
   createTrainer(options = {}) {
     return createTrainerOn(this.#core, options);
+  }
+
+  /** The trainer's options as the core defines them: [{ name, type, min, max, default, choices, about }]. */
+  trainerOptions() {
+    return trainerOptionsOn(this.#core);
   }
 
   /** How many trainers are alive in the module (for leak checks). */

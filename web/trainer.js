@@ -1,107 +1,18 @@
-// The trainer of the "latest verb and latest noun" classifier: the core trains, this file checks
-// arguments and turns results into plain JS values. Use it through Headwise.createTrainer().
-import { floatArrayArgument } from './arguments.js';
+// A model built from the core's layers, its task and Adam: the core trains, this file checks
+// arguments (against the core's option table, web/trainer-options.js) and turns results into
+// plain JS values. Use it through Headwise.createTrainer().
+import { describe, floatArrayArgument } from './arguments.js';
 import { HeadwiseError } from './errors.js';
-import { QUESTION, TOKENS, vocabulary } from './train-task.js';
+import { vocabulary } from './train-task.js';
+import { normalizeTrainerOptions, optionTableOf } from './trainer-options.js';
 
-/** The task's 21 tokens in id order: nouns 0-7, verbs 8-15, fillers 16-19, "?" = 20. */
+/** The verb-and-noun task's 21 tokens in id order: nouns 0-7, verbs 8-15, fillers 16-19, "?" = 20. */
 export const TRAIN_VOCABULARY = vocabulary;
-const QUERY = QUESTION;
-const VARIANTS = Object.freeze({ 'verb-noun': 0, verb: 1 });
-
-export const TRAINER_DEFAULTS = Object.freeze({
-  heads: 2,
-  dModel: 32,
-  mlpWidth: 64,
-  variant: 'verb-noun',
-  seed: 0,
-  learningRate: 3e-3,
-  batch: 32,
-  warmup: 100,
-  evalSize: 2048,
-});
-// Whole-number options and their ranges (the core checks the same and the dModel/heads rule).
-const INTEGER_RANGES = Object.freeze({
-  heads: [1, 64],
-  dModel: [1, 1024],
-  mlpWidth: [1, 4096],
-  seed: [0, 0xffffffff],
-  batch: [1, 4096],
-  warmup: [0, 1e9],
-  evalSize: [1, 65536],
-});
 // Keys getWeights() adds next to the tensors; setWeights() accepts them back and ignores them.
 const WEIGHT_META_KEYS = new Set(['format', 'config', 'step']);
-const WEIGHTS_FORMAT = 'headwise-trainer-weights/1';
-
-function describe(value) {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) return 'an array';
-  if (value === null) return 'null';
-  if (typeof value === 'object') return `a ${value.constructor?.name ?? 'object'}`;
-  return String(value);
-}
-
-/** Fills defaults and checks every option; throws TypeError/RangeError naming the option. */
-export function normalizeTrainerOptions(options = {}) {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`the trainer options must be an object, got ${describe(options)}`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!(key in TRAINER_DEFAULTS)) {
-      throw new TypeError(`unknown trainer option "${key}" (known: ${Object.keys(TRAINER_DEFAULTS).join(', ')})`);
-    }
-  }
-  const o = { ...TRAINER_DEFAULTS, ...options };
-  for (const [key, [lo, hi]] of Object.entries(INTEGER_RANGES)) {
-    const v = o[key];
-    if (typeof v !== 'number') throw new TypeError(`${key} must be a number, got ${describe(v)}`);
-    if (!Number.isInteger(v) || v < lo || v > hi) {
-      throw new RangeError(`${key} must be a whole number between ${lo} and ${hi}, got ${describe(v)}`);
-    }
-  }
-  if (o.dModel % o.heads !== 0) {
-    throw new RangeError(`dModel (${o.dModel}) must be a multiple of heads (${o.heads})`);
-  }
-  if (typeof o.variant !== 'string') throw new TypeError(`variant must be a string, got ${describe(o.variant)}`);
-  if (!(o.variant in VARIANTS)) {
-    throw new RangeError(`variant must be "verb-noun" or "verb", got ${describe(o.variant)}`);
-  }
-  if (typeof o.learningRate !== 'number') {
-    throw new TypeError(`learningRate must be a number, got ${describe(o.learningRate)}`);
-  }
-  if (!(o.learningRate > 0) || !Number.isFinite(o.learningRate) || o.learningRate > 10) {
-    throw new RangeError(`learningRate must be a number in (0, 10], got ${describe(o.learningRate)}`);
-  }
-  return Object.freeze(o);
-}
-
-/** Token ids of a 12-token sequence: 11 words then "?" (appended if left out); words or ids. */
-export function sequenceIds(sequence) {
-  let items = sequence;
-  if (typeof sequence === 'string') items = sequence.trim().split(/\s+/);
-  if (!Array.isArray(items) && !ArrayBuffer.isView(items)) {
-    throw new TypeError(
-      `the sequence must be a string, an array of words or an array of ids, got ${describe(sequence)}`,
-    );
-  }
-  const ids = Array.from(items, (item, i) => {
-    if (typeof item === 'number') {
-      if (!Number.isInteger(item) || item < 0 || item > QUERY) {
-        throw new RangeError(`sequence[${i}] must be a token id between 0 and ${QUERY}, got ${item}`);
-      }
-      return item;
-    }
-    const id = TRAIN_VOCABULARY.indexOf(item);
-    if (id < 0) throw new RangeError(`sequence[${i}] ${describe(item)} is not in the vocabulary`);
-    return id;
-  });
-  if (ids.length === TOKENS - 1) ids.push(QUERY);
-  if (ids.length !== TOKENS || ids[TOKENS - 1] !== QUERY || ids.slice(0, -1).includes(QUERY)) {
-    throw new RangeError(`the sequence must be 11 words followed by "?", got ${ids.length} tokens`);
-  }
-  return ids;
-}
+const WEIGHTS_FORMAT = 'headwise-trainer-weights/2';
+// Format 1 (one layer, before the layer library) named the block's tensors without "blocks.0.".
+const WEIGHTS_FORMAT_1 = 'headwise-trainer-weights/1';
 
 const registries = new WeakMap();
 function registryFor(core) {
@@ -120,28 +31,50 @@ export class Trainer {
   #core;
   #handle;
   #rows;
+  #info;
+  #limit;
 
   /** @internal use Headwise.createTrainer */
-  constructor(core, handle, options) {
+  constructor(core, handle, options, limit) {
     this.#core = core;
     this.#handle = handle;
+    this.#limit = limit;
     /** The options, with defaults filled in. */
     this.options = options;
+    const info = core.call('trainerInfo', handle);
+    this.#info = info;
     const table = core.call('trainerTable', handle);
-    this.#rows = table
-      .filter((row) => row.slot === 0)
-      .map(({ name, shape }) => ({ name, shape, size: shape.reduce((a, b) => a * b, 1) }));
-    /** Parameter tensors in order: { name, shape } (each weight is x_in @ W, shaped (in, out)). */
-    this.parameters = Object.freeze(this.#rows.map(({ name, shape }) => Object.freeze({ name, shape })));
+    this.#rows = table.parameters.map(({ name, shape, offset, size }) => ({ name, shape, offset, size }));
+    /** Parameter tensors in buffer order: { name, shape } (each weight is x_in @ W, shaped (in, out)). */
+    this.parameters = Object.freeze(this.#rows.map(({ name, shape }) => Object.freeze({ name, shape: Object.freeze(shape) })));
     /**
      * The core's tensor table for this model: every parameter, its gradient and Adam's two
      * moments, one row each: { name, role, shape, symbols } (symbols: the shape's dimensions).
      */
     this.tensorTable = Object.freeze(
-      table.map(({ name, role, shape, symbols }) => Object.freeze({ name, role, shape, symbols })),
+      table.slots.flatMap(({ suffix, role: slotRole }) =>
+        table.parameters.map(({ name, role, shape, symbols }) =>
+          Object.freeze({ name: name + suffix, role: slotRole || role, shape, symbols }),
+        ),
+      ),
     );
-    /** How many classes the variant has (64 for "verb-noun", 8 for "verb"). */
-    this.classes = options.variant === 'verb' ? 8 : 64;
+    /** The activations a forward pass keeps for its backward, for up to the batch: { name, role, shape, symbols }. */
+    this.activationTable = Object.freeze(
+      table.activations.map(({ name, role, shape, symbols }) => Object.freeze({ name, role, shape, symbols })),
+    );
+    /** The task as the core defines it: its words (by id), loss groups and probes. */
+    this.task = Object.freeze({
+      name: options.task,
+      words: Object.freeze(info.words),
+      tokens: info.spec.tokens,
+      readout: info.readout,
+      groups: Object.freeze(info.groups),
+      probes: Object.freeze(info.probes),
+    });
+    /** How many classes the readout has (64 for "verb-noun", 8 for "verb"). */
+    this.classes = info.spec.classes;
+    /** Multiply-adds of one step: step(n) is refused when n of them exceed one call's limit. */
+    this.stepMultiplyAdds = info.stepMultiplyAdds;
     this.steps = 0;
   }
 
@@ -149,31 +82,45 @@ export class Trainer {
     return this.#handle === 0;
   }
 
+  /** The most steps one step(n) call may take (one call's work limit over one step's work). */
+  get maxStepsPerCall() {
+    return Math.max(1, Math.floor(this.#limit / this.stepMultiplyAdds));
+  }
+
   /**
    * n updates (default 1) on fresh batches. Returns the mean over those n batches of the loss and
-   * the accuracy (each measured before its batch's update), and the total number of steps taken.
+   * the accuracy (each measured before its batch's update), per loss group too, and the total
+   * number of steps taken. A batch whose loss or gradients are not finite changes nothing
+   * (divergedSteps counts them). One call does at most maxStepsPerCall steps: call repeatedly.
    */
   step(n = 1) {
     if (typeof n !== 'number') throw new TypeError(`n must be a number, got ${describe(n)}`);
     if (!Number.isInteger(n) || n < 1 || n > 1e6) {
       throw new RangeError(`n must be a whole number between 1 and 1000000, got ${describe(n)}`);
     }
+    if (n > this.maxStepsPerCall) {
+      throw new RangeError(
+        `step(${n}) would take ${Math.round(n * this.stepMultiplyAdds)} multiply-adds, more than one call's ` +
+          `limit of ${this.#limit}: call step() repeatedly, at most ${this.maxStepsPerCall} steps a call for this trainer`,
+      );
+    }
     const result = this.#checked(this.#core.call('trainerStep', this.#live(), n));
     this.steps = result.step;
     return result;
   }
 
-  /** Loss and accuracy on the held-out set (options.evalSize sequences of its own seed). */
+  /** Loss and accuracy on the held-out set (options.evalSize sequences of its own seed), per group too. */
   evaluate() {
     return this.#checked(this.#core.call('trainerEvaluate', this.#live()));
   }
 
   /**
-   * Per head, the mean attention from "?" on the latest verb and on the latest noun over the
-   * held-out set: a head that specialised puts most of its weight on one of the two.
+   * Per head of the last block, the mean attention from the read position on each of the task's
+   * probes over the held-out set ("verb": the latest verb, "noun": the latest noun): a head that
+   * specialised puts most of its weight on one of them.
    */
   headShares() {
-    return this.#checked(this.#core.call('trainerHeadShares', this.#live()));
+    return this.#checked(this.#core.call('trainerProbeShares', this.#live()));
   }
 
   /**
@@ -185,12 +132,16 @@ export class Trainer {
    * nounHead are the heads of the best pairing (nounHead is null for 'verb'), verb and noun their shares.
    */
   specialisation(threshold = 0.9) {
-    if (typeof threshold !== 'number' || !(threshold > 0 && threshold <= 1)) {
+    if (typeof threshold !== 'number') throw new TypeError(`threshold must be a number, got ${describe(threshold)}`);
+    if (!(threshold > 0 && threshold <= 1)) {
       throw new RangeError(`threshold must be a number in (0, 1], got ${describe(threshold)}`);
+    }
+    if (!this.task.probes.includes('verb')) {
+      throw new HeadwiseError(`specialisation() reads the verb and noun probes; task "${this.task.name}" has none`);
     }
     const shares = this.headShares();
     let best = null;
-    if (this.options.variant === 'verb') {
+    if (this.options.task === 'verb') {
       shares.forEach(({ verb }, h) => {
         if (best === null || verb > best.verb) best = { verbHead: h, nounHead: null, verb, noun: null };
       });
@@ -211,58 +162,110 @@ export class Trainer {
     return { state: specialised ? 'specialised' : mixed ? 'mixed' : 'partial', ...best };
   }
 
-  /** Attention from "?" for one sequence: { tokens (12 words), heads: [Float32Array(12) per head] }. */
+  /**
+   * Token ids of one sequence of task.tokens tokens, from a string of words, an array of words or
+   * an array of ids. For a task read at a final "?", the "?" may be left out.
+   */
+  sequenceIds(sequence) {
+    const { words, tokens, readout } = this.task;
+    const asksAtEnd = readout === 'last' && words[words.length - 1] === '?';
+    let items = sequence;
+    if (typeof sequence === 'string') {
+      if (sequence.length > 64 * tokens) {
+        throw new RangeError(`the sequence must be ${tokens} tokens, got a string of ${sequence.length} characters`);
+      }
+      items = sequence.trim().split(/\s+/);
+    }
+    if (!Array.isArray(items) && !ArrayBuffer.isView(items)) {
+      throw new TypeError(
+        `the sequence must be a string, an array of words or an array of ids, got ${describe(sequence)}`,
+      );
+    }
+    // The length first: nothing is converted for a sequence that cannot be right.
+    const length = items.length;
+    if (typeof length !== 'number' || length > tokens || length < tokens - (asksAtEnd ? 1 : 0)) {
+      throw new RangeError(`the sequence must be ${tokens} tokens${asksAtEnd ? ' (the last one "?")' : ''}, got ${length}`);
+    }
+    const query = words.length - 1;
+    const ids = Array.from(items, (item, i) => {
+      if (typeof item === 'number') {
+        if (!Number.isInteger(item) || item < 0 || item >= words.length) {
+          throw new RangeError(`sequence[${i}] must be a token id between 0 and ${words.length - 1}, got ${item}`);
+        }
+        return item;
+      }
+      const id = words.indexOf(item);
+      if (id < 0) throw new RangeError(`sequence[${i}] ${describe(item)} is not in the vocabulary`);
+      return id;
+    });
+    if (asksAtEnd) {
+      if (ids.length === tokens - 1) ids.push(query);
+      if (ids[tokens - 1] !== query || ids.slice(0, -1).includes(query)) {
+        throw new RangeError(`the sequence must be ${tokens - 1} words followed by "?", got ${ids.length} tokens`);
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * Every block's attention on one sequence: { tokens (words), layers: [{ queries, heads:
+   * [Float32Array(queries x T) per head] }] }; queries are the positions the block computes
+   * (all T, or the read position in the last block of a classifier).
+   */
+  attention(sequence) {
+    const ids = this.sequenceIds(sequence);
+    const layers = this.#checked(this.#core.call('trainerAttention', this.#live(), Int32Array.from(ids)));
+    const T = this.task.tokens;
+    const H = this.options.heads;
+    return {
+      tokens: ids.map((id) => this.task.words[id]),
+      layers: layers.map((flat) => {
+        const queries = flat.length / (H * T);
+        const heads = [];
+        for (let h = 0; h < H; h += 1) heads.push(flat.slice(h * queries * T, (h + 1) * queries * T));
+        return { queries, heads };
+      }),
+    };
+  }
+
+  /** Attention from the read position ("?") in the last block: { tokens, heads: [Float32Array(T) per head] }. */
   attentionFrom(sequence) {
-    const ids = sequenceIds(sequence);
-    const flat = this.#checked(this.#core.call('trainerAttention', this.#live(), ids));
-    const heads = [];
-    for (let h = 0; h < this.options.heads; h += 1) heads.push(flat.slice(h * TOKENS, (h + 1) * TOKENS));
-    return { tokens: ids.map((id) => TRAIN_VOCABULARY[id]), heads };
+    const { tokens, layers } = this.attention(sequence);
+    const T = this.task.tokens;
+    const last = layers[layers.length - 1];
+    return { tokens, heads: last.heads.map((rows) => rows.slice(rows.length - T)) };
   }
 
   /** The parameters as JSON-able flat arrays of numbers, with the format, the options and the step. */
   getWeights() {
     const all = this.#checked(this.#core.call('trainerBufferView', this.#live(), 0)).slice();
-    const { heads, dModel, mlpWidth, variant } = this.options;
-    const out = { format: WEIGHTS_FORMAT, config: { heads, dModel, mlpWidth, variant }, step: this.steps };
-    let offset = 0;
-    for (const { name, size } of this.#rows) {
-      out[name] = Array.from(all.subarray(offset, offset + size));
-      offset += size;
-    }
+    const out = { format: WEIGHTS_FORMAT, config: { ...this.options }, step: this.steps };
+    for (const { name, offset, size } of this.#rows) out[name] = Array.from(all.subarray(offset, offset + size));
     return out;
   }
 
   /**
    * Replaces any of the parameters (flat arrays of numbers or Float32Arrays), all checked before
-   * any is written. Adam's moments and the step count are kept as they are.
+   * any is written. Adam's moments and the step count are kept as they are. Weights saved in
+   * format 1 (one layer) load into a one-layer model.
    */
   setWeights(weights) {
     if (weights === null || typeof weights !== 'object' || Array.isArray(weights)) {
       throw new TypeError(`setWeights expects an object such as getWeights() returns, got ${describe(weights)}`);
     }
-    const offsets = new Map();
-    let offset = 0;
-    for (const row of this.#rows) (offsets.set(row.name, [offset, row.shape]), (offset += row.size));
-    if (weights.format !== undefined && weights.format !== WEIGHTS_FORMAT) {
-      throw new RangeError(`weights.format must be "${WEIGHTS_FORMAT}", got ${describe(weights.format)}`);
+    const rows = new Map(this.#rows.map((row) => [row.name, row]));
+    const format = weights.format;
+    if (format !== undefined && format !== WEIGHTS_FORMAT && format !== WEIGHTS_FORMAT_1) {
+      throw new RangeError(`weights.format must be "${WEIGHTS_FORMAT}", got ${describe(format)}`);
     }
+    const oldNames = format === WEIGHTS_FORMAT_1 && this.options.layers === 1;
     const checked = [];
-    for (const [name, value] of Object.entries(weights)) {
-      if (WEIGHT_META_KEYS.has(name)) continue;
-      if (!offsets.has(name)) {
-        throw new TypeError(`unknown weight "${name}" (this model has ${[...offsets.keys()].join(', ')})`);
-      }
-      const [at, shape] = offsets.get(name);
-      checked.push([
-        at,
-        floatArrayArgument(
-          name,
-          value,
-          shape.reduce((a, b) => a * b, 1),
-          shape,
-        ),
-      ]);
+    for (const key of Object.keys(weights)) {
+      if (WEIGHT_META_KEYS.has(key)) continue;
+      const name = oldNames && !rows.has(key) ? `blocks.0.${key}` : key;
+      const row = rows.get(name);
+      if (!row) throw new TypeError(`unknown weight ${describe(key)} (this model has ${[...rows.keys()].join(', ')})`);
+      checked.push([row.offset, floatArrayArgument(name, weights[key], row.size, row.shape)]);
     }
     const view = this.#checked(this.#core.call('trainerBufferView', this.#live(), 0));
     for (const [at, array] of checked) view.set(array, at);
@@ -282,28 +285,23 @@ export class Trainer {
   }
 
   #checked(result) {
-    if (result === null) throw new HeadwiseError(this.#core.call('trainerLastError'));
+    if (result === null) throw new HeadwiseError(this.#core.call('lastError'));
     return result;
   }
 }
 
+/** @internal Headwise.trainerOptions calls this: the option table, frozen. */
+export function trainerOptionsOn(core) {
+  return optionTableOf(core).options;
+}
+
 /** @internal Headwise.createTrainer calls this with its guarded core. */
 export function createTrainerOn(core, options) {
-  const o = normalizeTrainerOptions(options);
-  const handle = core.call(
-    'trainerCreate',
-    o.heads,
-    o.dModel,
-    o.mlpWidth,
-    VARIANTS[o.variant],
-    o.seed,
-    o.learningRate,
-    o.batch,
-    o.warmup,
-    o.evalSize,
-  );
-  if (handle === 0) throw new HeadwiseError(core.call('trainerLastError'));
-  const trainer = new Trainer(core, handle, o);
+  const table = optionTableOf(core);
+  const o = normalizeTrainerOptions(table, options);
+  const handle = core.call('trainerCreate', o);
+  if (handle === 0) throw new HeadwiseError(core.call('lastError'));
+  const trainer = new Trainer(core, handle, o, table.maxMultiplyAddsPerCall);
   registryFor(core).register(trainer, handle, trainer);
   return trainer;
 }

@@ -9,13 +9,25 @@ beforeAll(async () => {
   hw = await loadHeadwise();
 });
 
+// n steps in calls within one call's work limit.
+function train(t, n) {
+  for (let done = 0; done < n; ) {
+    const k = Math.min(t.maxStepsPerCall, n - done);
+    t.step(k);
+    done += k;
+  }
+}
+
 test("the default trainer has the spec's tensors and options", () => {
   const t = hw.createTrainer();
   expect(t.options).toMatchObject({
     heads: 2,
     dModel: 32,
     mlpWidth: 64,
-    variant: 'verb-noun',
+    task: 'verb-noun',
+    layers: 1,
+    positions: 'learned',
+    layerNorm: false,
     batch: 32,
     learningRate: 3e-3,
     warmup: 100,
@@ -24,26 +36,26 @@ test("the default trainer has the spec's tensors and options", () => {
   expect(t.parameters).toEqual([
     { name: 'tokenEmbedding', shape: [21, 32] },
     { name: 'positionEmbedding', shape: [12, 32] },
-    { name: 'wq', shape: [32, 32] },
-    { name: 'bq', shape: [32] },
-    { name: 'wk', shape: [32, 32] },
-    { name: 'bk', shape: [32] },
-    { name: 'wv', shape: [32, 32] },
-    { name: 'bv', shape: [32] },
-    { name: 'wOut', shape: [32, 32] },
-    { name: 'bOut', shape: [32] },
-    { name: 'w1', shape: [32, 64] },
-    { name: 'b1', shape: [64] },
-    { name: 'w2', shape: [64, 32] },
-    { name: 'b2', shape: [32] },
+    { name: 'blocks.0.wq', shape: [32, 32] },
+    { name: 'blocks.0.bq', shape: [32] },
+    { name: 'blocks.0.wk', shape: [32, 32] },
+    { name: 'blocks.0.bk', shape: [32] },
+    { name: 'blocks.0.wv', shape: [32, 32] },
+    { name: 'blocks.0.bv', shape: [32] },
+    { name: 'blocks.0.wOut', shape: [32, 32] },
+    { name: 'blocks.0.bOut', shape: [32] },
+    { name: 'blocks.0.w1', shape: [32, 64] },
+    { name: 'blocks.0.b1', shape: [64] },
+    { name: 'blocks.0.w2', shape: [64, 32] },
+    { name: 'blocks.0.b2', shape: [32] },
     { name: 'wReadout', shape: [32, 64] },
     { name: 'bReadout', shape: [64] },
   ]);
   // The core's table: four rows per tensor (value, gradient, Adam m and v), shapes in symbols.
   expect(t.tensorTable).toHaveLength(64);
-  expect(t.tensorTable[2]).toEqual({ name: 'wq', role: 'weight', shape: [32, 32], symbols: ['D', 'C'] });
+  expect(t.tensorTable[2]).toEqual({ name: 'blocks.0.wq', role: 'weight', shape: [32, 32], symbols: ['D', 'C'] });
   expect(t.tensorTable[0].role).toBe('embedding');
-  expect(t.tensorTable[16 + 10]).toEqual({ name: 'w1.grad', role: 'gradient', shape: [32, 64], symbols: ['D', 'M'] });
+  expect(t.tensorTable[16 + 10]).toEqual({ name: 'blocks.0.w1.grad', role: 'gradient', shape: [32, 64], symbols: ['D', 'M'] });
   expect(t.tensorTable[48 + 15]).toEqual({
     name: 'bReadout.adamV',
     role: 'optimizerState',
@@ -98,14 +110,14 @@ test('specialisation() tells a specialised pair of heads from a stuck or mixed r
   // head on the latest noun and the other only partly on the verb (docs/benchmarks-training.md).
   const fresh = hw.createTrainer({ heads: 2, seed: 2, evalSize: 256 });
   expect(fresh.specialisation().state).toBe('mixed');
-  fresh.step(600);
+  train(fresh, 600);
   const good = fresh.specialisation();
   expect(good.state).toBe('specialised');
   expect(good.verbHead).not.toBe(good.nounHead);
   expect(Math.min(good.verb, good.noun)).toBeGreaterThanOrEqual(0.9);
   fresh.dispose();
   const stuck = hw.createTrainer({ heads: 2, seed: 1, evalSize: 256 });
-  stuck.step(1500);
+  train(stuck, 1500);
   const s = stuck.specialisation();
   expect(s.state).toBe('partial');
   expect(stuck.evaluate().accuracy).toBeLessThan(0.95);
@@ -113,7 +125,7 @@ test('specialisation() tells a specialised pair of heads from a stuck or mixed r
   expect(() => stuck.specialisation(0)).toThrow(RangeError);
   stuck.dispose();
   const one = hw.createTrainer({ heads: 1, variant: 'verb', seed: 1, evalSize: 256 });
-  one.step(1000);
+  train(one, 1000);
   expect(one.specialisation()).toMatchObject({ state: 'specialised', verbHead: 0, nounHead: null, noun: null });
   one.dispose();
 });
@@ -122,14 +134,14 @@ test('weights survive a JSON round trip into another trainer, which then predict
   const a = hw.createTrainer({ seed: 5, evalSize: 256 });
   a.step(50);
   const saved = JSON.parse(JSON.stringify(a.getWeights()));
-  expect(saved.format).toBe('headwise-trainer-weights/1');
-  expect(saved.config).toEqual({ heads: 2, dModel: 32, mlpWidth: 64, variant: 'verb-noun' });
+  expect(saved.format).toBe('headwise-trainer-weights/2');
+  expect(saved.config).toMatchObject({ heads: 2, dModel: 32, mlpWidth: 64, task: 'verb-noun', layers: 1 });
   expect(saved.step).toBe(50);
   const b = hw.createTrainer({ seed: 6, evalSize: 256 });
   expect(b.evaluate()).not.toEqual(a.evaluate());
   b.setWeights(saved);
   // b keeps its own (seed 6) held-out set, so compare what does not depend on it.
-  expect(b.getWeights().wq).toEqual(a.getWeights().wq);
+  expect(b.getWeights()['blocks.0.wq']).toEqual(a.getWeights()['blocks.0.wq']);
   const sentence = 'the dog see a ball it kick the cat and bird';
   expect(b.attentionFrom(sentence)).toEqual(a.attentionFrom(sentence));
   const c = hw.createTrainer({ seed: 5, evalSize: 256 });
@@ -137,9 +149,14 @@ test('weights survive a JSON round trip into another trainer, which then predict
   expect(c.evaluate().loss).toBe(a.evaluate().loss);
   // A partial update replaces only what it names.
   const before = c.getWeights();
-  c.setWeights({ bq: new Float32Array(32).fill(0.25) });
-  expect(c.getWeights().bq).toEqual(Array(32).fill(0.25));
-  expect(c.getWeights().wq).toEqual(before.wq);
+  c.setWeights({ 'blocks.0.bq': new Float32Array(32).fill(0.25) });
+  expect(c.getWeights()['blocks.0.bq']).toEqual(Array(32).fill(0.25));
+  expect(c.getWeights()['blocks.0.wq']).toEqual(before['blocks.0.wq']);
+  // Format 1 (one layer, saved before the layer library) named the block's tensors bare.
+  const old = { format: 'headwise-trainer-weights/1', bq: Array(32).fill(-0.5), wOut: saved['blocks.0.wOut'] };
+  c.setWeights(old);
+  expect(c.getWeights()['blocks.0.bq']).toEqual(Array(32).fill(-0.5));
+  expect(() => c.setWeights({ bq: [] })).toThrow(/unknown weight "bq"/);
   for (const t of [a, b, c]) t.dispose();
 });
 
@@ -171,7 +188,7 @@ test.each([
   [{ heads: 0 }, RangeError, 'heads must be a whole number between 1 and 64, got 0'],
   [{ heads: '2' }, TypeError, 'heads must be a number, got "2"'],
   [{ dModel: 32.5 }, RangeError, 'dModel must be a whole number between 1 and 1024, got 32.5'],
-  [{ mlpWidth: NaN }, RangeError, 'mlpWidth must be a whole number between 1 and 4096, got NaN'],
+  [{ mlpWidth: NaN }, RangeError, 'mlpWidth must be a whole number between 0 and 4096, got NaN'],
   [{ variant: 'noun' }, RangeError, 'variant must be "verb-noun" or "verb", got "noun"'],
   [{ variant: 3 }, TypeError, 'variant must be a string, got 3'],
   [{ seed: -1 }, RangeError, 'seed must be a whole number between 0 and 4294967295, got -1'],
@@ -180,7 +197,15 @@ test.each([
   [{ batch: 0 }, RangeError, 'batch must be a whole number between 1 and 4096, got 0'],
   [{ warmup: -5 }, RangeError, 'warmup must be a whole number between 0 and 1000000000, got -5'],
   [{ lr: 1 }, TypeError, /unknown trainer option "lr"/],
-  [{ heads: 1, dModel: 1024, mlpWidth: 4096, batch: 4096 }, HeadwiseError, /more than the trainer's limit of 256 MiB/],
+  [{ heads: 1, dModel: 1024, mlpWidth: 4096, batch: 4096 }, HeadwiseError, /need 2.8 GB, more than the memory budget of 256.0 MB/],
+  [{ positions: 'rotary' }, RangeError, /positions must be one of "none", "learned"/],
+  [{ task: 'poetry' }, RangeError, /task must be one of "verb-noun", "verb"/],
+  [{ layers: 9 }, RangeError, 'layers must be a whole number between 1 and 8, got 9'],
+  [{ layerNorm: 1 }, TypeError, 'layerNorm must be true or false, got 1'],
+  [{ toString: 1 }, TypeError, /unknown trainer option "toString"/],
+  [{ constructor: 'x' }, TypeError, /unknown trainer option "constructor"/],
+  [{ variant: 'verb', task: 'verb' }, TypeError, /give task once/],
+  [{ evalSize: 65536, dModel: 1024, heads: 1, mlpWidth: 4096, memoryBudget: 4e9 }, HeadwiseError, /more than one call's limit/],
 ])('%j is refused', (options, kind, message) => {
   expect(() => hw.createTrainer(options)).toThrow(kind);
   expect(() => hw.createTrainer(options)).toThrow(message);
@@ -191,19 +216,27 @@ test('bad calls on a trainer are refused, and a disposed trainer says so', () =>
   const t = hw.createTrainer({ evalSize: 16 });
   expect(() => t.step(0)).toThrow(new RangeError('n must be a whole number between 1 and 1000000, got 0'));
   expect(() => t.step('3')).toThrow(TypeError);
-  expect(() => t.attentionFrom('dog chase')).toThrow(/11 words followed by "\?"/);
+  expect(() => t.attentionFrom('dog chase')).toThrow(/must be 12 tokens \(the last one "\?"\), got 2/);
+  expect(() => t.attentionFrom(new Uint8Array(2 ** 27))).toThrow(/must be 12 tokens.*got 134217728/);
   expect(() => t.attentionFrom('dog chase the ball a it see cat and the llama')).toThrow(
     /"llama" is not in the vocabulary/,
   );
   expect(() => t.attentionFrom([0, 8, 16, 1, 17, 18, 10, 2, 19, 16, 99])).toThrow(RangeError);
   expect(() => t.attentionFrom(42)).toThrow(TypeError);
-  expect(() => t.setWeights({ wq: [1, 2, 3] })).toThrow(/wq must have 1024 values/);
+  expect(() => t.setWeights({ 'blocks.0.wq': [1, 2, 3] })).toThrow(/wq must have 1024 values/);
   expect(() => t.setWeights({ wz: [] })).toThrow(/unknown weight "wz"/);
   expect(() => t.setWeights({ format: 'other' })).toThrow(RangeError);
   expect(() => t.setWeights(null)).toThrow(TypeError);
-  const bq = t.getWeights().bq;
-  expect(() => t.setWeights({ bq: new Float32Array(32), wq: [NaN] })).toThrow(RangeError);
-  expect(t.getWeights().bq).toEqual(bq); // nothing written when any argument is refused
+  const bq = t.getWeights()['blocks.0.bq'];
+  expect(() => t.setWeights({ 'blocks.0.bq': new Float32Array(32), 'blocks.0.wq': [NaN] })).toThrow(RangeError);
+  expect(t.getWeights()['blocks.0.bq']).toEqual(bq); // nothing written when any argument is refused
+  expect(() => t.specialisation('0.9')).toThrow(TypeError);
+  expect(() => t.specialisation(null)).toThrow(TypeError);
+  expect(() => t.specialisation(1n)).toThrow(TypeError);
+  // One call's work is limited (multiply-adds, named), and says to call repeatedly.
+  expect(() => t.step(t.maxStepsPerCall + 1)).toThrow(RangeError);
+  expect(() => t.step(1e6)).toThrow(/more than one call's limit of 2000000000: call step\(\) repeatedly/);
+  expect(t.step(t.maxStepsPerCall).step).toBe(t.maxStepsPerCall);
   const live = hw.liveTrainers();
   t.dispose();
   t.dispose();
@@ -212,4 +245,35 @@ test('bad calls on a trainer are refused, and a disposed trainer says so', () =>
   expect(() => t.step()).toThrow(new HeadwiseError('this trainer was disposed'));
   expect(() => t.getWeights()).toThrow(HeadwiseError);
   stillWorks();
+});
+
+test('a two-layer model built from options: its table, every block attention, and the option table', () => {
+  const t = hw.createTrainer({ layers: 2, layerNorm: true, mlpWidth: 0, positions: 'sinusoidal', evalSize: 64 });
+  const names = t.parameters.map(({ name }) => name);
+  expect(names).not.toContain('positionEmbedding'); // sinusoidal positions have no table
+  expect(names).toContain('blocks.1.ln1.gain');
+  expect(names).not.toContain('blocks.0.w1'); // attention-only blocks
+  expect(names.at(-1)).toBe('bReadout');
+  const { tokens, layers } = t.attention('dog chase the ball a it see cat and the kick');
+  expect(tokens.at(-1)).toBe('?');
+  expect(layers.map(({ queries }) => queries)).toEqual([12, 1]); // the last block reads "?" only
+  for (const { queries, heads } of layers) {
+    for (const rows of heads) {
+      for (let q = 0; q < queries; q += 1) {
+        const row = rows.subarray(q * 12, (q + 1) * 12);
+        const position = 12 - queries + q;
+        expect(row.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+        expect(row.subarray(position + 1).every((v) => v === 0)).toBe(true); // causal
+      }
+    }
+  }
+  const before = t.evaluate().loss;
+  train(t, 200);
+  expect(t.evaluate().loss).toBeLessThan(before);
+  t.dispose();
+  const table = hw.trainerOptions();
+  const byName = Object.fromEntries(table.map((row) => [row.name, row]));
+  expect(byName.layers).toMatchObject({ type: 'integer', min: 1, max: 8, default: 1 });
+  expect(byName.positions.choices).toEqual(expect.arrayContaining(['none', 'learned', 'sinusoidal']));
+  expect(byName.task.default).toBe('verb-noun');
 });

@@ -233,6 +233,18 @@ val trainer_table(int handle) {
     }
     out.set(text(parameters ? "parameters" : "activations"), rows);
   }
+  // The four buffers a parameter's layout is shared by: its value, gradient and Adam's moments.
+  val slots = val::array();
+  for (int i = 0; i < headwise::layers::kSlotCount; ++i) {
+    const auto slot = static_cast<headwise::layers::Slot>(i);
+    val entry = val::object();
+    entry.set(text("suffix"), text(headwise::layers::slot_suffix(slot)));
+    entry.set(text("role"), text(i == 0   ? ""
+                                 : i == 1 ? headwise::role_name(headwise::Role::kGradient)
+                                          : headwise::role_name(headwise::Role::kOptimizerState)));
+    slots.call<void>("push", entry);
+  }
+  out.set(text("slots"), slots);
   return out;
 }
 

@@ -183,17 +183,17 @@ int StackTable::activation(Part part, int layer, int field) const {
 }
 
 double forward_multiply_adds(const ModelSpec& s) {
-  const double T = double(s.tokens), D = double(s.d_model), C = double(s.concat());
-  const double M = double(s.mlp), K = double(s.classes), hd = double(s.head_dim);
-  const double Hh = double(s.heads);
+  const double tokens = double(s.tokens), width = double(s.d_model), concat = double(s.concat());
+  const double hidden = double(s.mlp), classes = double(s.classes), hd = double(s.head_dim);
+  const double heads = double(s.heads);
   double macs = 0;
   for (std::size_t l = 0; l < s.layers; ++l) {
-    const double Tq = double(s.out_tokens(l));
-    macs += 2 * T * D * C + Tq * D * C  // k, v, q
-            + 2 * Hh * Tq * T * hd      // scores and context (every key: an upper bound)
-            + Tq * C * D + 2 * Tq * D * M;
+    const double out = double(s.out_tokens(l));
+    macs += 2 * tokens * width * concat + out * width * concat  // k, v, q
+            + 2 * heads * out * tokens * hd  // scores and context (every key: an upper bound)
+            + out * concat * width + 2 * out * width * hidden;
   }
-  return macs + double(s.read_tokens()) * D * K;
+  return macs + double(s.read_tokens()) * width * classes;
 }
 
 }  // namespace headwise::layers
