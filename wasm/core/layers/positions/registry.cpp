@@ -4,13 +4,14 @@
 
 namespace headwise::layers {
 
-extern const PositionKind kNoPositions, kLearnedPositions, kSinusoidalPositions;
+extern const PositionKind kNoPositions, kLearnedPositions, kSinusoidalPositions, kRotaryPositions;
 
 namespace {
 const PositionKind* const kKinds[] = {
     &kNoPositions,
     &kLearnedPositions,
     &kSinusoidalPositions,
+    &kRotaryPositions,
     nullptr,
 };
 }  // namespace
