@@ -4,7 +4,8 @@
 
 namespace headwise::layers {
 
-extern const PositionKind kNoPositions, kLearnedPositions, kSinusoidalPositions, kRotaryPositions;
+extern const PositionKind kNoPositions, kLearnedPositions, kSinusoidalPositions, kRotaryPositions,
+    kAlibiPositions;
 
 namespace {
 const PositionKind* const kKinds[] = {
@@ -12,6 +13,7 @@ const PositionKind* const kKinds[] = {
     &kLearnedPositions,
     &kSinusoidalPositions,
     &kRotaryPositions,
+    &kAlibiPositions,
     nullptr,
 };
 }  // namespace
