@@ -9,12 +9,8 @@ extern const PositionKind kNoPositions, kLearnedPositions, kSinusoidalPositions,
 
 namespace {
 const PositionKind* const kKinds[] = {
-    &kNoPositions,
-    &kLearnedPositions,
-    &kSinusoidalPositions,
-    &kRotaryPositions,
-    &kAlibiPositions,
-    nullptr,
+    &kNoPositions,     &kLearnedPositions, &kSinusoidalPositions,
+    &kRotaryPositions, &kAlibiPositions,   nullptr,
 };
 }  // namespace
 
