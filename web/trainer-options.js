@@ -13,7 +13,9 @@ export function optionTableOf(core) {
   if (!table) {
     const raw = core.call('trainerOptionTable');
     table = Object.freeze({
-      options: Object.freeze(raw.options.map((row) => Object.freeze({ ...row, choices: row.choices && Object.freeze(row.choices) }))),
+      options: Object.freeze(
+        raw.options.map((row) => Object.freeze({ ...row, choices: row.choices && Object.freeze(row.choices) })),
+      ),
       maxMultiplyAddsPerCall: raw.maxMultiplyAddsPerCall,
       byName: new Map(raw.options.map((row) => [row.name, row])),
     });
@@ -31,7 +33,9 @@ function checkValue(row, value) {
   if (type === 'choice') {
     if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${describe(value)}`);
     if (!row.choices.includes(value)) {
-      throw new RangeError(`${name} must be one of ${row.choices.map((c) => JSON.stringify(c)).join(', ')}, got ${describe(value)}`);
+      throw new RangeError(
+        `${name} must be one of ${row.choices.map((c) => JSON.stringify(c)).join(', ')}, got ${describe(value)}`,
+      );
     }
     return value;
   }
@@ -72,7 +76,8 @@ export function normalizeTrainerOptions(table, options = {}) {
     }
   }
   const out = {};
-  for (const row of table.options) out[row.name] = checkValue(row, Object.hasOwn(given, row.name) ? given[row.name] : row.default);
+  for (const row of table.options)
+    out[row.name] = checkValue(row, Object.hasOwn(given, row.name) ? given[row.name] : row.default);
   if (out.headDim === 0 && out.dModel % out.heads !== 0) {
     throw new RangeError(`dModel (${out.dModel}) must be a multiple of heads (${out.heads}), or give headDim`);
   }

@@ -46,7 +46,9 @@ export class Trainer {
     const table = core.call('trainerTable', handle);
     this.#rows = table.parameters.map(({ name, shape, offset, size }) => ({ name, shape, offset, size }));
     /** Parameter tensors in buffer order: { name, shape } (each weight is x_in @ W, shaped (in, out)). */
-    this.parameters = Object.freeze(this.#rows.map(({ name, shape }) => Object.freeze({ name, shape: Object.freeze(shape) })));
+    this.parameters = Object.freeze(
+      this.#rows.map(({ name, shape }) => Object.freeze({ name, shape: Object.freeze(shape) })),
+    );
     /**
      * The core's tensor table for this model: every parameter, its gradient and Adam's two
      * moments, one row each: { name, role, shape, symbols } (symbols: the shape's dimensions).
@@ -184,7 +186,9 @@ export class Trainer {
     // The length first: nothing is converted for a sequence that cannot be right.
     const length = items.length;
     if (typeof length !== 'number' || length > tokens || length < tokens - (asksAtEnd ? 1 : 0)) {
-      throw new RangeError(`the sequence must be ${tokens} tokens${asksAtEnd ? ' (the last one "?")' : ''}, got ${length}`);
+      throw new RangeError(
+        `the sequence must be ${tokens} tokens${asksAtEnd ? ' (the last one "?")' : ''}, got ${length}`,
+      );
     }
     const query = words.length - 1;
     const ids = Array.from(items, (item, i) => {

@@ -11,7 +11,7 @@ beforeAll(async () => {
 
 // n steps in calls within one call's work limit.
 function train(t, n) {
-  for (let done = 0; done < n; ) {
+  for (let done = 0; done < n;) {
     const k = Math.min(t.maxStepsPerCall, n - done);
     t.step(k);
     done += k;
@@ -55,7 +55,12 @@ test("the default trainer has the spec's tensors and options", () => {
   expect(t.tensorTable).toHaveLength(64);
   expect(t.tensorTable[2]).toEqual({ name: 'blocks.0.wq', role: 'weight', shape: [32, 32], symbols: ['D', 'C'] });
   expect(t.tensorTable[0].role).toBe('embedding');
-  expect(t.tensorTable[16 + 10]).toEqual({ name: 'blocks.0.w1.grad', role: 'gradient', shape: [32, 64], symbols: ['D', 'M'] });
+  expect(t.tensorTable[16 + 10]).toEqual({
+    name: 'blocks.0.w1.grad',
+    role: 'gradient',
+    shape: [32, 64],
+    symbols: ['D', 'M'],
+  });
   expect(t.tensorTable[48 + 15]).toEqual({
     name: 'bReadout.adamV',
     role: 'optimizerState',
@@ -197,7 +202,11 @@ test.each([
   [{ batch: 0 }, RangeError, 'batch must be a whole number between 1 and 4096, got 0'],
   [{ warmup: -5 }, RangeError, 'warmup must be a whole number between 0 and 1000000000, got -5'],
   [{ lr: 1 }, TypeError, /unknown trainer option "lr"/],
-  [{ heads: 1, dModel: 1024, mlpWidth: 4096, batch: 4096 }, HeadwiseError, /need 2.8 GB, more than the memory budget of 256.0 MB/],
+  [
+    { heads: 1, dModel: 1024, mlpWidth: 4096, batch: 4096 },
+    HeadwiseError,
+    /need 2.8 GB, more than the memory budget of 256.0 MB/,
+  ],
   [{ positions: 'rotary' }, RangeError, /positions must be one of "none", "learned"/],
   [{ task: 'poetry' }, RangeError, /task must be one of "verb-noun", "verb"/],
   [{ layers: 9 }, RangeError, 'layers must be a whole number between 1 and 8, got 9'],
@@ -205,7 +214,11 @@ test.each([
   [{ toString: 1 }, TypeError, /unknown trainer option "toString"/],
   [{ constructor: 'x' }, TypeError, /unknown trainer option "constructor"/],
   [{ variant: 'verb', task: 'verb' }, TypeError, /give task once/],
-  [{ evalSize: 65536, dModel: 1024, heads: 1, mlpWidth: 4096, memoryBudget: 4e9 }, HeadwiseError, /more than one call's limit/],
+  [
+    { evalSize: 65536, dModel: 1024, heads: 1, mlpWidth: 4096, memoryBudget: 4e9 },
+    HeadwiseError,
+    /more than one call's limit/,
+  ],
 ])('%j is refused', (options, kind, message) => {
   expect(() => hw.createTrainer(options)).toThrow(kind);
   expect(() => hw.createTrainer(options)).toThrow(message);
