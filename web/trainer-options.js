@@ -7,7 +7,10 @@ import { describe } from './arguments.js';
 const ALIASES = Object.freeze({ variant: 'task' });
 
 const tables = new WeakMap();
-/** The core's option table: { options: [{ name, type, min, max, default, choices, about }], maxMultiplyAddsPerCall }. */
+/**
+ * The core's option table: { options: [{ name, type, min, max, default, choices, about }],
+ * maxMultiplyAddsPerCall }.
+ */
 export function optionTableOf(core) {
   let table = tables.get(core);
   if (!table) {

@@ -102,8 +102,9 @@ export class Trainer {
     }
     if (n > this.maxStepsPerCall) {
       throw new RangeError(
-        `step(${n}) would take ${Math.round(n * this.stepMultiplyAdds)} multiply-adds, more than one call's ` +
-          `limit of ${this.#limit}: call step() repeatedly, at most ${this.maxStepsPerCall} steps a call for this trainer`,
+        `step(${n}) would take ${Math.round(n * this.stepMultiplyAdds)} multiply-adds, more than one ` +
+          `call's limit of ${this.#limit}: call step() repeatedly, at most ${this.maxStepsPerCall} steps a ` +
+          'call for this trainer',
       );
     }
     const result = this.#checked(this.#core.call('trainerStep', this.#live(), n));
