@@ -166,6 +166,8 @@ export class InputPanel extends PanelFrame {
         figure: heatmapFigure({
           ...common,
           maxWidth: Math.min(this.drawWidth, 560 * this.textScale),
+          // On a slide the cells shrink to the frame (values too small to read give way to the tooltip).
+          maxHeight: this.heightBelow(this.figureArea) - 8,
           textScale: this.textScale,
         }),
         table: () => heatmapTable(common),
