@@ -213,7 +213,7 @@ export class LoopFusedPanel extends PanelFrame {
       textScale: k,
       colour: LOOP_COLOUR,
     });
-    ratio.ratios = ratios; // the values drawn, for checks
+    const ratioText = ratios.map(([h, r]) => `${h} heads ${r.toFixed(1)}x`).join(', ');
     const table = () =>
       el(
         'table',
@@ -255,7 +255,7 @@ export class LoopFusedPanel extends PanelFrame {
       { figure, table, label: 'Heads sweep chart on log axes; the table below has the numbers' },
       {
         figure: ratio,
-        label: `Loop time over fused time per head count: ${ratios.map(([h, r]) => `${h} heads ${r.toFixed(1)}x`).join(', ')}`,
+        label: `Loop time over fused time per head count: ${ratioText}`,
       },
     ]);
   }
