@@ -10,8 +10,8 @@ const TOKEN_PATTERN = new RegExp(`${WORD}|${EMOJI}|${SYMBOL}`, 'gu');
 
 export const DEFAULT_TOKEN_LIMIT = 64;
 
-const UNSPACED =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+// Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar.
+const UNSPACED = /[\p{sc=Hani}\p{sc=Hira}\p{sc=Kana}\p{sc=Thai}\p{sc=Laoo}\p{sc=Khmr}\p{sc=Mymr}]/u;
 let segmenter;
 
 // The words of a run of letters in a script without spaces; the run itself where Intl.Segmenter is missing.
