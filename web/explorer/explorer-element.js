@@ -7,7 +7,7 @@
 import { loadHeadwise } from '../headwise.js';
 import { ExplorerComputation, PANEL_PARTS, slowLayerNotice } from './computation.js';
 import { Lifecycle } from './lifecycle.js';
-import { readOptions, stateOf, OPTION_NAMES, OPTION_PROPERTIES, PANELS } from './options.js';
+import { readOptions, stateOf, queryOf, OPTION_NAMES, OPTION_PROPERTIES, PANELS } from './options.js';
 import { configFromMessage } from './config-input.js';
 import { EXPLORER_CSS } from './styles.js';
 import { DARK, LIGHT } from './figure.js';
@@ -480,6 +480,7 @@ export class HeadwiseExplorer extends ElementBase {
     }
     this.#cancelFrames();
     this.#work.inFlight = false;
+    this.#followInUrl();
     const o = this.#options;
     const { wrapper, nav, notes, loading, main } = this.#ui;
     wrapper.classList.toggle('slide', o.slide);
@@ -535,6 +536,18 @@ export class HeadwiseExplorer extends ElementBase {
       isCurrent: () => generation === this.#work.generation,
       onDone: finish,
     });
+  }
+
+  // With from-url, the address follows the options (replaceState: no history entry per change), so a
+  // copied link opens the same slide. Parameters that are not options (origins=...) stay.
+  #followInUrl() {
+    if (!this.hasAttribute('from-url') || !globalThis.history?.replaceState) return;
+    const params = new URLSearchParams(location.search);
+    for (const name of OPTION_NAMES) params.delete(name);
+    for (const [name, value] of new URLSearchParams(queryOf(this.#options))) params.set(name, value);
+    const search = params.toString() ? `?${params}` : '';
+    if (search !== location.search)
+      history.replaceState(history.state, '', `${location.pathname}${search}${location.hash}`);
   }
 
   // Whether a panel's section overlaps the window (layout is already clean at this point).
