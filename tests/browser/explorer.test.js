@@ -635,8 +635,8 @@ describe('explorer hardening and export', () => {
         { timeout: 90_000 },
       );
       const status = await page.locator('.sweep-status').innerText();
-      assert.match(status, /measured in this browser just now, batch 2, T = 6, width 6, head_dim 3/);
-      assert.match(status, /median of 7 samples after a warm-up, the band their min to max; a sample repeats/);
+      assert.match(status, /Measured at .+ in this tab \(Chrome \d+\), batch 2, T = 6, width 6, head_dim 3/);
+      assert.match(status, /median of 7 samples after a warm-up \(band: min to max\); a sample repeats/);
       await assertPanelsDrawn(page, ['loop']);
       // The text equivalent is built when its disclosure is opened.
       await page.locator('[data-panel="loop"] details summary').click();
@@ -672,7 +672,8 @@ describe('explorer hardening and export', () => {
       ]);
       const svg = (await readFile(await download.path())).toString('utf8');
       assert.equal((svg.match(/<polygon [^>]*fill-opacity="0.25"/g) ?? []).length, 2);
-      assert.match(svg, new RegExp(`${unit === 'ms' ? 'milliseconds' : 'microseconds'} \\(log; band: min to max\\)`));
+      assert.match(svg, new RegExp(`${unit === 'ms' ? 'milliseconds' : 'microseconds'} \\(log\\)`));
+      assert.match(svg, /bands: min to max of 7 samples/);
       console.log(`heads sweep in Chromium (${unit}, medians): ${JSON.stringify(times)}`);
       assert.deepEqual(problems, []);
     } finally {

@@ -1,6 +1,7 @@
 // Every panel of embed.html on a projector: framed by a deck page in an iframe of 1280x720 and of
 // 1920x1080, each panel and preset fits its frame without scrolling; the figures' text is drawn
-// larger on the larger frame; no two text items of any figure overlap, none lies on a curve and
+// larger on the larger frame, and at 1280x720 the median figure label is at least 14 px and none is under
+// 11 px (every step of the steps panel too); no two text items of any figure overlap, none lies on a curve and
 // none leaves its figure (boxes from text-boxes.js, measured in the frame). And the GPT-2 heads
 // element in a 600 px wide column lays its 12 maps out in a grid.
 import { describe, test } from 'node:test';
@@ -42,12 +43,30 @@ const MEASURE = async (panel) => {
     view: [innerWidth, innerHeight],
     canvases: canvases.length,
     medianText: sizes.length ? sizes[Math.floor(sizes.length / 2)] : null,
+    minText: sizes.length ? sizes[0] : null,
+    smallest: canvases
+      .flatMap((c) =>
+        c.headwiseFigure.items
+          .filter((it) => it.kind === 'text')
+          .map(
+            (it) =>
+              `${(it.size * (c.getBoundingClientRect().width / c.headwiseFigure.width)).toFixed(1)} px ` +
+              `${JSON.stringify(it.text)} in ${JSON.stringify(c.headwiseFigure.title)}`,
+          ),
+      )
+      .sort((a, b) => parseFloat(a) - parseFloat(b))
+      .slice(0, 3),
     body,
     problems,
   };
 };
 
-/** Opens embed.html?panel&preset in an iframe of `size` on a deck page; returns what MEASURE says. */
+const twoFrames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+
+/**
+ * Opens embed.html?panel&preset in an iframe of `size` on a deck page; returns what MEASURE says,
+ * and for the steps panel what it says at each of its five steps (`steps`).
+ */
 async function measureSlide(panel, preset, size, screenshot) {
   const [w, h] = size;
   const context = await web.browser.newContext({ viewport: { width: w, height: h } });
@@ -61,9 +80,18 @@ async function measureSlide(panel, preset, size, screenshot) {
     await page.goto(`${web.server.url}deck.html`);
     const frame = page.frames().find((f) => f.url().includes('embed.html'));
     await frame.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
-    await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await frame.evaluate(twoFrames);
     const m = await frame.evaluate(MEASURE, panel);
     if (screenshot) await page.screenshot({ path: `${ARTIFACTS}fit-${panel}-${preset}.png` });
+    if (panel === 'steps') {
+      m.steps = [];
+      for (let step = 0; step < 5; step += 1) {
+        await frame.evaluate((k) => document.querySelector('headwise-explorer').goToStep(k), step);
+        await frame.evaluate(twoFrames);
+        m.steps.push(await frame.evaluate(MEASURE, panel));
+        if (screenshot) await page.screenshot({ path: `${ARTIFACTS}fit-${panel}-${preset}-step${step + 1}.png` });
+      }
+    }
     assert.deepEqual(errors, []);
     return m;
   } finally {
@@ -72,6 +100,9 @@ async function measureSlide(panel, preset, size, screenshot) {
 }
 
 const measured = new Map();
+const textLine = (m) =>
+  `median figure text ${m.medianText?.toFixed(1) ?? '-'} px, smallest ${m.minText?.toFixed(1) ?? '-'} px ` +
+  `(slide text ${m.body.toFixed(1)} px)`;
 
 describe('embed.html on 16:9 slides', () => {
   for (const size of SIZES) {
@@ -82,13 +113,21 @@ describe('embed.html on 16:9 slides', () => {
           const m = await measureSlide(panel, preset, size, size[0] === 1280);
           measured.set(`${name} ${size[0]}`, m);
           console.log(
-            `# ${name} ${size.join('x')}: document ${m.scroll.join('x')}, ${m.canvases} figures, ` +
-              `median figure text ${m.medianText?.toFixed(1) ?? '-'} px (slide text ${m.body.toFixed(1)} px), ` +
+            `# ${name} ${size.join('x')}: document ${m.scroll.join('x')}, ${m.canvases} figures, ${textLine(m)}, ` +
               `${m.problems.length} text problems`,
           );
-          assert.ok(m.scroll[0] <= m.view[0], `${name}: ${m.scroll[0]} px wide in a ${m.view[0]} px frame`);
-          assert.ok(m.scroll[1] <= m.view[1], `${name}: ${m.scroll[1]} px tall in a ${m.view[1]} px frame`);
-          if (preset !== 'gpt3') assert.deepEqual(m.problems, [], `${name} at ${size.join('x')}`);
+          for (const [k, s] of (m.steps ?? []).entries()) console.log(`#   step ${k + 1}: ${textLine(s)}`);
+          for (const [k, s] of [m, ...(m.steps ?? [])].entries()) {
+            const where = k ? `${name} step ${k} at ${size.join('x')}` : `${name} at ${size.join('x')}`;
+            assert.ok(s.scroll[0] <= s.view[0], `${where}: ${s.scroll[0]} px wide in a ${s.view[0]} px frame`);
+            assert.ok(s.scroll[1] <= s.view[1], `${where}: ${s.scroll[1]} px tall in a ${s.view[1]} px frame`);
+            if (preset !== 'gpt3') assert.deepEqual(s.problems, [], where);
+            // Readable from the back of a room: figure labels near the prose's size, none tiny.
+            if (size[0] === 1280 && s.medianText !== null) {
+              assert.ok(s.medianText >= 14, `${where}: median figure label ${s.medianText.toFixed(1)} px`);
+              assert.ok(s.minText >= 11, `${where}: smallest figure label ${s.minText.toFixed(1)} px: ${s.smallest}`);
+            }
+          }
         });
       }
     }

@@ -1,11 +1,15 @@
 // The charts' axes: log ticks, where each tick and point lands, and the bar chart's scale, from
 // the figures' drawing lists against positions computed here.
 import { describe, expect, test } from 'vitest';
-import { barsFigure, logLogFigure, logPosition, logTicks, tickLabel } from '../../web/explorer/charts.js';
+import { barsFigure, logLogFigure, logPosition, logTicks, ratioFigure, tickLabel } from '../../web/explorer/charts.js';
+import { textProblems } from '../../web/explorer/text-boxes.js';
 import { contrastRatio } from '../../web/explorer/colour-scale.js';
 import { DARK, LIGHT } from '../../web/explorer/figure.js';
 
 const close = (a, b) => Math.abs(a - b) <= 1e-9 + 1e-9 * Math.abs(b);
+
+// The plot's frame (an outlined rect): the legend above it moves it down, its scales are inside it.
+const plotFrame = (figure) => figure.items.find((it) => it.kind === 'rect' && !it.fill && it.stroke === 'muted');
 
 describe('log axes', () => {
   test('ticks: the powers of ten inside the range, else the 1-2-5 steps inside it', () => {
@@ -49,7 +53,7 @@ describe('log axes', () => {
       xRange: [2, 4000],
     };
     const figure = logLogFigure(options);
-    const [left, top, w, h] = [64, 30, 640 - 64 - 16, 320 - 30 - 44];
+    const { x: left, y: top, w, h } = plotFrame(figure);
     const [y0, y1] = [3 / 1.5, 9000 * 1.5];
     const texts = figure.items.filter((it) => it.kind === 'text');
     for (const t of [10, 100, 1000]) {
@@ -81,7 +85,7 @@ describe('the min-max band of a log-log series', () => {
     ];
     const series = [{ name: 'fused', colour: '#0072B2', points: band.map(([x, lo, hi]) => [x, (lo + hi) / 2]), band }];
     const figure = logLogFigure({ series, title: 't', xLabel: 'h', yLabel: 'ms', maxWidth: 640, height: 320 });
-    const [left, top, w, h] = [64, 30, 640 - 64 - 16, 320 - 30 - 44];
+    const { x: left, y: top, w, h } = plotFrame(figure);
     // The y range covers the band's extremes, not only the medians.
     const [y0, y1] = [0.002 / 1.5, 2.5 * 1.5];
     const lx = (v) => left + (Math.log(v / 2) / Math.log(4000 / 2)) * w;
@@ -134,5 +138,23 @@ describe('bar chart', () => {
         expect(contrastRatio(fill, palette.bg), `bar ${i} (${fill}) on ${palette.bg}`).toBeGreaterThanOrEqual(3);
       }
     });
+  });
+});
+
+describe('the ratio chart', () => {
+  test('one bar per x, its height the ratio over a 0-based axis, the last bar labelled with its value', () => {
+    const points = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1000, 2000, 4000].map((x, i) => [x, 1 + i * 0.25]);
+    const figure = ratioFigure({ points, title: 'loop / fused', xLabel: 'heads', yLabel: 'x', colour: '#D55E00' });
+    const bars = figure.items.filter((it) => it.kind === 'rect' && it.fill === '#D55E00');
+    expect(bars).toHaveLength(12);
+    const base = bars[0].y + bars[0].h;
+    for (const [i, bar] of bars.entries()) {
+      expect(close(bar.y + bar.h, base), `bar ${i} stands on the axis`).toBe(true);
+      expect(close(bar.h / points[i][1], bars[0].h / points[0][1]), `bar ${i} height`).toBe(true);
+      if (i > 0) expect(bar.x).toBeGreaterThan(bars[i - 1].x + bars[i - 1].w);
+    }
+    const texts = figure.items.filter((it) => it.kind === 'text').map((it) => it.text);
+    expect(texts).toContain('3.8x');
+    expect(textProblems(figure)).toEqual([]);
   });
 });

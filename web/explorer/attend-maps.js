@@ -68,7 +68,9 @@ export function attendMapItems({ attended, T, H, hd, causal, tokens, size, textS
   // Each map's title is 13 px text: under 90 px wide even "12: softmax" would be cut.
   const masked = causal ? (i, j) => j > i : null;
   const maxAbs = scoresScale(attended.scores, H, T, causal);
-  const wide = size >= 140;
+  // Token labels only where they leave the cells most of the map (at a slide's type, wider maps);
+  // the tooltip names the tokens of a map drawn without them.
+  const wide = size >= 140 * textScale;
   const labels = wide && T <= 16 ? { rowLabels: tokens, colLabels: tokens } : {};
   const items = [];
   for (let h = 0; h < H; h += 1) {

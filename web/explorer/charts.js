@@ -1,6 +1,6 @@
 // Bar charts (one attention row) and a log-log line chart (the heads sweep), as figures.
 import { Figure } from './figure.js';
-import { textWidth } from './text-boxes.js';
+import { textWidth, wrapText } from './text-boxes.js';
 
 const SIN45 = Math.SQRT1_2;
 
@@ -88,15 +88,36 @@ export const tickLabel = (t) => (t >= 1000 ? t.toExponential(0) : String(Number(
 
 /**
  * series: [{ name, colour, points: [[x, y]], band?: [[x, low, high]] }] on log x and log y axes;
- * a band (e.g. the min-max of repeated measurements) is drawn as a translucent area under the line.
+ * a band (e.g. the min-max of repeated measurements) is drawn as a translucent area under the line;
+ * the legend (and `note`, muted text after it) stands between the title and the plot.
  */
 export function logLogFigure(o) {
   const { series, title, xLabel, yLabel, maxWidth = 640, xRange, yRange, textScale: k = 1 } = o;
-  const height = (o.height ?? 320) * k;
+  const height = o.pixelHeight ?? (o.height ?? 320) * k;
   const fig = new Figure(Math.max(300, maxWidth), height, title);
+  const titleLines = wrapText(title, fig.width - 2, 13 * k);
   const left = 64 * k;
   const right = 16;
-  const top = 30 * k;
+  // The legend (and the note) between the title and the plot, entries in rows across the width:
+  // inside the plot a curve could run under them.
+  const entries = [
+    ...series.map((s) => ({ colour: s.colour, text: s.name, size: 12 * k })),
+    ...(o.note ? [{ colour: null, text: o.note, size: 11 * k, fill: 'muted' }] : []),
+  ];
+  const legendRows = [[]];
+  let rowWidth = 0;
+  for (const e of entries) {
+    e.width = (e.colour ? 20 * k : 0) + textWidth(e.text, e.size);
+    if (rowWidth > 0 && left + rowWidth + e.width > fig.width - right) {
+      legendRows.push([]);
+      rowWidth = 0;
+    }
+    e.x = left + rowWidth;
+    rowWidth += e.width + 16 * k;
+    legendRows.at(-1).push(e);
+  }
+  const titleBottom = (4 + 16 * titleLines.length) * k;
+  const top = titleBottom + (legendRows.length * 18 + 6) * k;
   const bottom = 44 * k;
   const w = fig.width - left - right;
   const h = height - top - bottom;
@@ -112,15 +133,19 @@ export function logLogFigure(o) {
   const [y0, y1] = yRange ?? (ys.length ? [Math.min(...ys) / 1.5, Math.max(...ys) * 1.5] : [1, 10]);
   const lx = (v) => logPosition(v, x0, x1, left, left + w);
   const ly = (v) => logPosition(v, y0, y1, top + h, top);
-  fig.text(0, 10 * k, title, { size: 13 * k, weight: '600' });
+  titleLines.forEach((line, i) => fig.text(0, (10 + 16 * i) * k, line, { size: 13 * k, weight: '600' }));
   for (const t of logTicks(x0, x1)) {
     fig.line(lx(t), top, lx(t), top + h, 'grid');
     fig.text(lx(t), top + h + 14 * k, String(t), { size: 11 * k, anchor: 'middle', fill: 'muted' });
   }
-  for (const t of logTicks(y0, y1)) {
+  // On a short plot every n-th tick is labelled, so that labels keep apart.
+  const yTicks = logTicks(y0, y1);
+  const apart = yTicks.length > 1 ? Math.abs(ly(yTicks[0]) - ly(yTicks[1])) : Infinity;
+  const every = Math.max(1, Math.ceil((11 * k * 1.4) / apart));
+  yTicks.forEach((t, i) => {
     fig.line(left, ly(t), left + w, ly(t), 'grid');
-    fig.text(left - 6 * k, ly(t), tickLabel(t), { size: 11 * k, anchor: 'end', fill: 'muted' });
-  }
+    if (i % every === 0) fig.text(left - 6 * k, ly(t), tickLabel(t), { size: 11 * k, anchor: 'end', fill: 'muted' });
+  });
   fig.rect(left, top, w, h, null, 'muted');
   fig.text(left + w / 2, height - 8 * k, xLabel, { size: 12 * k, anchor: 'middle' });
   fig.text(14 * k, top + h / 2, yLabel, { size: 12 * k, anchor: 'middle', rotate: -90 });
@@ -131,12 +156,70 @@ export function logLogFigure(o) {
     const lower = band.map(([x, lo]) => [lx(x), ly(lo)]).reverse();
     fig.polygon([...upper, ...lower], s.colour, 0.25);
   }
-  series.forEach((s, n) => {
+  legendRows.forEach((row, r) => {
+    const y = titleBottom + (r * 18 + 9) * k;
+    for (const e of row) {
+      if (e.colour) fig.rect(e.x, y - 2 * k, 14 * k, 4 * k, e.colour);
+      fig.text(e.x + (e.colour ? 20 * k : 0), y, e.text, { size: e.size, fill: e.fill ?? 'fg' });
+    }
+  });
+  for (const s of series) {
     const pts = s.points.filter((p) => p[1] > 0).map(([x, y]) => [lx(x), ly(y)]);
     fig.polyline(pts, s.colour, 2);
     pts.forEach(([x, y]) => fig.circle(x, y, 3, s.colour));
-    fig.rect(left + 10 * k, top + (8 + n * 18) * k, 14 * k, 4 * k, s.colour);
-    fig.text(left + 30 * k, top + (10 + n * 18) * k, s.name, { size: 12 * k });
+  }
+  return fig;
+}
+
+/**
+ * One ratio per x on a log x axis and a linear y axis from 0 (the loop's time over the fused one's,
+ * per head count): a bar per x with its value ("3.1x") over it where there is room, and a dashed
+ * line at 1 (as fast). points: [[x, ratio]]; height in px, as drawn.
+ */
+export function ratioFigure(o) {
+  const { points, title, xLabel, yLabel, maxWidth = 640, height = 220, xRange, colour, textScale: k = 1 } = o;
+  const fig = new Figure(Math.max(300, maxWidth), height, title);
+  const titleLines = wrapText(title, fig.width - 2, 13 * k);
+  const size = 11 * k;
+  const left = 48 * k;
+  const right = 16;
+  const top = (14 + 16 * titleLines.length) * k + size;
+  const bottom = 34 * k;
+  const w = fig.width - left - right;
+  const h = Math.max(40, height - top - bottom);
+  const xs = points.map((p) => p[0]);
+  const [x0, x1] = xRange ?? [Math.min(...xs), Math.max(...xs)];
+  const yMax = Math.max(2, Math.ceil(Math.max(...points.map((p) => p[1])) * 1.1));
+  // Bars stand inside the plot: the log axis runs from half a bar before x0 to half a bar after x1.
+  const slots = Math.max(1, Math.log10(x1 / x0) / Math.max(1, xs.length - 1));
+  const [lo, hi] = [x0 / 10 ** (slots / 2), x1 * 10 ** (slots / 2)];
+  const lx = (v) => logPosition(v, lo, hi, left, left + w);
+  const ly = (v) => top + h - (v / yMax) * h;
+  titleLines.forEach((line, i) => fig.text(0, (10 + 16 * i) * k, line, { size: 13 * k, weight: '600' }));
+  const step = Math.max(1, Math.ceil(yMax / Math.max(1, Math.floor(h / (size * 2.2)))));
+  for (let t = 0; t <= yMax; t += step) {
+    fig.line(left, ly(t), left + w, ly(t), 'grid');
+    fig.text(left - 6 * k, ly(t), String(t), { size, anchor: 'end', fill: 'muted' });
+  }
+  fig.rect(left, top, w, h, null, 'muted');
+  const band = w / Math.max(1, xs.length) - 2;
+  const labels = points.map(([, y]) => `${y.toFixed(1)}x`);
+  const widest = Math.max(0, ...labels.map((l) => textWidth(l, size, '600')));
+  const xLabels = xs.map((x) => String(x));
+  const widestX = Math.max(0, ...xLabels.map((l) => textWidth(l, size)));
+  // Every n-th value and head count is printed, so that neighbours do not touch (the last always).
+  const every = (wide) => Math.max(1, Math.ceil((wide + 10 * k) / (w / Math.max(1, xs.length))));
+  const shown = (i, n) => (xs.length - 1 - i) % n === 0;
+  points.forEach(([x, y], i) => {
+    const bw = Math.max(2, Math.min(band * 0.7, 40 * k));
+    fig.rect(lx(x) - bw / 2, ly(y), bw, ly(0) - ly(y), colour);
+    if (shown(i, every(widest)))
+      fig.text(lx(x), ly(y) - size * 0.7, labels[i], { size, anchor: 'middle', weight: '600' });
+    if (shown(i, every(widestX)))
+      fig.text(lx(x), top + h + 12 * k, xLabels[i], { size, anchor: 'middle', fill: 'muted' });
   });
+  fig.line(left, ly(1), left + w, ly(1), 'fg', 1.5, [6, 4]);
+  fig.text(left + w / 2, height - 6 * k, xLabel, { size: 12 * k, anchor: 'middle' });
+  fig.text(12 * k, top + h / 2, yLabel, { size: 12 * k, anchor: 'middle', rotate: -90 });
   return fig;
 }

@@ -7,7 +7,7 @@
 import { loadHeadwise } from '../headwise.js';
 import { ExplorerComputation, PANEL_PARTS, slowLayerNotice } from './computation.js';
 import { Lifecycle } from './lifecycle.js';
-import { readOptions, stateOf, OPTION_NAMES, OPTION_PROPERTIES, PANELS } from './options.js';
+import { readOptions, stateOf, queryOf, OPTION_NAMES, OPTION_PROPERTIES, PANELS } from './options.js';
 import { configFromMessage } from './config-input.js';
 import { EXPLORER_CSS } from './styles.js';
 import { DARK, LIGHT } from './figure.js';
@@ -20,6 +20,7 @@ import { LoopFusedPanel } from './panels/loop-fused-panel.js';
 import { WordOrderPanel } from './panels/word-order-panel.js';
 import { LearnPanel } from './panels/learn-panel.js';
 import { partSteps, runSlices } from './render-slices.js';
+import { oddInput, oddInputBox } from './odd-input.js';
 
 const PANEL_CLASSES = {
   input: InputPanel,
@@ -65,6 +66,7 @@ export class HeadwiseExplorer extends ElementBase {
   #panels = {};
   #owner = null; // the ExplorerComputation, while the element is loaded and connected
   #computed = null; // the owner's last result, which the panels show
+  #lastGood = null; // the options of the last input the panels could draw
   #lifecycle = new Lifecycle({
     loading: () => this.#load(),
     ready: (from) => this.#resume(from),
@@ -423,13 +425,42 @@ export class HeadwiseExplorer extends ElementBase {
   #update(ids) {
     this.#work.drawn.push(...ids.filter((id) => !this.#work.drawn.includes(id)));
     this.#compute();
+    const problem = oddInput(this.#options, this.#computed);
+    if (problem === null) this.#lastGood = { ...this.#options };
     for (const id of ids) {
+      // A panel that has drawn a good input keeps its figures while the input is one it cannot draw.
+      if (problem !== null && id !== 'input' && this.#panels[id].drewGood) continue;
+      if (problem === null) this.#panels[id].drewGood = true;
       try {
         this.#panels[id].update(this.#options, this.#computed);
       } catch (error) {
         this.#panels[id].status(`This panel could not be computed: ${error.message}`, 'error');
       }
     }
+    for (const id of ids) this.#showProblem(id, problem);
+  }
+
+  // Says what is wrong with the input in the panel, under its status line, with the valid choices
+  // as buttons (odd-input.js); removes the box once the input is good again.
+  #showProblem(id, problem) {
+    const panel = this.#panels[id];
+    panel.oddInput?.remove();
+    panel.oddInput = null;
+    if (problem === null) return;
+    const good = this.#lastGood;
+    const shown =
+      id !== 'input' && panel.drewGood && good
+        ? `Still showing the last input that worked: width ${good.dModel}, ${good.heads} heads` +
+          `${good.sentence === this.#options.sentence ? '' : ', its sentence'}.`
+        : '';
+    const choose = (partial) => this.setConfig(partial);
+    panel.oddInput = oddInputBox(problem, { shown, choose, words: id !== 'input' });
+    if (shown) {
+      // Above the figures it speaks of (on a slide, in their column, which shrinks them to make room).
+      Object.assign(panel.oddInput.style, { gridColumn: '1 / -1', flexBasis: '100%' });
+      panel.figureArea.prepend(panel.oddInput);
+    } else panel.statusLine.after(panel.oddInput);
+    panel.fitToFrame();
   }
 
   // A panel's own control changed an input of its part: recompute (the rest is remembered), redraw it.
@@ -449,6 +480,7 @@ export class HeadwiseExplorer extends ElementBase {
     }
     this.#cancelFrames();
     this.#work.inFlight = false;
+    this.#followInUrl();
     const o = this.#options;
     const { wrapper, nav, notes, loading, main } = this.#ui;
     wrapper.classList.toggle('slide', o.slide);
@@ -504,6 +536,18 @@ export class HeadwiseExplorer extends ElementBase {
       isCurrent: () => generation === this.#work.generation,
       onDone: finish,
     });
+  }
+
+  // With from-url, the address follows the options (replaceState: no history entry per change), so a
+  // copied link opens the same slide. Parameters that are not options (origins=...) stay.
+  #followInUrl() {
+    if (!this.hasAttribute('from-url') || !globalThis.history?.replaceState) return;
+    const params = new URLSearchParams(location.search);
+    for (const name of OPTION_NAMES) params.delete(name);
+    for (const [name, value] of new URLSearchParams(queryOf(this.#options))) params.set(name, value);
+    const search = params.toString() ? `?${params}` : '';
+    if (search !== location.search)
+      history.replaceState(history.state, '', `${location.pathname}${search}${location.hash}`);
   }
 
   // Whether a panel's section overlaps the window (layout is already clean at this point).

@@ -30,7 +30,7 @@ export function memoryLayoutFigure(T0, H0, hd0, maxWidth = 640, textScale = 1) {
   const n = T * H * hd;
   const C = H * hd;
   const cell = Math.max(6, Math.min(Math.round(26 * k), Math.floor((maxWidth - 16) / n)));
-  const rowGap = 56 * k;
+  const rowGap = 40 * k;
   const [titleSize, noteSize, digitSize] = [13 * k, 11 * k, 10 * k];
   const title = reduced
     ? `Memory order of q, drawn for T = ${T}, H = ${H}, hd = ${hd} (the real sizes are too many cells to draw)`

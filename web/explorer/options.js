@@ -133,14 +133,14 @@ export function stateOf(o) {
   return Object.fromEntries(OPTION_SCHEMA.map((row) => [row.key, shown(row)]));
 }
 
-/** The query string that reproduces the options (for "link to this view"). */
+/** The query string that reproduces the options (for "link to this view"); defaults are left out. */
 export function queryOf(o) {
   const p = new URLSearchParams();
   const custom = o.preset === 'custom';
   for (const row of OPTION_SCHEMA) {
     const v = o[row.property];
     if (row.name === 'preset') {
-      if (!custom) p.set('preset', v);
+      if (!custom && v !== row.fallback) p.set('preset', v);
       continue;
     }
     if (row.name === 'width' || row.name === 'heads') {

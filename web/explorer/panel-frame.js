@@ -1,7 +1,7 @@
 // What every panel shares: a section with a heading, a status line, figures drawn on canvases,
 // a table equivalent of each figure for screen readers, and PNG / SVG / JSON export.
 import { el } from './dom.js';
-import { Figure, stackFigures } from './figure.js';
+import { Figure, SLIDE_TEXT_BASE, stackFigures } from './figure.js';
 import { exportJSON, exportPNG, exportSVG } from './export.js';
 import { attachCellTooltip } from './cell-tooltip.js';
 
@@ -89,12 +89,12 @@ export class PanelFrame {
 
   /**
    * How much larger than designed the figures' text is: on a slide the slide's font size against
-   * the 16 px the figures are designed for (so labels grow with the slide), elsewhere 1.
+   * SLIDE_TEXT_BASE (figure.js; so labels grow with the slide), elsewhere 1.
    */
   get textScale() {
     if (!this.section.closest('.explorer.slide')) return 1;
     const size = parseFloat(getComputedStyle(this.section).fontSize);
-    return size > 0 ? size / 16 : 1;
+    return size > 0 ? size / SLIDE_TEXT_BASE : 1;
   }
 
   /** On a slide, the height left for figures below `element` (one layout read); elsewhere Infinity. */

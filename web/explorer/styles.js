@@ -66,6 +66,8 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
 .explorer.slide nav, .explorer.slide .exports, .explorer.slide details.numbers,
 .explorer.slide .page-title { display: none; }
 .explorer.slide .panel { border: 0; padding-top: 0; padding-bottom: 0; }
+/* A long sentence's tokens scroll in two rows on a slide, so the text beside the figures fits. */
+.explorer.slide .token-bar { max-height: 5.2em; }
 /* The trained-heads note sits in a row with its button: no paragraph margins there on a slide. */
 .explorer.slide .learned-note { margin: 0; }
 /* On a slide with live figures the steps list shows the current step's shapes only, so all five

@@ -1,6 +1,7 @@
 // Splits a sentence into word and punctuation tokens, as the lecture does on the board.
 // Runs of letters, digits and apostrophes form a word; every other visible character (punctuation,
-// symbols, each emoji) is a token of its own; whitespace separates tokens and is dropped.
+// symbols, each emoji) is a token of its own; whitespace separates tokens and is dropped. Scripts
+// written without spaces (Chinese, Japanese, Thai, ...) are split into words by Intl.Segmenter.
 
 const WORD = /[\p{L}\p{N}\p{M}'’]+/u.source;
 const EMOJI = /\p{Extended_Pictographic}(?:\p{Emoji_Modifier}|\u200d\p{Extended_Pictographic}|\ufe0f)*/u.source;
@@ -9,13 +10,26 @@ const TOKEN_PATTERN = new RegExp(`${WORD}|${EMOJI}|${SYMBOL}`, 'gu');
 
 export const DEFAULT_TOKEN_LIMIT = 64;
 
+// Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar.
+const UNSPACED = /[\p{sc=Hani}\p{sc=Hira}\p{sc=Kana}\p{sc=Thai}\p{sc=Laoo}\p{sc=Khmr}\p{sc=Mymr}]/u;
+let segmenter;
+
+// The words of a run of letters in a script without spaces; the run itself where Intl.Segmenter is missing.
+function unspacedWords(run) {
+  segmenter ??= typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'word' }) : null;
+  if (!segmenter) return [run];
+  return Array.from(segmenter.segment(run), (s) => s.segment).filter((w) => w.trim() !== '');
+}
+
 /** The tokens of `text`, at most `stopAfter` of them (the rest is counted, not kept). */
 export function tokenize(text, stopAfter = Infinity) {
   const tokens = [];
   let count = 0;
   for (const match of String(text).matchAll(TOKEN_PATTERN)) {
-    count += 1;
-    if (tokens.length < stopAfter) tokens.push(match[0]);
+    for (const token of UNSPACED.test(match[0]) ? unspacedWords(match[0]) : [match[0]]) {
+      count += 1;
+      if (tokens.length < stopAfter) tokens.push(token);
+    }
   }
   return { tokens, count };
 }

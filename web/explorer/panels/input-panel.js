@@ -4,18 +4,13 @@ import { PanelFrame } from '../panel-frame.js';
 import { el, shapeText } from '../dom.js';
 import { heatmapFigure, heatmapTable } from '../heatmap.js';
 import { PRESETS, presetOf } from '../presets.js';
+import { divisorsOf } from '../odd-input.js';
 
 /** How long typing in a number field may pause before the value is taken as meant. */
 export const TYPING_PAUSE_MS = 700;
 
 const batchText = ({ batch, tokens }) =>
   batch > 1 ? `${batch} sentences of ${tokens} tokens, one batch` : `${tokens} token${tokens === 1 ? '' : 's'}`;
-
-function divisorsOf(n, limit = 12) {
-  const small = [];
-  for (let d = 1; d * d <= n && small.length < 1000; d += 1) if (n % d === 0) small.push(d, n / d);
-  return [...new Set(small)].sort((a, b) => a - b).slice(0, limit);
-}
 
 export class InputPanel extends PanelFrame {
   constructor(host) {
@@ -166,6 +161,8 @@ export class InputPanel extends PanelFrame {
         figure: heatmapFigure({
           ...common,
           maxWidth: Math.min(this.drawWidth, 560 * this.textScale),
+          // On a slide the cells shrink to the frame (values too small to read give way to the tooltip).
+          maxHeight: this.heightBelow(this.figureArea) - 8,
           textScale: this.textScale,
         }),
         table: () => heatmapTable(common),

@@ -1,9 +1,10 @@
 // Panel 5: loop against fused. The page's computation runs both on the current configuration; this
-// panel shows their difference. The heads sweep (a measurement, started by its button) times both
-// for 2..4000 heads through the fast kernels and draws them on log axes.
+// panel shows their difference. The heads sweep (a measurement: started by its button, and on a
+// slide as soon as the panel is shown) times both for 2..4000 heads through the fast kernels, draws
+// them on log axes and draws their ratio, with when and in which browser it was measured.
 import { PanelFrame } from '../panel-frame.js';
 import { el, formatNumber } from '../dom.js';
-import { logLogFigure } from '../charts.js';
+import { logLogFigure, ratioFigure } from '../charts.js';
 import { SAMPLE_MS, SWEEP_CONFIG, SWEEP_HEADS } from '../sweep.js';
 
 const TOLERANCE = 1e-5;
@@ -16,6 +17,23 @@ export function durationUnit(points) {
   const slowest = Math.max(0, ...points.flatMap((p) => [p.loop.median, p.fused.median]));
   return slowest >= 1 ? { name: 'ms', perMs: 1 } : { name: 'us', perMs: 1000 };
 }
+
+/** "Chrome 126", "Firefox 128", ... from a user agent string (the browser that measured). */
+export function browserName(userAgent = globalThis.navigator?.userAgent ?? '') {
+  for (const [name, pattern] of [
+    ['Edge', /Edg\/(\d+)/],
+    ['Firefox', /Firefox\/(\d+)/],
+    ['Chrome', /Chrom(?:e|ium)\/(\d+)/],
+    ['Safari', /Version\/(\d+)[^ ]* Safari/],
+  ]) {
+    const m = pattern.exec(userAgent);
+    if (m) return `${name} ${m[1]}`;
+  }
+  return 'this browser';
+}
+
+const LOOP_COLOUR = '#D55E00';
+const FUSED_COLOUR = '#0072B2';
 
 export class LoopFusedPanel extends PanelFrame {
   constructor(host) {
@@ -50,6 +68,22 @@ export class LoopFusedPanel extends PanelFrame {
       this.sweepText,
     );
     this.sweep = null;
+    this.shown = false; // whether the section has been on screen (a slide runs the sweep then)
+  }
+
+  // On a slide the sweep runs when the panel is first shown: the slide has its result without a click.
+  #runWhenShown() {
+    if (this.watching || typeof IntersectionObserver !== 'function') return;
+    this.watching = new IntersectionObserver((entries) => {
+      this.shown = entries.at(-1).isIntersecting;
+      if (this.shown) this.#autoRun();
+    });
+    this.watching.observe(this.section);
+  }
+
+  #autoRun() {
+    const ready = this.options?.slide && this.computed?.status === 'ok' && this.host.connected();
+    if (ready && this.shown && !this.sweep && !this.running) this.runSweep();
   }
 
   update(o, c) {
@@ -82,6 +116,10 @@ export class LoopFusedPanel extends PanelFrame {
       this.status('Both versions were just computed by the module in this tab.');
     }
     this.draw();
+    if (o.slide) {
+      this.#runWhenShown();
+      this.#autoRun();
+    }
   }
 
   async runSweep() {
@@ -107,18 +145,20 @@ export class LoopFusedPanel extends PanelFrame {
         },
       });
       this.sweep.done = !result.cancelled;
+      this.sweep.measuredAt = new Date();
+      this.sweep.browser = browserName();
       const last = result.points.at(-1);
+      const when = this.sweep.measuredAt.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
       this.sweepText.textContent = result.cancelled
         ? `Stopped after ${result.points.length} points.`
-        : `Done: measured in this browser just now, ${SWEEP_SHAPE} (the lecture's; \`npm run bench\` times the ` +
-          `same shapes as heads-N). Each point is the median of ${last.runs} samples after a warm-up, the band ` +
-          `their min to max; a sample repeats the call until it lasts ${SAMPLE_MS} ms, because a browser's clock ` +
-          `ticks in steps of up to 0.1 ms. At ${last.heads} heads the loop takes ` +
-          `${formatNumber(last.loop.median)} ms ` +
-          `(${formatNumber(last.loop.min)}-${formatNumber(last.loop.max)}) and fused ` +
-          `${formatNumber(last.fused.median)} ms (${formatNumber(last.fused.min)}-${formatNumber(last.fused.max)}): ` +
-          `${(last.loopMs / last.fusedMs).toFixed(1)}x.`;
+        : `Measured at ${when} in this tab (${this.sweep.browser}), ${SWEEP_SHAPE}: the lecture's shapes, ` +
+          `which "npm run bench" times as heads-N. At ${last.heads} heads the loop takes ` +
+          `${formatNumber(last.loop.median)} ms and fused ${formatNumber(last.fused.median)} ms: ` +
+          `${(last.loopMs / last.fusedMs).toFixed(1)}x. Each point is the median of ${last.runs} samples after a ` +
+          `warm-up (band: min to max); a sample repeats the call for ${SAMPLE_MS} ms, as a browser's clock ticks ` +
+          `in steps of up to 0.1 ms.`;
       this.sweepText.dataset.done = String(!result.cancelled);
+      this.progress.hidden = !result.cancelled;
     } catch (error) {
       this.sweepText.textContent = `The sweep stopped: ${error.message}`;
     } finally {
@@ -139,23 +179,41 @@ export class LoopFusedPanel extends PanelFrame {
     const at = (v) => v * unit.perMs;
     const line = (key) => pts.map((p) => [p.heads, at(p[key].median)]);
     const band = (key) => pts.map((p) => [p.heads, at(p[key].min), at(p[key].max)]);
+    // On a slide the two charts share the height left under the text; elsewhere their own heights.
+    const k = this.textScale;
+    const room = this.heightBelow(this.figureArea) - 24 * k;
+    const maxWidth = Math.min(this.drawWidth, 760 * k);
+    // A phone's column keeps the charts' shape (the slide then shrinks them whole to fit its frame).
+    const [timesHeight, ratioHeight] =
+      Number.isFinite(room) && maxWidth >= 480
+        ? [Math.max(200, room * 0.56), Math.max(150, room * 0.44)]
+        : [Math.min(320 * k, maxWidth * 0.9), Math.min(220 * k, maxWidth * 0.6)];
     const figure = logLogFigure({
-      title: `Time per forward pass, measured in this browser just now (${SWEEP_SHAPE})`,
+      title: `Time per forward pass (${SWEEP_SHAPE})`,
       xLabel: 'heads (log)',
-      yLabel: `${unit.name === 'ms' ? 'milliseconds' : 'microseconds'} (log; band: min to max)`,
-      maxWidth: Math.min(this.drawWidth, 760 * this.textScale),
-      textScale: this.textScale,
+      yLabel: `${unit.name === 'ms' ? 'milliseconds' : 'microseconds'} (log)`,
+      note: `bands: min to max of ${pts[0].runs} samples`,
+      maxWidth,
+      pixelHeight: timesHeight,
+      textScale: k,
       xRange: [SWEEP_HEADS[0], SWEEP_HEADS.at(-1)],
       series: [
-        {
-          name: 'loop (one head after another)',
-          colour: '#D55E00',
-          points: line('loop'),
-          band: band('loop'),
-        },
-        { name: 'fused (five steps)', colour: '#0072B2', points: line('fused'), band: band('fused') },
+        { name: 'loop (one head after another)', colour: LOOP_COLOUR, points: line('loop'), band: band('loop') },
+        { name: 'fused (five steps)', colour: FUSED_COLOUR, points: line('fused'), band: band('fused') },
       ],
     });
+    const ratios = pts.map((p) => [p.heads, p.loopMs / p.fusedMs]);
+    const ratio = ratioFigure({
+      title: 'How many times slower the loop is (loop time / fused time, medians)',
+      xLabel: 'heads',
+      yLabel: 'loop / fused',
+      points: ratios,
+      maxWidth,
+      height: ratioHeight,
+      textScale: k,
+      colour: LOOP_COLOUR,
+    });
+    const ratioText = ratios.map(([h, r]) => `${h} heads ${r.toFixed(1)}x`).join(', ');
     const table = () =>
       el(
         'table',
@@ -193,7 +251,13 @@ export class LoopFusedPanel extends PanelFrame {
           ),
         ),
       );
-    this.showFigures([{ figure, table, label: 'Heads sweep chart on log axes; the table below has the numbers' }]);
+    this.showFigures([
+      { figure, table, label: 'Heads sweep chart on log axes; the table below has the numbers' },
+      {
+        figure: ratio,
+        label: `Loop time over fused time per head count: ${ratioText}`,
+      },
+    ]);
   }
 
   exportData() {

@@ -193,12 +193,15 @@ export class StepsPanel extends PanelFrame {
     // On a slide the matrix gets half the height the strides' text leaves in its column.
     const room = this.heightBelow(this.figureArea) - this.strides.getBoundingClientRect().height;
     const maxHeight = Number.isFinite(room) ? Math.max(140, room * 0.5) : Infinity;
+    // On a slide the split is its memory diagram alone: beside the strides' text there is no room
+    // for both at a readable size (head 1's numbers stay in the tables and the JSON export).
+    const slideSplit = step === 'split' && Number.isFinite(room);
     const items = [
       {
         figure: heatmapFigure({ ...view, maxWidth: Math.min(this.drawWidth, 640 * k), maxHeight, textScale: k }),
         table: () => heatmapTable(view),
       },
-    ];
+    ].filter(() => !slideSplit);
     if (step === 'split') {
       items.push({
         figure: memoryLayoutFigure(T, H, hd, this.drawWidth, k),
@@ -224,20 +227,17 @@ export class StepsPanel extends PanelFrame {
       `${which}Per head: the scores q . k / sqrt(${hd}) before the softmax (${scale}${mask}), then the ` +
       `attention after it (each row sums to 1).${drawn}`;
     const k = this.textScale;
-    const layout = attendLayout(this.drawWidth, shown, {
-      height: this.heightBelow(this.figureArea) - this.strides.getBoundingClientRect().height,
-      chrome: 60 * k,
-    });
-    const { items } = attendMapItems({
-      attended,
-      T,
-      H: shown,
-      hd,
-      causal,
-      tokens: c.tokens,
-      size: layout.size,
-      textScale: k,
-    });
+    const height = this.heightBelow(this.figureArea) - this.strides.getBoundingClientRect().height;
+    const mapsAt = (layout) =>
+      attendMapItems({ attended, T, H: shown, hd, causal, tokens: c.tokens, size: layout.size, textScale: k }).items;
+    let layout = attendLayout(this.drawWidth, shown, { height, chrome: 60 * k });
+    let items = mapsAt(layout);
+    // A map's title and labels took more height than guessed (titles wrap at large type): lay out again.
+    const chrome = Math.max(...items.map((it) => it.figure.height - layout.size));
+    if (Number.isFinite(height) && chrome > 60 * k) {
+      layout = attendLayout(this.drawWidth, shown, { height, chrome });
+      items = mapsAt(layout);
+    }
     this.#layOut(layout);
     this.showFigures(items);
   }

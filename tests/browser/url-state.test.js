@@ -1,0 +1,91 @@
+// The address follows the state: on index.html (from-url) a change of panel, preset or size,
+// sentence, seed or a learn option is written to the query (history.replaceState, no new history
+// entry), so the copied link opens the same slide: same options and the same pixels.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromiumAndWeb } from './web-session.js';
+import { ARTIFACTS, openExplorer } from './page-checks.js';
+
+const web = chromiumAndWeb();
+const VIEWPORT = { width: 1280, height: 720 };
+
+const digest = (page) =>
+  page.locator('headwise-explorer').evaluate((host) =>
+    [...host.shadowRoot.querySelectorAll('[data-panel="heads"] .figures canvas:not([hidden])')].map((c) => {
+      const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+      let h = 0;
+      for (let i = 0; i < data.length; i += 97) h = (h * 31 + data[i]) >>> 0;
+      return `${c.width}x${c.height}:${h}`;
+    }),
+  );
+const rendered = (page) =>
+  page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        document.querySelector('headwise-explorer').addEventListener('headwise-render', resolve, { once: true }),
+      ),
+  );
+
+describe('the URL follows the state', () => {
+  test('a copied link opens the same slide (options and pixels)', async () => {
+    const first = await openExplorer(web.browser, `${web.server.url}index.html?origins=https://deck.example`, VIEWPORT);
+    try {
+      const historyLength = await first.page.evaluate(() => history.length);
+      const done = rendered(first.page);
+      await first.page.evaluate(() =>
+        document.querySelector('headwise-explorer').setConfig({
+          panel: 'heads',
+          width: 12,
+          heads: 3,
+          seed: 7,
+          sentence: 'the cat sat on the mat',
+          'learn-seed': 5,
+          'learn-heads': '1,2,4',
+        }),
+      );
+      await done;
+      const search = await first.page.evaluate(() => location.search);
+      const params = Object.fromEntries(new URLSearchParams(search));
+      console.log(`# address after the change: ${search}`);
+      assert.equal(params.panel, 'heads');
+      assert.equal(params.width, '12');
+      assert.equal(params.heads, '3');
+      assert.equal(params.seed, '7');
+      assert.equal(params.sentence, 'the cat sat on the mat');
+      assert.equal(params['learn-seed'], '5');
+      assert.equal(params['learn-heads'], '1,2,4');
+      assert.equal(params.origins, 'https://deck.example', 'a parameter that is not an option stays');
+      assert.equal(await first.page.evaluate(() => history.length), historyLength, 'no history entry per change');
+      const state = await first.page.locator('headwise-explorer').evaluate((h) => h.getState());
+      const pixels = await digest(first.page);
+      assert.ok(pixels.length >= 3, `${pixels.length} figures`);
+
+      const link = await first.page.evaluate(() => location.href);
+      const second = await openExplorer(web.browser, link, VIEWPORT);
+      try {
+        const again = await second.page.locator('headwise-explorer').evaluate((h) => h.getState());
+        await second.page.screenshot({ path: `${ARTIFACTS}url-state-copied-link.png` });
+        for (const key of ['panel', 'preset', 'width', 'heads', 'seed', 'sentence', 'learnSeed', 'learnHeads']) {
+          assert.deepEqual(again[key], state[key], key);
+        }
+        assert.deepEqual(await digest(second.page), pixels, 'the same figures, pixel for pixel');
+        assert.deepEqual(second.problems, []);
+      } finally {
+        await second.context.close();
+      }
+      // Back to the defaults: the options leave the address.
+      const back = rendered(first.page);
+      await first.page.evaluate(() =>
+        document.querySelector('headwise-explorer').setConfig({ panel: 'all', preset: 'toy', seed: 1 }),
+      );
+      await back;
+      const left = new URLSearchParams(await first.page.evaluate(() => location.search));
+      assert.equal(left.get('panel'), null);
+      assert.equal(left.get('seed'), null);
+      assert.equal(left.get('preset'), null);
+      assert.deepEqual(first.problems, []);
+    } finally {
+      await first.context.close();
+    }
+  });
+});
