@@ -41,7 +41,9 @@ input[type=number] { width: 7rem; }
 .tokens, .token-bar { display: flex; flex-wrap: wrap; gap: 0.3rem; list-style: none; padding: 0; margin: 0.5rem 0;
   max-height: 12rem; overflow: auto; }
 .tokens li { background: var(--chip); border-radius: 4px; padding: 0.05rem 0.4rem; white-space: pre; }
-.token[aria-pressed="true"] { border-color: var(--accent); box-shadow: inset 0 -3px 0 var(--accent); }
+/* The token whose row is highlighted, and (underlined) the one a click locked. */
+.token[data-highlight="true"] { border-color: var(--accent); }
+.token[aria-pressed="true"] { border-color: var(--accent); box-shadow: inset 0 -3px 0 var(--accent); font-weight: 600; }
 .figures { display: flex; flex-direction: column; gap: 0.75rem; margin: 0.5rem 0; }
 .figures.row { flex-direction: row; flex-wrap: wrap; align-items: flex-start; }
 canvas { display: block; width: 100%; height: auto; max-width: calc(var(--figure-width, 100%) * var(--fit, 1)); }
