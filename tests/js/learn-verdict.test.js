@@ -153,7 +153,7 @@ test("the held-out answers computed in JS give the core's evaluate() accuracy", 
   }
 }, 60_000);
 
-test('the default seed: 2 heads split the work, 1 head plateaus far below; each says its right verbs and nouns', async () => {
+test('the default seed: 2 heads split the work, 1 head plateaus far below; right verbs and nouns', async () => {
   const hw = await loadHeadwise();
   const session = new LearnSession(hw, { seed: DEFAULT_LEARN_SEED, variant: 'verb-noun', dModel: 32 });
   try {
