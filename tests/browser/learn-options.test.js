@@ -95,7 +95,7 @@ test('learn-seed, learn-width, learn-heads from the URL: 1, 2 and 4 heads side b
     assert.match(seen.verdict, TWO_HEADS);
     const finds = /heads? [\d, and]+ finds? the/.source;
     assert.match(seen.verdict, new RegExp(`; 4 heads: ${RIGHT} - ${finds} (verb|noun), ${finds} (verb|noun)\\.`));
-    assert.match(seen.verdict, / Held-out accuracy, checked every 250 steps: 1 head has plateaued at/);
+    assert.match(seen.verdict, / Trained until the held-out accuracy stopped rising: 1 head has plateaued at/);
     assert.doesNotMatch(seen.verdict, /still rising/);
     // Drawn: two curves and three maps beside the text (the right part of the slide), two a row, none
     // on another, inside the slide without scrolling.

@@ -112,12 +112,12 @@ describe('the Learn verdict', () => {
         { heads: 2, checks: fast },
       ]),
     ).toBe(
-      'Held-out accuracy, checked every 250 steps: 1 head has plateaued at 80% by step 2000 (0 points over its ' +
-        'last 500 steps); 2 heads reached 99% by step 1000.',
+      'Trained until the held-out accuracy stopped rising: 1 head has plateaued at 80% by step 2000; 2 heads ' +
+        'reached 99% by step 1000.',
     );
     expect(settledNote([{ heads: 1, checks: capped }])).toBe(
-      'Held-out accuracy, checked every 250 steps: 1 head was still rising at step 3000 (+4 points over its last ' +
-        '500 steps).',
+      'Trained until the held-out accuracy stopped rising: 1 head was still rising at 74% by step 3000 (+4 points ' +
+        'in its last 500 steps).',
     );
   });
   test('the control task', () => {

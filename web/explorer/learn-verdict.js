@@ -102,25 +102,22 @@ function describeRun(run, variant) {
 }
 
 /**
- * The training's end, in words, from each run's held-out checks: runs [{ heads, checks }].
- * "Each run trained until ...", or, for a run stopped at MAX_LEARN_STEPS while still rising, how much.
+ * The training's end, in words, from each run's held-out checks: runs [{ heads, checks }]: each
+ * reached SETTLED_AT, plateaued, or (stopped at MAX_LEARN_STEPS) was still rising, and how much.
  */
 export function settledNote(runs) {
   const parts = runs.map((r) => {
     const last = r.checks.at(-1);
     if (!last) return `${headsName(r.heads)}: not trained`;
     const rise = lateRise(r.checks);
-    const points = rise === null ? 0 : Math.round(1000 * rise) / 10;
-    const sign = points > 0 ? '+' : '';
-    const risen = rise === null ? '' : ` (${sign}${points} points over its last ${SETTLE_WINDOW} steps)`;
+    const at = `${pct(last.accuracy)} by step ${last.step}`;
+    if (last.accuracy >= SETTLED_AT) return `${headsName(r.heads)} reached ${at}`;
     const [has, was] = r.heads === 1 ? ['has', 'was'] : ['have', 'were'];
-    if (last.accuracy >= SETTLED_AT) return `${headsName(r.heads)} reached ${pct(last.accuracy)} by step ${last.step}`;
-    if (rise !== null && rise < SETTLE_RISE) {
-      return `${headsName(r.heads)} ${has} plateaued at ${pct(last.accuracy)} by step ${last.step}${risen}`;
-    }
-    return `${headsName(r.heads)} ${was} still rising at step ${last.step}${risen}`;
+    if (rise !== null && rise < SETTLE_RISE) return `${headsName(r.heads)} ${has} plateaued at ${at}`;
+    const points = rise === null ? '' : ` (+${Math.round(1000 * rise) / 10} points in its last ${SETTLE_WINDOW} steps)`;
+    return `${headsName(r.heads)} ${was} still rising at ${at}${points}`;
   });
-  return `Held-out accuracy, checked every ${CHECK_EVERY} steps: ${parts.join('; ')}.`;
+  return `Trained until the held-out accuracy stopped rising: ${parts.join('; ')}.`;
 }
 
 /**
