@@ -239,6 +239,8 @@ export interface TrainResult {
   groups: Record<string, { loss: number; accuracy: number; rows: number }>;
   /** Steps whose loss or gradients were not finite and so changed nothing. */
   divergedSteps: number;
+  /** evaluate() only: per part of an answer (verb-noun: verb, noun), the share of answers with it right. */
+  parts?: Record<string, number>;
 }
 
 /** One option of the trainer as the core defines it. */
@@ -261,6 +263,8 @@ export interface HeadShare {
 
 export interface Specialisation {
   state: 'specialised' | 'partial' | 'mixed';
+  /** Per head, the word it finds (at least the threshold of its attention from "?"), or null. */
+  roles: Array<'verb' | 'noun' | null>;
   /** The head that attends most to the latest verb (in the best verb/noun pairing of two heads). */
   verbHead: number;
   /** The other head of that pairing; null for the 'verb' variant. */
@@ -268,6 +272,19 @@ export interface Specialisation {
   verb: number;
   noun: number | null;
 }
+
+/** A head finds a word when it puts at least this share (0.8) of its attention from "?" on it. */
+export const ROLE_SHARE: number;
+/** Below this share (0.5) on both words, for every head, a run is 'mixed'. */
+export const MIXED_SHARE: number;
+/**
+ * The rule behind Trainer.specialisation() and the explorer's Learn verdict, for head shares given
+ * by hand: per head { verb, noun } (mean attention from "?" on the latest verb and noun).
+ */
+export function headRoles(
+  shares: ReadonlyArray<HeadShare>,
+  options?: { variant?: TrainVariant; threshold?: number },
+): Specialisation;
 
 /** JSON-able weights: each tensor a flat row-major array (weights shaped (in, out), y = x W + b). */
 export interface TrainerWeights {
@@ -313,9 +330,9 @@ export class Trainer {
   /** Per head, mean attention from "?" on the latest verb and latest noun (held-out set). */
   headShares(): HeadShare[];
   /**
-   * The solution the heads found, from headShares(): 'specialised' (for 'verb-noun', two heads at
-   * >= threshold (0.9) on the latest verb and the latest noun), 'mixed' (no head at 0.5 on either:
-   * the stuck 1-head-like solution) or 'partial'.
+   * The solution the heads found, from headShares(), by headRoles(): 'specialised' (for
+   * 'verb-noun', one head at >= threshold (ROLE_SHARE, 0.8) on the latest verb and another on the
+   * latest noun), 'mixed' (no head at 0.5 on either: the stuck 1-head-like solution) or 'partial'.
    */
   specialisation(threshold?: number): Specialisation;
   /** Attention from "?" for 11 words (+ "?"), given as a string, words or token ids. */

@@ -3,6 +3,7 @@
 // plain JS values. Use it through Headwise.createTrainer().
 import { describe, floatArrayArgument } from './arguments.js';
 import { HeadwiseError } from './errors.js';
+import { headRoles, ROLE_SHARE } from './head-roles.js';
 import { vocabulary } from './train-task.js';
 import { normalizeTrainerOptions, optionTableOf } from './trainer-options.js';
 
@@ -127,42 +128,19 @@ export class Trainer {
   }
 
   /**
-   * Which solution the heads have found, from headShares() (held-out set). 'specialised': for
-   * 'verb-noun', two different heads each put at least `threshold` (0.9) of their attention from
-   * "?" on the latest verb and on the latest noun (for 'verb', one head on the latest verb);
-   * 'mixed': no head puts even 0.5 on either word (the 1-head-like solution a run can get stuck
-   * in); 'partial': anything between (one head specialised, the other only partly). verbHead and
-   * nounHead are the heads of the best pairing (nounHead is null for 'verb'), verb and noun their shares.
+   * Which solution the heads have found, from headShares() (held-out set), by the rule of
+   * head-roles.js (the explorer's Learn verdict uses the same): 'specialised' when one head puts
+   * at least `threshold` (ROLE_SHARE, 0.8) of its attention from "?" on the latest verb and another
+   * on the latest noun (for 'verb', a head on the verb); 'mixed' when no head puts even 0.5 on
+   * either word; 'partial' between. roles: each head's word or null; verbHead and nounHead: the
+   * best pairing (nounHead null for 'verb'), verb and noun their shares.
    */
-  specialisation(threshold = 0.9) {
+  specialisation(threshold = ROLE_SHARE) {
     if (typeof threshold !== 'number') throw new TypeError(`threshold must be a number, got ${describe(threshold)}`);
-    if (!(threshold > 0 && threshold <= 1)) {
-      throw new RangeError(`threshold must be a number in (0, 1], got ${describe(threshold)}`);
-    }
     if (!this.task.probes.includes('verb')) {
       throw new HeadwiseError(`specialisation() reads the verb and noun probes; task "${this.task.name}" has none`);
     }
-    const shares = this.headShares();
-    let best = null;
-    if (this.options.task === 'verb') {
-      shares.forEach(({ verb }, h) => {
-        if (best === null || verb > best.verb) best = { verbHead: h, nounHead: null, verb, noun: null };
-      });
-    } else {
-      for (let v = 0; v < shares.length; v += 1) {
-        for (let n = 0; n < shares.length; n += 1) {
-          if (v === n && shares.length > 1) continue;
-          const score = Math.min(shares[v].verb, shares[n].noun);
-          if (best === null || score > best.score) {
-            best = { verbHead: v, nounHead: n, verb: shares[v].verb, noun: shares[n].noun, score };
-          }
-        }
-      }
-      delete best.score;
-    }
-    const specialised = best.verb >= threshold && (best.noun === null || best.noun >= threshold);
-    const mixed = shares.every(({ verb, noun }) => verb < 0.5 && noun < 0.5);
-    return { state: specialised ? 'specialised' : mixed ? 'mixed' : 'partial', ...best };
+    return headRoles(this.headShares(), { variant: this.options.task, threshold });
   }
 
   /**

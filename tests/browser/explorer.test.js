@@ -156,7 +156,7 @@ for (const origin of ['http', 'file']) {
         const before = await headCanvas.evaluate((c) => c.toDataURL());
         await page.locator('[data-panel="heads"] .token-bar button').nth(4).focus();
         assert.equal(
-          await page.locator('[data-panel="heads"] .token-bar button').nth(4).getAttribute('aria-pressed'),
+          await page.locator('[data-panel="heads"] .token-bar button').nth(4).getAttribute('data-highlight'),
           'true',
         );
         assert.notEqual(
@@ -389,7 +389,7 @@ describe('explorer layouts and embedding', () => {
         page.evaluate(() => {
           let a = document.activeElement;
           while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
-          return { cls: a?.className ?? '', text: a?.textContent ?? '', pressed: a?.getAttribute('aria-pressed') };
+          return { cls: a?.className ?? '', text: a?.textContent ?? '', pressed: a?.dataset.highlight };
         });
       const tabUntil = async (match, limit) => {
         for (let presses = 1; presses <= limit; presses += 1) {

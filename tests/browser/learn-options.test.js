@@ -13,6 +13,10 @@ const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
 const VERB = 8; // "catch" in the sample sequence
 const NOUN = 10; // "ball"
 const web = chromiumAndWeb();
+// The verdict's sentences for 1 and 2 heads (learn-verdict.js).
+const RIGHT = String.raw`\d+% right \(right verb \d+%, right noun \d+%\)`;
+const ONE_HEAD = new RegExp(`1 head: ${RIGHT} - one head cannot look at the verb and at the noun at once`);
+const TWO_HEADS = new RegExp(`2 heads: ${RIGHT} - head \\d finds the (verb|noun), head \\d finds the (verb|noun)`);
 let strictServer;
 
 before(async () => {
@@ -87,11 +91,12 @@ test('learn-seed, learn-width, learn-heads from the URL: 1, 2 and 4 heads side b
     assert.equal(training.seed, 3);
     const [one, two, four] = training.runs.map((r) => r.result.accuracy);
     assert.ok(one < 0.9 && two > 0.95 && four > 0.95, JSON.stringify({ one, two, four }));
-    assert.match(seen.verdict, /1 head: \d+% - it cannot look at the verb and the noun at once/);
-    assert.match(seen.verdict, /; 2 heads: \d+% - head \d finds the (verb|noun), head \d finds the (verb|noun)/);
+    assert.match(seen.verdict, ONE_HEAD);
+    assert.match(seen.verdict, TWO_HEADS);
     const finds = /heads? [\d, and]+ finds? the/.source;
-    assert.match(seen.verdict, new RegExp(`; 4 heads: \\d+% - ${finds} (verb|noun), ${finds} (verb|noun)\\.`));
-    assert.match(seen.verdict, / After 1000 steps/);
+    assert.match(seen.verdict, new RegExp(`; 4 heads: ${RIGHT} - ${finds} (verb|noun), ${finds} (verb|noun)\\.`));
+    assert.match(seen.verdict, / Trained until the held-out accuracy stopped rising: 1 head has plateaued at/);
+    assert.doesNotMatch(seen.verdict, /still rising/);
     // Drawn: two curves and three maps beside the text (the right part of the slide), two a row, none
     // on another, inside the slide without scrolling.
     assert.equal(seen.canvases.length, 5);
@@ -153,7 +158,7 @@ test('under the strict CSP (script-src self, wasm-unsafe-eval): the Learn panel 
     const seen = await page.evaluate(READ);
     const twoMaps = seen.rows.filter((r) => r.heads === 2).map((r) => r.values);
     assert.deepEqual(twoMaps.map(argmax).sort(), [VERB, NOUN].sort(), JSON.stringify(twoMaps));
-    assert.match(seen.verdict, /2 heads: \d+% - head \d finds the (verb|noun), head \d finds the (verb|noun)/);
+    assert.match(seen.verdict, TWO_HEADS);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

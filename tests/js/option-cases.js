@@ -37,6 +37,9 @@ export const OPTION_CASES = [
   { name: 'slide', value: 'yes', state: { slide: true } },
   { name: 'max-tokens', value: 20, state: { maxTokens: 20 } },
   { name: 'max-tokens', value: 513, error: 'max-tokens="513" was ignored: it must be a whole number from 1 to 512' },
+  { name: 'theme', value: 'dark', state: { theme: 'dark' } },
+  { name: 'theme', value: 'auto', state: { theme: 'auto' } },
+  { name: 'theme', value: 'purple', error: 'theme="purple" was ignored: use light, dark or auto' },
   { name: 'learn-seed', value: 3, state: { learnSeed: 3 } },
   {
     name: 'learn-seed',

@@ -165,6 +165,24 @@ TEST(TrainTrainer, LearnsTheVerbControlWithOneHead) {
   EXPECT_GT(s.shares[0][0], 0.5);  // the one head looks at the latest verb
 }
 
+TEST(TrainTrainer, AnswerPartsCountTheRightVerbAndTheRightNounApart) {
+  TrainerOptions o;
+  o.heads = 1, o.seed = 3, o.eval_size = 512;
+  std::unique_ptr<Trainer> t;
+  ASSERT_TRUE(Trainer::create(o, kNoLimit, &t).is_ok());
+  for (int i = 0; i < 600; ++i) t->step();
+  const Evaluation e = t->evaluate();
+  ASSERT_EQ(e.parts.size(), 2u);
+  // An answer right in both parts is right: each part's share is at least the accuracy, and the
+  // two cannot both be right less often than the accuracy implies.
+  EXPECT_GE(e.parts[0], e.accuracy);
+  EXPECT_GE(e.parts[1], e.accuracy);
+  EXPECT_LE(e.accuracy, std::min(e.parts[0], e.parts[1]));
+  EXPECT_GE(e.accuracy, e.parts[0] + e.parts[1] - 1.0 - 1e-12);
+  EXPECT_GT(e.parts[0], 0.5);            // well above chance (1/8) after 600 steps
+  EXPECT_TRUE(t->step().parts.empty());  // a training step does not count them
+}
+
 TEST(TrainTrainer, TheTableNamesEveryParameterInBufferOrder) {
   TrainerOptions o;
   o.layers = 2, o.layer_norm = true;

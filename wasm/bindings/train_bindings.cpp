@@ -56,6 +56,12 @@ val evaluation(const headwise::train::Evaluation& e, const Trainer& t) {
     groups.set(text(t.task().groups[g]), group);
   }
   out.set(text("groups"), groups);
+  if (!e.parts.empty()) {
+    val parts = val::object();
+    for (std::size_t k = 0; k < e.parts.size(); ++k)
+      parts.set(text(t.task().parts[k].name), e.parts[k]);
+    out.set(text("parts"), parts);
+  }
   out.set(text("divergedSteps"), static_cast<double>(t.diverged_steps()));
   return out;
 }

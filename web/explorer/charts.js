@@ -30,9 +30,10 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k =
   const head = Math.ceil(nameSize * 1.2 + valueSize * 1.2 + 2);
   const plot = Math.max(valueSize * 2, height - head);
   const ticks = plot >= valueSize * 2.4 ? [0, 0.5, 1] : [0, 1];
+  // The value over its bar: "0.50", or ".50" where that does not fit ("1" for a full bar).
   const value = (v) => {
     const text = v.toFixed(2);
-    const tight = text.replace(/^0/, '');
+    const tight = text === '1.00' ? '1' : text.replace(/^0/, '');
     return textWidth(text, valueSize) <= band - 2 ? text : textWidth(tight, valueSize) <= band - 2 ? tight : null;
   };
   rows.forEach((row, r) => {

@@ -5,6 +5,8 @@ import type { Headwise } from '../headwise.js';
 export type ExplorerPanel = 'input' | 'why' | 'steps' | 'heads' | 'loop' | 'order' | 'learn';
 export type ExplorerLearnHeads = '1,2' | '1,2,4';
 export type ExplorerPreset = 'toy' | 'gpt2' | 'gpt3';
+/** 'auto' follows the viewer's light or dark setting; the default is 'light'. */
+export type ExplorerTheme = 'light' | 'dark' | 'auto';
 export type ExplorerStep = 'project' | 'split' | 'attend' | 'merge' | 'out-project';
 
 /** The element's options (also readable as attributes: panel, preset, width, heads, ...). */
@@ -20,6 +22,7 @@ export interface ExplorerOptions {
   sentence: string;
   slide: boolean;
   maxTokens: number;
+  theme: ExplorerTheme;
   /** The Learn panel's seed, width (16, 32 or 64) and the runs it trains side by side. */
   learnSeed: number;
   learnWidth: number;
@@ -43,6 +46,7 @@ export interface ExplorerConfig {
   slide?: boolean | number | string;
   'max-tokens'?: number | string;
   maxTokens?: number | string;
+  theme?: ExplorerTheme;
   'learn-seed'?: number | string;
   learnSeed?: number | string;
   'learn-width'?: number | string;
@@ -69,6 +73,7 @@ export interface ExplorerState {
   sentence: string;
   slide: boolean;
   maxTokens: number;
+  theme: ExplorerTheme;
   learnSeed: number;
   learnWidth: number;
   learnHeads: ExplorerLearnHeads;

@@ -9,7 +9,7 @@ import { ExplorerComputation, PANEL_PARTS, slowLayerNotice } from './computation
 import { Lifecycle } from './lifecycle.js';
 import { readOptions, stateOf, queryOf, OPTION_NAMES, OPTION_PROPERTIES, PANELS } from './options.js';
 import { configFromMessage } from './config-input.js';
-import { EXPLORER_CSS } from './styles.js';
+import { EXPLORER_CSS, resolvedTheme } from './styles.js';
 import { DARK, LIGHT } from './figure.js';
 import { el } from './dom.js';
 import { InputPanel } from './panels/input-panel.js';
@@ -143,6 +143,7 @@ export class HeadwiseExplorer extends ElementBase {
     if (sized && partial.preset === undefined) this.#options.preset = 'custom';
     if (immediate) this.#render({ immediate: true });
     else this.#schedule();
+    this.#applyTheme();
   }
 
   /**
@@ -240,13 +241,14 @@ export class HeadwiseExplorer extends ElementBase {
     const { options, notes } = readOptions((name) => fromUrl?.get(name) ?? this.getAttribute(name));
     this.#options = options;
     this.#notes = notes;
+    this.#applyTheme();
   }
 
   #build() {
     if (this.#ui) return;
     this.#readOptions();
     const host = {
-      palette: () => (this.#dark?.matches ? DARK : LIGHT),
+      palette: () => (this.#theme() === 'dark' ? DARK : LIGHT),
       onOptions: (partial) => this.setOptions(partial),
       refresh: (id) => this.#refresh(id),
       runSweep: (options) => {
@@ -312,7 +314,7 @@ export class HeadwiseExplorer extends ElementBase {
     const wrapper = el('div', { class: 'explorer' }, nav, notes, loading, main);
     this.#ui = { nav, notes, loading, main, wrapper };
     this.#root.append(el('style', { text: EXPLORER_CSS }), wrapper);
-    this.#dark?.addEventListener?.('change', () => this.#redraw(true));
+    this.#dark?.addEventListener?.('change', () => this.#applyTheme());
     new ResizeObserver(() => this.#redraw(false)).observe(main);
   }
 
@@ -397,6 +399,19 @@ export class HeadwiseExplorer extends ElementBase {
       return;
     }
     this.#work.frame = requestAnimationFrame(() => this.#render());
+  }
+
+  // 'light' or 'dark': the theme option, with 'auto' following the viewer's setting.
+  #theme() {
+    return resolvedTheme(this.#options.theme, Boolean(this.#dark?.matches));
+  }
+
+  // The figures are drawn in the theme's colours: a new theme redraws them.
+  #applyTheme() {
+    const theme = this.#theme();
+    if (this.dataset.theme === theme) return;
+    this.dataset.theme = theme;
+    this.#redraw(true);
   }
 
   #twoColumns() {

@@ -1,7 +1,17 @@
-// One Learn run: 1 head and 2 heads at the same width, trained side by side in slices of a few
-// milliseconds (the page stays responsive). Made by the computation owner from the public API's
-// createTrainer; the panel drives it and draws its curves and maps.
-import { LEARN_STEPS, SAMPLE_WORDS, settledNote, smooth, verdictOf } from './learn-verdict.js';
+// One Learn run: 1 head and 2 heads (or 1, 2 and 4) at the same width, trained side by side in
+// slices of a few milliseconds (the page stays responsive). Made by the computation owner from the
+// public API's createTrainer; the panel drives it and draws its curves and maps. Every CHECK_EVERY
+// steps each model is measured on its held-out set (one module call per frame); a model that has
+// settled (learn-verdict.js) stops training, and when all have, the verdict is measured.
+import {
+  CHECK_EVERY,
+  hasSettled,
+  MAX_LEARN_STEPS,
+  SAMPLE_WORDS,
+  settledNote,
+  smooth,
+  verdictOf,
+} from './learn-verdict.js';
 
 const CURVE_EVERY = 4; // steps between the points of a curve
 
@@ -15,13 +25,15 @@ export class LearnSession {
     this.runs = headCounts.map((heads) => ({
       heads,
       trainer: hw.createTrainer({ heads, dModel, seed, variant }),
+      steps: 0,
       curve: [], // { step, loss, accuracy } smoothed
+      checks: [], // { step, accuracy } on the held-out set
+      settled: false,
       loss: null,
       accuracy: null,
       maps: null,
       result: null,
     }));
-    this.step = 0;
     this.trainMs = 0;
     this.verdict = null;
     this.refreshMaps();
@@ -29,31 +41,59 @@ export class LearnSession {
     for (const run of this.runs) run.untrainedMaps = run.maps;
   }
 
-  get done() {
-    return this.step >= LEARN_STEPS;
+  /** The steps of the model that has trained longest. */
+  get step() {
+    return Math.max(...this.runs.map((r) => r.steps));
   }
 
-  /** Trains for about budgetMs (at least one chunk); returns the steps taken. */
+  /** Every model has settled (or reached MAX_LEARN_STEPS). */
+  get done() {
+    return this.runs.every((r) => r.settled);
+  }
+
+  /** Models that have reached a check and wait for their held-out measurement. */
+  get checking() {
+    return this.runs.some((r) => this.#dueCheck(r));
+  }
+
+  #dueCheck(run) {
+    return !run.settled && run.steps > 0 && run.steps % CHECK_EVERY === 0 && run.checks.at(-1)?.step !== run.steps;
+  }
+
+  /**
+   * Trains for about budgetMs (at least one step); returns the steps taken. Stops at a check
+   * (see checkStep): the models that are still training go in step with each other.
+   */
   slice(budgetMs = 5) {
-    if (this.done) return 0;
+    if (this.done || this.checking) return 0;
     const t0 = performance.now();
     let taken = 0;
+    const training = this.runs.filter((r) => !r.settled);
     // One step per call, alternating the runs, so the budget is checked often even while the
     // module still runs its first (baseline) code.
-    while (!this.done && (taken === 0 || performance.now() - t0 < budgetMs)) {
-      for (const run of this.runs) {
+    while (!this.checking && (taken === 0 || performance.now() - t0 < budgetMs)) {
+      for (const run of training) {
         const r = run.trainer.step(1);
+        run.steps += 1;
         run.loss = smooth(run.loss, r.loss, 0.97);
         run.accuracy = smooth(run.accuracy, r.accuracy, 0.97);
+        if (run.steps % CURVE_EVERY === 0) run.curve.push({ step: run.steps, loss: run.loss, accuracy: run.accuracy });
       }
-      this.step += 1;
       taken += 1;
-      if (this.step % CURVE_EVERY === 0 || this.done) {
-        for (const run of this.runs) run.curve.push({ step: this.step, loss: run.loss, accuracy: run.accuracy });
-      }
     }
     this.trainMs += performance.now() - t0;
     return taken;
+  }
+
+  /** One model's held-out measurement at a check (5-25 ms); whether one was due. */
+  checkStep() {
+    const run = this.runs.find((r) => this.#dueCheck(r));
+    if (!run) return false;
+    const t0 = performance.now();
+    run.checks.push({ step: run.steps, accuracy: run.trainer.evaluate().accuracy });
+    run.settled = hasSettled(run.checks) || run.steps >= MAX_LEARN_STEPS;
+    this.trainMs += performance.now() - t0;
+    return true;
   }
 
   /** Attention from "?" on the sample sequence, per head of each run. */
@@ -62,24 +102,30 @@ export class LearnSession {
   }
 
   /**
-   * Held-out accuracy and head shares (each ~5-25 ms), one module call per call so that each
+   * After training: per model the head shares, then its held-out answers (evaluate(): the share
+   * with the right verb and with the right noun), one module call (5-25 ms) per call so that each
    * can have its own frame; returns the verdict after the last one, null before.
    */
   settleStep() {
-    if (this.verdict) return this.verdict;
-    const run = this.runs.find((r) => !r.result || !r.result.shares);
-    if (!run) return this.verdict;
+    if (this.verdict || !this.done) return this.verdict;
+    const run = this.runs.find((r) => !r.result?.answers);
     if (!run.result) {
-      run.result = { heads: run.heads, accuracy: run.trainer.evaluate().accuracy, shares: null };
+      run.result = { heads: run.heads, accuracy: run.checks.at(-1).accuracy, shares: run.trainer.headShares() };
     } else {
-      run.result.shares = run.trainer.headShares();
+      const { accuracy, parts } = run.trainer.evaluate();
+      run.result.answers = {
+        answers: run.trainer.options.evalSize,
+        rightVerb: parts.verb,
+        rightNoun: parts.noun ?? null,
+        right: accuracy,
+      };
     }
-    if (this.runs.every((r) => r.result?.shares)) {
+    if (this.runs.every((r) => r.result?.answers)) {
       const verdict = verdictOf(
         this.runs.map((r) => r.result),
         this.config.variant,
       );
-      this.verdict = Object.freeze({ ...verdict, settled: settledNote(this.runs, this.step) });
+      this.verdict = Object.freeze({ ...verdict, settled: settledNote(this.runs) });
     }
     return this.verdict;
   }

@@ -1,13 +1,20 @@
 // The Learn panel's words: the sample sequence, when a run has settled and what its verdict is.
-// Pure module (no DOM, no wasm): tested by Vitest.
+// Which head does which job is head-roles.js's rule (the API's too). Pure module (no DOM, no
+// wasm): tested by Vitest.
+import { headRoles, ROLE_SHARE } from '../head-roles.js';
 
 /** The lecture's sentence as the task's 11 words and "?": latest verb "catch", latest noun "ball". */
 export const SAMPLE_WORDS = Object.freeze('the dog chase the cat and the boy catch the ball ?'.split(' '));
 /** Where the sample's latest verb and latest noun are (what trained heads look at from "?"). */
 export const SAMPLE_VERB_AT = 8;
 export const SAMPLE_NOUN_AT = 10;
-/** Steps each model trains before the panel gives its verdict. */
+/**
+ * Each model trains at least LEARN_STEPS steps, then on until its held-out accuracy has settled
+ * (checked every CHECK_EVERY steps), and at most MAX_LEARN_STEPS.
+ */
 export const LEARN_STEPS = 1000;
+export const MAX_LEARN_STEPS = 3000;
+export const CHECK_EVERY = 250;
 /** A seed where 2 heads specialise (checked by tests/js/learn-verdict.test.js with the module). */
 export const DEFAULT_LEARN_SEED = 2;
 /** The widths the panel offers, and its default (the lecture's). */
@@ -17,101 +24,110 @@ export const DEFAULT_LEARN_WIDTH = 32;
 export const LEARN_HEAD_CHOICES = Object.freeze({ '1,2': Object.freeze([1, 2]), '1,2,4': Object.freeze([1, 2, 4]) });
 export const DEFAULT_LEARN_HEADS = '1,2';
 /**
- * A run has settled when its accuracy rose less than SETTLE_RISE over the last SETTLE_WINDOW steps,
- * or when it is at SETTLED_AT or above (what is left to gain there is noise).
+ * A run has settled when its held-out accuracy rose less than SETTLE_RISE over the last
+ * SETTLE_WINDOW steps, or when it is at SETTLED_AT or above (what is left to gain there is noise).
  */
-export const SETTLE_WINDOW = 200;
+export const SETTLE_WINDOW = 500;
 export const SETTLE_RISE = 0.02;
 export const SETTLED_AT = 0.97;
-/** A head "finds" a word when it puts at least this share on it. */
-export const FINDS = 0.5;
 
 const pct = (v) => `${Math.round(100 * v)}%`;
+const headsName = (n) => `${n} head${n === 1 ? '' : 's'}`;
 
 /** Exponential moving average; the first value starts it. */
 export function smooth(previous, value, weight = 0.9) {
   return previous === null || previous === undefined ? value : weight * previous + (1 - weight) * value;
 }
 
-/** Which word each head finds: 'verb', 'noun' or null, from headShares(). */
-export function headRoles(shares) {
-  return shares.map(({ verb, noun }) => {
-    if (verb >= FINDS && verb >= noun) return 'verb';
-    if (noun >= FINDS) return 'noun';
-    return null;
-  });
+/**
+ * How much a run's held-out accuracy rose over the last SETTLE_WINDOW steps of its checks
+ * ([{ step, accuracy }]); null when they do not reach that far back.
+ */
+export function lateRise(checks) {
+  const last = checks.at(-1);
+  const from = last && checks.findLast((p) => p.step <= last.step - SETTLE_WINDOW);
+  return from ? last.accuracy - from.accuracy : null;
 }
 
-/** Whether the heads of a run split the work: one finds the verb, another the noun. */
-export function specialised(shares) {
-  const roles = headRoles(shares);
-  return roles.includes('verb') && roles.includes('noun');
+/** Whether a run with these held-out checks is done training (see LEARN_STEPS). */
+export function hasSettled(checks) {
+  const last = checks.at(-1);
+  if (!last || last.step < LEARN_STEPS) return false;
+  if (last.step >= MAX_LEARN_STEPS || last.accuracy >= SETTLED_AT) return true;
+  const rise = lateRise(checks);
+  return rise !== null && rise < SETTLE_RISE;
 }
 
-function describeRun({ heads, accuracy, shares }, variant) {
-  const name = `${heads} head${heads === 1 ? '' : 's'}: ${pct(accuracy)}`;
-  const roles = headRoles(shares);
+// "head 1 finds the verb"; with more heads "heads 1 and 4 find the noun".
+function whoFinds(roles, role) {
+  const heads = roles.flatMap((r, h) => (r === role ? [h + 1] : []));
+  if (heads.length === 1) return `head ${heads[0]} finds the ${role}`;
+  return `heads ${heads.slice(0, -1).join(', ')} and ${heads.at(-1)} find the ${role}`;
+}
+
+// What the answers are: "80% right (right verb 90%, right noun 89%)".
+function answersText({ accuracy, answers }, variant) {
+  if (!answers || variant === 'verb') return `${pct(accuracy)} right`;
+  return `${pct(accuracy)} right (right verb ${pct(answers.rightVerb)}, right noun ${pct(answers.rightNoun)})`;
+}
+
+function describeRun(run, variant) {
+  const { heads, accuracy, shares } = run;
+  const name = `${headsName(heads)}: ${answersText(run, variant)}`;
+  const { roles, state, verb, noun } = headRoles(shares, { variant });
   if (variant === 'verb') {
     return accuracy >= 0.95 ? `${name} - one thing to find, one head is enough` : `${name} - still learning`;
   }
   if (heads === 1) {
     if (accuracy >= 0.95) return `${name} - this one head found both words`;
-    return `${name} - it cannot look at the verb and the noun at once`;
+    return `${name} - one head cannot look at the verb and at the noun at once`;
   }
-  if (specialised(shares)) {
-    // "head 1 finds the verb, head 2 finds the noun"; with more heads "heads 1 and 4 find the noun".
-    const found = [...new Set(roles.filter(Boolean))].map((role) => {
-      const heads = roles.flatMap((r, h) => (r === role ? [h + 1] : []));
-      if (heads.length === 1) return `head ${heads[0]} finds the ${role}`;
-      return `heads ${heads.slice(0, -1).join(', ')} and ${heads.at(-1)} find the ${role}`;
-    });
-    return `${name} - ${found.join(', ')}`;
-  }
-  if (accuracy < 0.9) {
+  if (state === 'specialised') return `${name} - ${whoFinds(roles, 'verb')}, ${whoFinds(roles, 'noun')}`;
+  if (state === 'mixed' && accuracy < 0.9) {
     const share = shares.map((s) => `${pct(s.verb)} verb / ${pct(s.noun)} noun`).join(', ');
     return (
       `${name} - stuck: the heads took the same compromise (${share}), the 1-head solution; ` +
       `this happens in about 1 run in 20, try another seed`
     );
   }
-  return `${name} - solved, but no head specialises cleanly`;
+  // Partial: say what is found and how close the best head comes to the rest.
+  const found = ['verb', 'noun'].filter((role) => roles.includes(role)).map((role) => whoFinds(roles, role));
+  const missing = ['verb', 'noun']
+    .filter((role) => !roles.includes(role))
+    .map(
+      (role) => `no head puts ${pct(ROLE_SHARE)} on the ${role} (the most is ${pct(role === 'verb' ? verb : noun)})`,
+    );
+  const unsplit = accuracy < 0.9 ? ': the work is not split, try another seed' : '';
+  return `${name} - ${[...found, ...missing].join(', ')}${unsplit}`;
 }
 
 /**
- * How much a run's smoothed training accuracy rose over the last SETTLE_WINDOW steps of its curve
- * ([{ step, accuracy }]); null when the curve is shorter than that.
+ * The training's end, in words, from each run's held-out checks: runs [{ heads, checks }]: each
+ * reached SETTLED_AT, plateaued, or (stopped at MAX_LEARN_STEPS) was still rising, and how much.
  */
-export function lateRise(curve) {
-  const last = curve.at(-1);
-  const from = last && curve.findLast((p) => p.step <= last.step - SETTLE_WINDOW);
-  return from ? last.accuracy - from.accuracy : null;
-}
-
-/**
- * The training runs for a fixed LEARN_STEPS (not until a plateau: 1 head often still creeps up at
- * the end, and 2 heads can sit on a plateau before they split the work). The verdict says which
- * runs had settled by then: runs [{ heads, curve }].
- */
-export function settledNote(runs, steps = LEARN_STEPS) {
-  const rising = runs.filter(
-    (r) => (lateRise(r.curve) ?? 1) >= SETTLE_RISE && !(r.curve.at(-1)?.accuracy >= SETTLED_AT),
-  );
-  const name = (r) => `${r.heads} head${r.heads === 1 ? '' : 's'}`;
-  if (!rising.length) return `After ${steps} steps every run had settled.`;
-  const how = rising.map((r) => {
-    const rise = lateRise(r.curve);
-    return rise === null ? `${name(r)} is too short to tell` : `${name(r)} +${Math.round(100 * rise)} points`;
+export function settledNote(runs) {
+  const parts = runs.map((r) => {
+    const last = r.checks.at(-1);
+    if (!last) return `${headsName(r.heads)}: not trained`;
+    const rise = lateRise(r.checks);
+    const at = `${pct(last.accuracy)} by step ${last.step}`;
+    if (last.accuracy >= SETTLED_AT) return `${headsName(r.heads)} reached ${at}`;
+    const [has, was] = r.heads === 1 ? ['has', 'was'] : ['have', 'were'];
+    if (rise !== null && rise < SETTLE_RISE) return `${headsName(r.heads)} ${has} plateaued at ${at}`;
+    const points = rise === null ? '' : ` (+${Math.round(1000 * rise) / 10} points in its last ${SETTLE_WINDOW} steps)`;
+    return `${headsName(r.heads)} ${was} still rising at ${at}${points}`;
   });
-  const others = rising.length < runs.length ? '; the others had settled' : '';
-  return `After ${steps} steps, still rising over the last ${SETTLE_WINDOW} steps: ${how.join(', ')}${others}.`;
+  return `Trained until the held-out accuracy stopped rising: ${parts.join('; ')}.`;
 }
 
 /**
- * runs: [{ heads, accuracy (held-out), shares: headShares() }]; variant 'verb-noun' or 'verb'.
- * Returns { text, stuck }: stuck when a run of 2 or more heads ended on the shared compromise.
+ * runs: [{ heads, accuracy (held-out), shares: headShares(), answers?: answerShares() }]; variant
+ * 'verb-noun' or 'verb'. Returns { text, stuck }: stuck when a run of 2 or more heads ended on the
+ * shared compromise.
  */
 export function verdictOf(runs, variant = 'verb-noun') {
   const text = runs.map((r) => describeRun(r, variant)).join('; ');
-  const stuck = variant !== 'verb' && runs.some((r) => r.heads > 1 && !specialised(r.shares) && r.accuracy < 0.9);
+  const stuck =
+    variant !== 'verb' && runs.some((r) => r.heads > 1 && headRoles(r.shares).state === 'mixed' && r.accuracy < 0.9);
   return { text: `${text}.`, stuck };
 }

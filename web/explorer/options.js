@@ -13,6 +13,8 @@ import {
   LEARN_WIDTHS,
 } from './learn-verdict.js';
 
+/** The theme option's values: 'auto' follows the viewer's light or dark setting. */
+export const THEMES = Object.freeze(['light', 'dark', 'auto']);
 export const PANELS = Object.freeze(['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn']);
 const PANEL_ALIASES = {
   'one-head': 'why',
@@ -72,6 +74,8 @@ export const OPTION_SCHEMA = Object.freeze(
     { name: 'sentence', read: text, fallback: DEFAULT_TEXT }, // one sentence per line: a batch
     { name: 'slide', read: flag, fallback: false },
     { name: 'max-tokens', read: integer(1, 512), fallback: DEFAULT_TOKEN_LIMIT },
+    // Light unless asked: an embed on a white deck stays white when the laptop is in dark mode.
+    { name: 'theme', read: oneOf(THEMES), fallback: 'light' },
     // The Learn panel's runs (its own seed and width: the task's model, not the layer above).
     { name: 'learn-seed', read: integer(0, 0xffffffff), fallback: DEFAULT_LEARN_SEED },
     { name: 'learn-width', read: oneOf(LEARN_WIDTHS), fallback: DEFAULT_LEARN_WIDTH },

@@ -128,27 +128,32 @@ export class PanelFrame {
     const limit = frame - margins - (globalThis.scrollY ?? 0);
     let fit = 1;
     let end = this.section.getBoundingClientRect().bottom;
-    for (let pass = 0; pass < 6 && end > limit; pass += 1) {
-      const boxes = canvases.map((c) => c.getBoundingClientRect());
-      const span = Math.max(...boxes.map((b) => b.bottom)) - Math.min(...boxes.map((b) => b.top));
-      if (span <= 0) break;
-      const next = Math.max(0.25, fit * ((span - (end - limit) - 1) / span));
-      this.section.style.setProperty('--fit', next.toFixed(3));
-      const after = this.section.getBoundingClientRect().bottom;
-      if (end - after < 1) {
-        if (fit < 1) this.section.style.setProperty('--fit', fit.toFixed(3));
-        else this.section.style.removeProperty('--fit');
-        break;
+    const shrinkFigures = () => {
+      for (let pass = 0; pass < 6 && end > limit; pass += 1) {
+        const boxes = canvases.map((c) => c.getBoundingClientRect());
+        const span = Math.max(...boxes.map((b) => b.bottom)) - Math.min(...boxes.map((b) => b.top));
+        if (span <= 0) break;
+        const next = Math.max(0.25, fit * ((span - (end - limit) - 1) / span));
+        this.section.style.setProperty('--fit', next.toFixed(3));
+        const after = this.section.getBoundingClientRect().bottom;
+        if (end - after < 1) {
+          if (fit < 1) this.section.style.setProperty('--fit', fit.toFixed(3));
+          else this.section.style.removeProperty('--fit');
+          break;
+        }
+        fit = next;
+        end = after;
       }
-      fit = next;
-      end = after;
-    }
+    };
+    shrinkFigures();
     // Still too long: it is the text. Its type shrinks a little (to 80% at most; figure text is
     // drawn at the slide's size, read from the section, which keeps its own).
     for (let textFit = 0.96; textFit >= 0.8 && end > limit; textFit -= 0.03) {
       this.section.style.setProperty('--text-fit', textFit.toFixed(2));
       end = this.section.getBoundingClientRect().bottom;
     }
+    // The text was the longer column, and the figures beside it are too long as well.
+    shrinkFigures();
   }
 
   status(text, kind = '') {

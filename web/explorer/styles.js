@@ -1,13 +1,16 @@
-// The explorer's styles, scoped by its shadow root. Light and dark follow the viewer's setting.
+// The explorer's styles, scoped by its shadow root. The theme option (light, dark or auto: the
+// viewer's setting) is resolved by the element into data-theme on the host, which picks the colours.
+
+/** The theme drawn: 'light' or 'dark', for the option's value and whether the viewer prefers dark. */
+export const resolvedTheme = (theme, prefersDark) => (theme === 'auto' ? (prefersDark ? 'dark' : 'light') : theme);
+
 export const EXPLORER_CSS = `
-:host { display: block; color-scheme: light dark; --fg: #1b1b1f; --muted: #5c5c66; --bg: #ffffff; --line: #d0d0d8;
+:host { display: block; color-scheme: light; --fg: #1b1b1f; --muted: #5c5c66; --bg: #ffffff; --line: #d0d0d8;
   --accent: #0b63c4; --warn: #8a5300; --error: #b00020; --chip: #eef1f6;
   font-family: system-ui, -apple-system, "Segoe UI", sans-serif; line-height: 1.45;
   color: var(--fg); background: var(--bg); }
-@media (prefers-color-scheme: dark) {
-  :host { --fg: #ececf1; --muted: #a4a4b0; --bg: #16161a; --line: #3a3a44; --accent: #6cb4ff; --warn: #ffb44d;
-    --error: #ff6b81; --chip: #26262e; }
-}
+:host([data-theme="dark"]) { color-scheme: dark; --fg: #ececf1; --muted: #a4a4b0; --bg: #16161a; --line: #3a3a44;
+  --accent: #6cb4ff; --warn: #ffb44d; --error: #ff6b81; --chip: #26262e; }
 * { box-sizing: border-box; }
 /* The hidden attribute wins over any display set here (nav's flex kept panel=heads' nav visible). */
 [hidden] { display: none !important; }
@@ -38,7 +41,9 @@ input[type=number] { width: 7rem; }
 .tokens, .token-bar { display: flex; flex-wrap: wrap; gap: 0.3rem; list-style: none; padding: 0; margin: 0.5rem 0;
   max-height: 12rem; overflow: auto; }
 .tokens li { background: var(--chip); border-radius: 4px; padding: 0.05rem 0.4rem; white-space: pre; }
-.token[aria-pressed="true"] { border-color: var(--accent); box-shadow: inset 0 -3px 0 var(--accent); }
+/* The token whose row is highlighted, and (underlined) the one a click locked. */
+.token[data-highlight="true"] { border-color: var(--accent); }
+.token[aria-pressed="true"] { border-color: var(--accent); box-shadow: inset 0 -3px 0 var(--accent); font-weight: 600; }
 .figures { display: flex; flex-direction: column; gap: 0.75rem; margin: 0.5rem 0; }
 .figures.row { flex-direction: row; flex-wrap: wrap; align-items: flex-start; }
 canvas { display: block; width: 100%; height: auto; max-width: calc(var(--figure-width, 100%) * var(--fit, 1)); }

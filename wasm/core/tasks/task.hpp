@@ -28,6 +28,13 @@ struct Probe {
   ProbeFn position;
 };
 
+// A part of an answer a class is made of ("the verb" of a verb-and-noun class): a held-out
+// answer can get one part right and another wrong, which is what one head cannot avoid.
+struct AnswerPart {
+  const char* name;
+  int (*of)(int cls);
+};
+
 struct Task {
   const char* name;
   const char* about;
@@ -39,6 +46,8 @@ struct Task {
   const char* const* groups;
   // Probes, null-terminated (may be empty).
   const Probe* probes;
+  // Parts of an answer, null-terminated (may be empty).
+  const AnswerPart* parts;
   // Writes sequence i of a batch (ids at ids + i * tokens, its read rows likewise).
   void (*fill)(Mulberry32& rng, std::size_t i, const Batch& batch);
 };

@@ -46,6 +46,11 @@ const char* const kGroups[] = {"answer", nullptr};
 int latest_verb(const int* ids) { return latest_of_kind(ids, kVerbBase); }
 int latest_noun(const int* ids) { return latest_of_kind(ids, kNounBase); }
 const Probe kProbes[] = {{"verb", latest_verb}, {"noun", latest_noun}, {nullptr, nullptr}};
+int verb_of(int cls) { return cls / 8; }
+int noun_of(int cls) { return cls % 8; }
+int the_class(int cls) { return cls; }
+const AnswerPart kVerbNounParts[] = {{"verb", verb_of}, {"noun", noun_of}, {nullptr, nullptr}};
+const AnswerPart kVerbParts[] = {{"verb", the_class}, {nullptr, nullptr}};
 
 template <int (*Target)(const int*)>
 void fill(Mulberry32& rng, std::size_t i, const Batch& b) {
@@ -69,6 +74,7 @@ extern const Task kVerbNounTask{"verb-noun",
                                 verb_noun::kWords,
                                 verb_noun::kGroups,
                                 verb_noun::kProbes,
+                                verb_noun::kVerbNounParts,
                                 verb_noun::fill<verb_noun::verb_noun_class>};
 
 extern const Task kVerbTask{"verb",
@@ -80,6 +86,7 @@ extern const Task kVerbTask{"verb",
                             verb_noun::kWords,
                             verb_noun::kGroups,
                             verb_noun::kProbes,
+                            verb_noun::kVerbParts,
                             verb_noun::fill<verb_noun::verb_class>};
 
 }  // namespace headwise::tasks

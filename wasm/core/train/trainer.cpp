@@ -160,8 +160,11 @@ Evaluation Trainer::evaluate_chunks(ProbeShares* shares) {
   const std::size_t reads = tasks::read_tokens(*task_), H = spec().heads;
   const std::size_t last = spec().layers - 1;
   layers::LossSums total;
-  std::size_t probes = 0;
+  std::size_t probes = 0, parts = 0;
   while (task_->probes[probes].name) ++probes;
+  while (task_->parts[parts].name) ++parts;
+  std::vector<double> part_right(parts, 0.0);
+  const std::size_t K = task_->classes;
   const bool probing = shares && task_->readout == layers::Readout::kLast;
   if (shares) shares->shares.assign(probing ? probes : 0, std::vector<double>(H, 0.0));
   tasks::Batch h = held_.batch();
@@ -174,6 +177,14 @@ Evaluation Trainer::evaluate_chunks(ProbeShares* shares) {
     total.loss += r.loss * double(r.counted);
     total.correct += r.correct;
     total.counted += r.counted;
+    const float* logits = model_->logits();
+    for (std::size_t row = 0; row < n * reads && parts; ++row) {
+      if (!h.mask[at + row]) continue;
+      const float* l = logits + row * K;
+      const int best = static_cast<int>(std::max_element(l, l + K) - l);
+      for (std::size_t k = 0; k < parts; ++k)
+        part_right[k] += task_->parts[k].of(best) == task_->parts[k].of(h.targets[at + row]);
+    }
     for (std::size_t g = 0; g < layers::kMaxGroups; ++g) {
       total.group_loss[g] += r.group_loss[g];
       total.group_correct[g] += r.group_correct[g];
@@ -191,11 +202,14 @@ Evaluation Trainer::evaluate_chunks(ProbeShares* shares) {
     }
   }
   if (total.counted) total.loss /= double(total.counted);
+  Evaluation e = evaluation_of(total, *task_);
+  for (double right : part_right)
+    e.parts.push_back(total.counted ? right / double(total.counted) : 0.0);
   if (probing) {
     for (auto& per_head : shares->shares)
       for (double& v : per_head) v /= double(N);
   }
-  return evaluation_of(total, *task_);
+  return e;
 }
 
 Evaluation Trainer::evaluate() { return evaluate_chunks(nullptr); }

@@ -27,6 +27,9 @@ struct Evaluation {
   double loss = 0, accuracy = 0;
   // Per loss group of the task (task.groups), in order.
   std::vector<GroupEvaluation> groups;
+  // Held-out evaluation only: per part of an answer (task.parts), the share of counted rows
+  // whose predicted class has that part right.
+  std::vector<double> parts;
   bool diverged = false;  // step: the loss or a gradient was not finite; the weights were kept
 };
 

@@ -37,10 +37,11 @@ export class HeadsPanel extends PanelFrame {
       'heads',
       '4. Heads',
       'One T x T attention map per head (rows: the token that looks; columns: the tokens it looks at). Hover or ' +
-        'focus a token to follow its row in every head.',
+        'focus a token to follow its row in every head; click it to keep it.',
       host,
     );
     this.highlight = -1;
+    this.locked = -1; // the row a click keeps highlighted (hovering then changes nothing), -1 for none
     this.tokenBar = el('div', {
       class: 'token-bar',
       role: 'group',
@@ -52,12 +53,22 @@ export class HeadsPanel extends PanelFrame {
       const at = buttons.indexOf(event.target);
       const next = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0 };
       next.End = buttons.length - 1;
+      if (event.key === 'Escape' && this.locked >= 0) {
+        event.preventDefault();
+        this.lock(this.locked);
+        return;
+      }
       if (at < 0 || !(event.key in next)) return;
       event.preventDefault();
       buttons[Math.max(0, Math.min(buttons.length - 1, next[event.key]))].focus();
     });
+    this.lockNote = el('p', { class: 'lock-note help', 'aria-live': 'polite' });
     this.mixing = el('p', { class: 'mixing' });
-    this.body.append(this.tokenBar);
+    this.body.append(this.tokenBar, this.lockNote);
+    // Escape anywhere in the panel unlocks (focus may be on a map or a button, not the bar).
+    this.section.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && this.locked >= 0 && !this.tokenBar.contains(event.target)) this.lock(this.locked);
+    });
     this.mixArea = el('div', { class: 'figures mix' });
     this.learnedView = new LearnedView(host, {
       untrained: UNTRAINED,
@@ -78,14 +89,35 @@ export class HeadsPanel extends PanelFrame {
     side.append(this.figureArea, this.mixArea);
   }
 
+  /** Highlights a row while the pointer or the focus is on it; a locked row stays instead. */
   setHighlight(row) {
-    if (row === this.highlight) return;
+    if (this.locked >= 0 || row === this.highlight) return;
+    this.#show(row);
+  }
+
+  /** A click on token `row`: locks its row, or unlocks it if it is the locked one. */
+  lock(row) {
+    this.locked = this.locked === row ? -1 : row;
+    this.#show(this.locked);
+  }
+
+  #show(row) {
     this.highlight = row;
     for (const [i, b] of [...this.tokenBar.children].entries()) {
-      b.setAttribute('aria-pressed', String(i === row));
+      b.setAttribute('aria-pressed', String(i === this.locked));
+      b.dataset.highlight = String(i === row);
       b.tabIndex = i === Math.max(row, 0) ? 0 : -1;
     }
+    this.#sayLock();
     this.draw();
+  }
+
+  #sayLock() {
+    const tokens = this.computed?.tokens ?? [];
+    this.lockNote.textContent =
+      this.locked >= 0
+        ? `The row of "${tokens[this.locked]}" is locked: click it again or press Escape to unlock.`
+        : 'Click a token to lock its row.';
   }
 
   update(o, c) {
@@ -94,6 +126,7 @@ export class HeadsPanel extends PanelFrame {
     this.learnedView.update(c?.learned);
     if (!c || c.status !== 'ok') {
       this.tokenBar.replaceChildren();
+      this.lockNote.textContent = '';
       this.mixing.textContent = '';
       this.mixArea.replaceChildren();
       this.clearFigures();
@@ -108,20 +141,23 @@ export class HeadsPanel extends PanelFrame {
       return;
     }
     if (this.highlight >= c.tokens.length) this.highlight = -1;
+    if (this.locked >= c.tokens.length) this.locked = -1;
     this.tokenBar.replaceChildren(
       ...c.tokens.map((token, i) =>
         el('button', {
           type: 'button',
           class: 'token',
           text: token,
-          'aria-pressed': String(i === this.highlight),
+          'aria-pressed': String(i === this.locked),
+          'data-highlight': String(i === this.highlight),
           tabindex: i === Math.max(this.highlight, 0) ? '0' : '-1',
           onmouseenter: () => this.setHighlight(i),
           onfocus: () => this.setHighlight(i),
-          onclick: () => this.setHighlight(this.highlight === i ? -1 : i),
+          onclick: () => this.lock(i),
         }),
       ),
     );
+    this.#sayLock();
     const { heads: H } = c.config;
     const drawn = H > MAX_HEADS_DRAWN ? ` (the first ${MAX_HEADS_DRAWN} are drawn; all are in the JSON export)` : '';
     const mask = c.config.causal ? ', causal: no token looks ahead' : ', no mask';

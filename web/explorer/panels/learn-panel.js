@@ -1,11 +1,18 @@
 // Panel 7: learn. 1 head and 2 heads (or 1, 2 and 4) at the same width, trained side by side from one
 // button, in slices of a few milliseconds per animation frame; live curves, the attention from "?" on the
-// lecture's sentence, and a verdict in words after LEARN_STEPS (saying which runs had settled by
-// then). Pauses out of view. Seed, width and heads are the page's options (learn-seed, ...).
+// lecture's sentence, and a verdict in words once every model's held-out accuracy has settled
+// (learn-verdict.js). Pauses out of view. Seed, width and heads are the page's options (learn-seed, ...).
 import { PanelFrame } from '../panel-frame.js';
 import { el } from '../dom.js';
 import { curveFigure, mapsFigure } from '../learn-charts.js';
-import { LEARN_HEAD_CHOICES, LEARN_STEPS, LEARN_WIDTHS, SAMPLE_WORDS } from '../learn-verdict.js';
+import {
+  CHECK_EVERY,
+  LEARN_HEAD_CHOICES,
+  LEARN_STEPS,
+  LEARN_WIDTHS,
+  MAX_LEARN_STEPS,
+  SAMPLE_WORDS,
+} from '../learn-verdict.js';
 import { defaultOptions, optionRow } from '../options.js';
 
 const SLICE_MS = 5;
@@ -165,7 +172,7 @@ export class LearnPanel extends PanelFrame {
   stepOnce() {
     if (!this.session && !this.#newSession()) return;
     this.pause();
-    this.session.slice(0);
+    if (!this.session.checkStep()) this.session.slice(0);
     this.#redraw();
   }
 
@@ -192,9 +199,11 @@ export class LearnPanel extends PanelFrame {
       if (this.state !== 'training' || this.away || !this.session) return;
       const t0 = performance.now();
       this.frames = (this.frames ?? 0) + 1;
-      const drawFrame = this.frames % 3 === 0 || this.session.done;
+      // A held-out check (one module call) takes a frame of its own.
+      const checked = !this.session.done && this.session.checkStep();
+      const drawFrame = !checked && (this.frames % 3 === 0 || this.session.done);
       if (drawFrame) this.#redraw();
-      else this.session.slice(SLICE_MS);
+      else if (!checked) this.session.slice(SLICE_MS);
       const ms = performance.now() - t0;
       // The panel's own work per frame, for the budget tests and bench/.
       const d = this.section.dataset;
@@ -216,7 +225,7 @@ export class LearnPanel extends PanelFrame {
     const s = this.session;
     this.state = 'settling';
     this.section.dataset.learnState = 'settling';
-    this.status('Measuring on 2048 held-out sequences...');
+    this.status('Measuring the answers on 2048 held-out sequences...');
     this.frame = requestAnimationFrame(() => {
       if (this.session !== s) return;
       if (this.away) {
@@ -242,7 +251,8 @@ export class LearnPanel extends PanelFrame {
     return {
       state: this.state,
       step: s?.step ?? 0,
-      steps: LEARN_STEPS,
+      // At least LEARN_STEPS, at most MAX_LEARN_STEPS: each model trains on until it settles.
+      steps: { min: LEARN_STEPS, max: MAX_LEARN_STEPS },
       ...(s ? s.config : this.config()),
       runs: (s?.runs ?? []).map((r) => ({ heads: r.heads, accuracy: r.accuracy, loss: r.loss, result: r.result })),
       verdict: s?.verdict ? `${s.verdict.text} ${s.verdict.settled}` : null,
@@ -256,16 +266,18 @@ export class LearnPanel extends PanelFrame {
     this.section.dataset.trainMs = s.trainMs.toFixed(1);
     this.section.dataset.accuracy = s.runs.map((r) => (r.accuracy ?? 0).toFixed(4)).join(' ');
     const accuracies = s.runs.map((r) => `${headsName(r.heads)} ${pct(r.accuracy)}`).join(', ');
+    const settled = s.runs.filter((r) => r.settled && !s.done).map((r) => headsName(r.heads));
     this.readout.textContent =
-      `Step ${s.step} of ${LEARN_STEPS} (${s.trainMs.toFixed(0)} ms of training). Training accuracy, ` +
-      `smoothed: ${accuracies}.`;
+      `Step ${s.step} (${s.trainMs.toFixed(0)} ms of training). Training accuracy, smoothed: ${accuracies}.` +
+      (settled.length ? ` Settled, no longer training: ${settled.join(', ')}.` : '');
     this.status(
       this.state === 'done'
-        ? 'Done: accuracy on 2048 held-out sequences below.'
+        ? 'Done: the verdict on 2048 held-out sequences.'
         : `${this.state === 'training' ? 'Training' : 'Ready'}: ${s.config.headCounts.join(', ')} heads, ` +
             `seed ${s.config.seed}, width ${s.config.dModel}` +
-            `${s.config.variant === 'verb' ? ', control task (latest verb only)' : ''}; the verdict comes at ` +
-            `step ${LEARN_STEPS}.`,
+            `${s.config.variant === 'verb' ? ', control task (latest verb only)' : ''}. Each model trains ` +
+            `${LEARN_STEPS} steps, then on until its held-out accuracy (checked every ${CHECK_EVERY} steps) ` +
+            `stops rising, at most ${MAX_LEARN_STEPS}.`,
     );
     this.#fillTable();
     const width = this.drawWidth;
@@ -273,7 +285,8 @@ export class LearnPanel extends PanelFrame {
     // a 16:9 slide and on a laptop; one on a phone.
     const across = width >= 1100 ? 2 + s.runs.length : width >= 520 ? 2 : 1;
     const half = Math.floor(width / across) - (across > 1 ? 12 : 0);
-    const maxSteps = LEARN_STEPS;
+    // The x axis grows past LEARN_STEPS in steps of 500 while a model trains on.
+    const maxSteps = Math.max(LEARN_STEPS, Math.ceil(s.step / 500) * 500);
     const textScale = this.textScale;
     const curve = { runs: s.runs, maxSteps, maxWidth: half, textScale };
     const items = [

@@ -1,0 +1,124 @@
+// Clicking a token in the heads panel (issue 23): a click locks its row's highlight in every head
+// (the pointer moving over other tokens or the maps then changes nothing), a second click or Escape
+// unlocks it, and the panel says which row is locked and how to unlock it. What is drawn is read from
+// each map: the outlined row in its figure and the outline's colour in the canvas's pixels.
+// Screenshots: test-artifacts/token-lock-{locked,unlocked}-{light,dark}.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromiumAndWeb } from './web-session.js';
+import { ARTIFACTS } from './page-checks.js';
+
+const web = chromiumAndWeb();
+
+// In the page: per head map, the row its outline is on (null for none) and whether the canvas's
+// pixels at the outline's left edge are the outline's colour; and the panel's lock sentence.
+const READ = () => {
+  const root = document.querySelector('headwise-explorer').shadowRoot;
+  const panel = root.querySelector('#panel-heads');
+  const maps = [...panel.querySelectorAll('.figures:not(.mix):not(.learned-maps) canvas:not([hidden])')];
+  const accent2 = { light: [0xc2, 0x4e, 0x00], dark: [0xff, 0x9d, 0x57] }[root.host.dataset.theme];
+  return {
+    note: panel.querySelector('.lock-note').textContent,
+    pressed: [...panel.querySelectorAll('.token-bar button')].map((b) => b.getAttribute('aria-pressed')),
+    maps: maps.map((canvas) => {
+      const figure = canvas.headwiseFigure;
+      const grid = figure.items.find((it) => it.kind === 'grid');
+      const outline = figure.items.find((it) => it.kind === 'rect' && it.stroke === 'accent2');
+      if (!outline) return { row: null, drawn: false };
+      const scale = canvas.width / figure.width;
+      const x = Math.round(outline.x * scale);
+      const y = Math.round((outline.y + outline.h / 2) * scale);
+      const d = canvas.getContext('2d').getImageData(x, y, 1, 1).data;
+      const drawn = accent2.every((c, i) => Math.abs(d[i] - c) < 40);
+      return { row: Math.round((outline.y + 1 - grid.y) / grid.cellH), drawn };
+    }),
+  };
+};
+
+for (const scheme of ['light', 'dark']) {
+  test(`heads panel (${scheme}): a click locks a row, hover leaves it, a second click or Escape unlocks`, async () => {
+    const context = await web.browser.newContext({ viewport: { width: 1280, height: 720 }, colorScheme: scheme });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    try {
+      await page.goto(`${web.server.url}embed.html?panel=heads&theme=${scheme}`);
+      await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+      const token = (text) => page.locator(`[data-panel="heads"] .token-bar button:text-is("${text}")`).first();
+      const rowOf = async (text) =>
+        page
+          .locator('[data-panel="heads"] .token-bar button')
+          .evaluateAll((bs, t) => bs.findIndex((b) => b.textContent === t), text);
+      const ball = await rowOf('ball');
+      const dog = await rowOf('dog');
+
+      await token('ball').click();
+      let seen = await page.evaluate(READ);
+      assert.ok(seen.maps.length >= 2);
+      assert.deepEqual(
+        seen.maps.map((m) => m.row),
+        seen.maps.map(() => ball),
+        JSON.stringify(seen.maps),
+      );
+      assert.ok(
+        seen.maps.every((m) => m.drawn),
+        'the outline is in the pixels',
+      );
+      assert.match(seen.note, /row of "ball" is locked: click it again or press Escape to unlock/);
+      assert.equal(seen.pressed[ball], 'true');
+
+      // The pointer over another token and over a map: the locked row stays.
+      await token('dog').hover();
+      const map = page.locator('[data-panel="heads"] .figures:not(.mix) canvas').first();
+      const box = await map.boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.4);
+      seen = await page.evaluate(READ);
+      assert.deepEqual(
+        seen.maps.map((m) => m.row),
+        seen.maps.map(() => ball),
+        'still locked on "ball"',
+      );
+      await page.screenshot({ path: `${ARTIFACTS}token-lock-locked-${scheme}.png` });
+
+      // A second click unlocks; the panel says how to lock again.
+      await token('ball').click();
+      seen = await page.evaluate(READ);
+      assert.match(seen.note, /Click a token to lock its row/);
+      assert.ok(seen.pressed.every((p) => p === 'false'));
+      assert.ok(
+        seen.maps.every((m) => m.row === null),
+        JSON.stringify(seen.maps),
+      );
+      // Unlocked, hovering highlights again.
+      await token('dog').hover();
+      seen = await page.evaluate(READ);
+      assert.ok(
+        seen.maps.every((m) => m.row === dog),
+        JSON.stringify(seen.maps),
+      );
+      await page.screenshot({ path: `${ARTIFACTS}token-lock-unlocked-${scheme}.png` });
+
+      // Escape unlocks too, with the focus on the token or elsewhere in the panel.
+      await token('ball').click();
+      await page.keyboard.press('Escape');
+      seen = await page.evaluate(READ);
+      assert.match(seen.note, /Click a token to lock its row/);
+      await token('ball').click();
+      await page.locator('[data-panel="heads"] h2').click();
+      await page
+        .locator('[data-panel="heads"] canvas')
+        .first()
+        .focus()
+        .catch(() => {});
+      await page.keyboard.press('Escape');
+      seen = await page.evaluate(READ);
+      assert.ok(
+        seen.pressed.every((p) => p === 'false'),
+        'Escape from elsewhere in the panel',
+      );
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
