@@ -6,6 +6,7 @@ import { loadHeadwise } from '../../web/headwise.js';
 import { ExplorerComputation, PANEL_PARTS } from '../../web/explorer/computation.js';
 import { defaultOptions } from '../../web/explorer/options.js';
 import { runHeadsSweep, SAMPLE_MS } from '../../web/explorer/sweep.js';
+import { CHECK_EVERY, MAX_LEARN_STEPS } from '../../web/explorer/learn-verdict.js';
 import { countingModule, tally, callName } from './counting-module.js';
 import { referenceMha } from './reference.js';
 import './matchers.js';
@@ -202,13 +203,16 @@ test('what the Learn run trained has one owner: null until it is done, then one 
     const session = computation.learnSession({ seed: 2, variant: 'verb-noun', dModel: 32, headCounts: [1, 2] });
     session.slice(5);
     expect(learned()).toBe(null); // training, not done: the panels still say "untrained"
-    while (!session.done) session.slice(50);
+    // Training stops at every check until the held-out measurement is taken.
+    while (!session.done) if (!session.checkStep()) session.slice(50);
     session.refreshMaps();
     while (!session.settleStep());
     const first = learned();
     expect(first).toBe(learned()); // remembered, not rebuilt on every render
     expect(Object.isFrozen(first.runs[1].trained)).toBe(true);
-    expect(first.step).toBe(1000);
+    expect(first.step).toBe(session.step); // trained until settled: a whole number of checks
+    expect(first.step % CHECK_EVERY).toBe(0);
+    expect(first.step).toBeLessThanOrEqual(MAX_LEARN_STEPS);
     expect(first.runs.map((r) => r.heads)).toEqual([1, 2]);
     const [, two] = first.runs;
     const argmax = (v) => v.indexOf(Math.max(...v));
