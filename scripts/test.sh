@@ -19,6 +19,7 @@ bash scripts/build-wasm.sh
 echo "== Vitest (the JS API against the built module)"
 npx --no-install vitest run
 
-echo "== Explorer in Chromium (served over http and opened from file://)"
+echo "== Explorer and example decks in Chromium (served over http and opened from file://)"
 bash scripts/build-explorer.sh
+bash scripts/build-site.sh
 node --test --test-concurrency=1 --test-reporter=spec tests/browser/

@@ -8,11 +8,16 @@ const defaultWasmUrl = new URL('./build/headwise-core.wasm', import.meta.url);
 const isNode =
   typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
 
+// Node reads a file: URL from disk. Through process.getBuiltinModule (Node 20.16+), not an import:
+// bundlers then see no Node module in this file, and browsers never reach it.
+function readFileInNode(url) {
+  const fs = process.getBuiltinModule?.('node:fs/promises');
+  if (!fs) throw new Error(`reading ${url} needs Node 20.16 or later (or pass wasmBinary to loadHeadwise)`);
+  return fs.readFile(url);
+}
+
 async function instantiateFromUrl(url, imports) {
-  if (isNode && String(url).startsWith('file:')) {
-    const { readFile } = await import('node:fs/promises');
-    return WebAssembly.instantiate(await readFile(url), imports);
-  }
+  if (isNode && String(url).startsWith('file:')) return WebAssembly.instantiate(await readFileInNode(url), imports);
   const response = await fetch(url);
   if (!response.ok) throw new Error(`could not load ${url}: HTTP ${response.status}`);
   if (

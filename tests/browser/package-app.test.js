@@ -1,10 +1,10 @@
 // The npm package in a real app: pack, install the tarball offline into a fresh project, bundle a
-// tiny app with Vite (the root's vite, the temporary project as its root), serve the build as
-// static files under the strict CSP and check it in Chromium: the compute API's numbers, two
+// tiny app with Vite (the root's vite, the temporary project as its root; any warning fails), serve
+// the build as static files under the strict CSP and check it in Chromium: the compute API's numbers, two
 // elements sharing one module, lazy start near the viewport and no work while out of view.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium } from './chromium.js';
@@ -51,11 +51,15 @@ before(async () => {
   assert.ok(installed.bytes <= TARBALL_LIMIT_BYTES, `tarball ${installed.bytes} bytes`);
   writeFileSync(join(installed.app, 'index.html'), APP_HTML);
   writeFileSync(join(installed.app, 'main.js'), APP_MAIN);
-  execFileSync(
+  // At --logLevel warn a clean build prints nothing: any line is a warning (e.g. a Node module
+  // "externalized for browser compatibility") and fails the test.
+  const build = spawnSync(
     process.execPath,
     [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', installed.app, '--logLevel', 'warn'],
-    { cwd: installed.app, stdio: 'pipe' },
+    { cwd: installed.app, encoding: 'utf8' },
   );
+  assert.equal(build.status, 0, `vite build failed: ${build.stderr}`);
+  assert.equal(`${build.stdout}${build.stderr}`.trim(), '', 'vite build printed warnings');
   // The same numbers from the same installed package in Node, to compare with the browser's.
   nodeOutput = JSON.parse(
     execFileSync(

@@ -26,6 +26,7 @@ test('the tarball holds the API, its types and the built module, and nothing els
   expect(listing).toContain('package/web/explorer/explorer-element.d.ts');
   expect(listing).toContain('package/web/explorer/define.js');
   expect(listing).toContain('package/web/explorer/panels/heads-panel.js');
+  expect(listing).toContain('package/LICENSE');
   expect(listing.filter((f) => f.includes('/tests/') || f.includes('/wasm/core/') || f.includes('/examples/'))).toEqual(
     [],
   );
@@ -135,4 +136,26 @@ test('the raw .wasm is exported for bundlers', () => {
     { cwd: join(work, 'app'), encoding: 'utf8' },
   ).trim();
   expect(resolved).toMatch(/node_modules\/headwise\/web\/build\/headwise-core\.wasm$/);
+});
+
+test('the LICENSE is MIT, as package.json says', () => {
+  const pkg = JSON.parse(readFileSync(join(work, 'app/node_modules/headwise/package.json'), 'utf8'));
+  expect(pkg.license).toBe('MIT');
+  const license = readFileSync(join(work, 'app/node_modules/headwise/LICENSE'), 'utf8');
+  expect(license).toMatch(/^MIT License\n\nCopyright \(c\) headwise contributors\n/);
+});
+
+test('no shipped module imports a Node module: browser bundles never see one', () => {
+  const web = join(work, 'app/node_modules/headwise/web');
+  const files = readdirSync(web, { recursive: true }).filter((f) => f.endsWith('.js'));
+  const nodeImports = [];
+  for (const file of files) {
+    const source = readFileSync(join(web, file), 'utf8');
+    for (const [statement] of source.matchAll(
+      /(?:from|import)\s*\(?\s*['"](?:node:)?(?:fs|path|url|module|os)\b[^'"]*['"]/g,
+    ))
+      nodeImports.push(`${file}: ${statement}`);
+  }
+  expect(files).toContain('core-loader.js');
+  expect(nodeImports).toEqual([]);
 });
