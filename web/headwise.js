@@ -15,6 +15,8 @@ import { createTrainerOn } from './trainer.js';
 
 export { HeadwiseError };
 export { Trainer, TRAIN_VOCABULARY, TRAINER_DEFAULTS } from './trainer.js';
+export { createPool } from './pool/pool.js';
+export { sharedPool } from './pool/shared.js';
 
 // The core's tensor table and steps, read from the module at load: ids by name (T), steps by name
 // (STEP), the stream inputs are drawn from, every row by id (its shape in dimension symbols), and

@@ -26,7 +26,7 @@ export class Channel {
     this.#endpoint = endpoint;
     this.#name = name;
     endpoint.onMessage = (data) => this.#receive(data);
-    endpoint.onFailure = (reason) => this.break(reason);
+    endpoint.onFailure = (what) => this.break(`${name} ${what}`);
   }
 
   get name() {

@@ -166,19 +166,23 @@ export class Pool {
   async splitForward(layer, x) {
     for (let attempt = 0; attempt < 2 && this.#slots.length > 1; attempt += 1) {
       const slots = this.#slots;
-      try {
-        const ranges = headRanges(layer.config.heads, slots.length);
-        const outputs = await Promise.all(ranges.map((range, p) => this.#forwardOn(slots[p], layer, range, x)));
-        return sumParts(outputs, layer.biasOut());
-      } catch (error) {
-        if (!(error instanceof WorkerFailure)) {
-          this.#fallBack(`a worker refused a forward: ${error.message}`);
-          break;
-        }
-        const broken = slots.filter((slot) => slot.channel.broken);
-        if (attempt === 1 || !(await this.#replaceAll(broken))) {
-          this.#fallBack(`a worker failed again after being replaced: ${error.reason}`);
-        }
+      const ranges = headRanges(layer.config.heads, slots.length);
+      // Every part settles before anything is judged, so all the workers that failed are known.
+      const parts = await Promise.allSettled(ranges.map((range, p) => this.#forwardOn(slots[p], layer, range, x)));
+      const failures = parts.filter((part) => part.status === 'rejected').map((part) => part.reason);
+      if (failures.length === 0)
+        return sumParts(
+          parts.map((part) => part.value),
+          layer.biasOut(),
+        );
+      const refusal = failures.find((error) => !(error instanceof WorkerFailure));
+      if (refusal) {
+        this.#fallBack(`a worker refused a forward: ${refusal.message}`);
+        break;
+      }
+      const broken = slots.filter((slot) => slot.channel.broken);
+      if (attempt === 1 || !(await this.#replaceAll(broken))) {
+        this.#fallBack(`a worker failed again after being replaced: ${failures[0].reason}`);
       }
     }
     return null;
@@ -189,7 +193,9 @@ export class Pool {
     const timeoutMs = this.#timeoutMs;
     const sends = [];
     if (!slot.layers.has(layer.id)) {
-      sends.push(channel.request('create', { layer: layer.id, config: partConfig(layer.config, range) }, { timeoutMs }));
+      sends.push(
+        channel.request('create', { layer: layer.id, config: partConfig(layer.config, range) }, { timeoutMs }),
+      );
       slot.layers.set(layer.id, -1);
     }
     if (slot.layers.get(layer.id) !== layer.version) {
@@ -205,8 +211,7 @@ export class Pool {
       { layer: layer.id, x },
       { timeoutMs: timeoutMs + flops / SLOWEST_FLOPS_PER_MS, expectedLength },
     );
-    await Promise.all(sends);
-    return forward;
+    return (await Promise.all([...sends, forward])).at(-1);
   }
 
   // Each broken slot gets a fresh worker (of the same kind); false when one cannot start.
@@ -309,7 +314,7 @@ export class PooledAttention {
     return this.#main.getWeights();
   }
 
-  /** Replaces any of the weights (checked as MultiHeadAttention.setWeights); workers get them at the next split forward. */
+  /** Replaces any of the weights (checked as MultiHeadAttention.setWeights); workers get them at the next split. */
   setWeights(weights) {
     this.#main.setWeights(weights);
     this.#weights = null;
@@ -339,7 +344,7 @@ export class PooledAttention {
 /**
  * A pool of `size` module instances in Workers (default: the machine's cores, at most
  * DEFAULT_SIZE_CAP; 1 = no workers, everything on the calling thread).
- * @param {{ size?: number, timeoutMs?: number, workerUrl?: string | URL, module?: import('../headwise.js').Headwise }} [options]
+ * @param {import('../headwise.js').PoolOptions} [options] size, timeoutMs, workerUrl, module
  */
 export async function createPool(options) {
   const given = optionsArgument('createPool', options, POOL_OPTIONS);

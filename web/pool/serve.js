@@ -5,7 +5,7 @@
 import { errorOf, requestProblem } from './protocol.js';
 
 /**
- * @param {{ post(message: object, transfer?: Transferable[]): void, listen(handler: (data: unknown) => void): void }} port
+ * @param {{ post(message: object, transfer?: Transferable[]): void, listen(handler: (data) => void): void }} port
  * @param {(wasmBinary?: ArrayBuffer) => Promise<import('../headwise.js').Headwise>} load
  */
 export function serve(port, load) {

@@ -49,9 +49,9 @@ export async function spawnWorker(kind, { name, workerUrl }) {
     const { Worker } = await nodeBuiltin('worker_threads');
     const worker = new Worker(workerUrl ? new URL(workerUrl) : defaultUrl(), { workerData: { name }, stdout: false });
     worker.on('message', (data) => endpoint.onMessage(data));
-    worker.on('messageerror', () => fail('a message from the worker could not be read'));
-    worker.on('error', (error) => fail(`the worker threw ${error?.name ?? 'an error'}: ${error?.message ?? error}`));
-    worker.on('exit', (code) => fail(`the worker exited (code ${code})`));
+    worker.on('messageerror', () => fail('sent a message that could not be read'));
+    worker.on('error', (error) => fail(`threw ${error?.name ?? 'an error'}: ${error?.message ?? error}`));
+    worker.on('exit', (code) => fail(`exited (code ${code})`));
     worker.unref(); // an idle pool does not keep the process alive; busy() holds it while waiting
     return Object.assign(endpoint, {
       post: (message, transfer) => worker.postMessage(message, transfer),
@@ -65,10 +65,10 @@ export async function spawnWorker(kind, { name, workerUrl }) {
   const url = kind === 'blob' ? await classicWorkerUrl() : (workerUrl ?? defaultUrl());
   const worker = new Worker(url, kind === 'module' ? { type: 'module', name } : { name });
   worker.addEventListener('message', (event) => endpoint.onMessage(event.data));
-  worker.addEventListener('messageerror', () => fail('a message from the worker could not be read'));
+  worker.addEventListener('messageerror', () => fail('sent a message that could not be read'));
   worker.addEventListener('error', (event) => {
     event.preventDefault?.();
-    fail(`the worker failed: ${event.message || 'it could not be loaded or threw'}`);
+    fail(event.message ? `threw ${event.message}` : 'could not be loaded, or threw');
   });
   return Object.assign(endpoint, {
     post: (message, transfer) => worker.postMessage(message, transfer),
