@@ -24,7 +24,11 @@ describe('a real worker (web/pool/worker.js) and hostile requests', () => {
     while (replies.length === count) await new Promise((resolve) => (waiting = resolve));
     return replies[count];
   }
-  const refusal = (id, pattern) => ({ id, ok: false, error: { name: 'TypeError', message: expect.stringMatching(pattern) } });
+  const refusal = (id, pattern) => ({
+    id,
+    ok: false,
+    error: { name: 'TypeError', message: expect.stringMatching(pattern) },
+  });
 
   const HOSTILE = [
     ['a number', 42, null, /must be a plain object/],
