@@ -35,9 +35,7 @@ const pool = await createPool(size ? { size } : undefined);
 if (pool.fallbackReason) throw new Error(`the pool fell back: ${pool.fallbackReason}`);
 say(`## Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
 say(`${cpus()[0].model}, ${cpus().length} cores (shared); load average at start ${load()}`);
-say(
-  `pool: ${pool.size} workers (worker_threads); onnxruntime-web ${ort.env.versions?.web ?? ''} with ${pool.size} threads`,
-);
+say(`pool: ${pool.size} workers (worker_threads); onnxruntime-web ${ort.env.versions?.web} with ${pool.size} threads`);
 say(`SIMD128 GEMM ceiling (bench/gemm.mjs, one thread) at start: ${await gemmCeiling()}`);
 say('paired: the sides take turns sample by sample in this process; ratio = side time / pool time, median per round');
 

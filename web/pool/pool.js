@@ -13,9 +13,10 @@ import { flopsOf, headRanges, partConfig, partWeights, sumParts } from './split.
 export const DEFAULT_SIZE_CAP = 8;
 /**
  * Below this many FLOPs a forward stays on the calling thread: the hand-off (copy x to each worker,
- * copy the outputs back, sum) costs more than the split saves. Measured: docs/benchmarks-pool.md.
+ * copy the outputs back, sum) costs more than the split saves. Between GPT-2 width T = 64 (0.31
+ * GFLOP, never faster split in any run) and T = 128 (0.63 GFLOP); see docs/benchmarks-pool.md.
  */
-export const SPLIT_MIN_FLOPS = 2e7;
+export const SPLIT_MIN_FLOPS = 5e8;
 const DEFAULT_TIMEOUT_MS = 30_000;
 // A forward's deadline grows with its work, as if the worker computed at only this rate.
 const SLOWEST_FLOPS_PER_MS = 1e6;
