@@ -56,3 +56,4 @@ fi
 
 node bench/main.mjs
 node bench/train.mjs  # training: ours vs PyTorch vs TensorFlow.js wasm (docs/benchmarks-training.md)
+node bench/pool.mjs   # the worker pool vs onnxruntime-web threads vs one instance (docs/benchmarks-pool.md)

@@ -17,3 +17,7 @@ tail_line=$(grep -n "^if (typeof exports === 'object' && typeof module === 'obje
 { head -n $((tail_line - 1)) "$glue"; echo 'export default createHeadwiseCore;'; } > web/build/headwise-core.js
 cp build/wasm/headwise-core.wasm web/build/headwise-core.wasm
 echo "wasm module: web/build/headwise-core.js + headwise-core.wasm ($(stat -c %s web/build/headwise-core.wasm) bytes)"
+
+# The pool's classic worker with the module inside, for Blob-URL workers (file://, bundles).
+npx --no-install vite build --config scripts/pool-worker-bundle.config.js
+echo "pool worker: web/build/pool/worker-source.js ($(stat -c %s web/build/pool/worker-source.js) bytes)"

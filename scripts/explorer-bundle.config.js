@@ -6,7 +6,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const VIRTUAL = 'virtual:headwise-wasm-base64';
 
 // The wasm bytes as a base64 string module: the bundle then needs no request to run.
-const inlineWasm = {
+export const inlineWasm = {
   name: 'headwise-inline-wasm',
   resolveId: (id) => (id === VIRTUAL ? `\0${VIRTUAL}` : null),
   load(id) {
@@ -19,7 +19,7 @@ const inlineWasm = {
 // core-loader.js points at the wasm file by default; this bundle always passes wasmBinary, so that
 // default would only add a second, unused copy of the wasm (Vite inlines it as a data URL).
 const DEFAULT_WASM_URL = "new URL('./build/headwise-core.wasm', import.meta.url)";
-const dropDefaultWasmUrl = {
+export const dropDefaultWasmUrl = {
   name: 'headwise-drop-default-wasm-url',
   enforce: 'pre',
   transform(code, id) {
@@ -33,7 +33,7 @@ const dropDefaultWasmUrl = {
 // core-loader.js reads the wasm file with node:fs when it runs in Node; the browser bundle never
 // does, so that import resolves to a module that says so.
 const NODE_FS = 'node:fs/promises';
-const noNodeFs = {
+export const noNodeFs = {
   name: 'headwise-no-node-fs',
   enforce: 'pre',
   resolveId: (id) => (id === NODE_FS ? `\0${NODE_FS}` : null),

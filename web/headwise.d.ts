@@ -361,3 +361,62 @@ export interface Headwise {
 }
 
 export function createTrainer(options?: TrainerOptions): Promise<Trainer>;
+
+// ---- A pool of module instances in Workers (web/pool/) ----
+
+export interface PoolOptions {
+  /** Module instances (workers); default the machine's cores, at most 8. 1 = no workers. */
+  size?: number;
+  /** How long a worker may take to start or to answer (plus time for a forward's work). Default 30000. */
+  timeoutMs?: number;
+  /** Where the worker file (headwise/web/pool/worker.js) is served from, if not next to the module. */
+  workerUrl?: string | URL;
+  /** The calling thread's module; default loadHeadwise(). */
+  module?: Headwise;
+}
+
+export interface PoolWorkerStats {
+  name: string;
+  liveLayers: number;
+  wasmMemoryBytes: number;
+  heapInUseBytes: number;
+}
+
+/** A layer of a pool: weights as MultiHeadAttention, an asynchronous forward split by heads. */
+export interface PooledAttention {
+  readonly config: ResolvedConfig;
+  readonly shapes: MultiHeadAttention['shapes'];
+  readonly disposed: boolean;
+  /** Whether forward(x) with parallel 'auto' splits across the pool right now. */
+  readonly willSplit: boolean;
+  /**
+   * parallel: 'auto' (default; split when the pool has workers and the shape is large enough),
+   * 'always' (split whenever there are workers), 'never' (the calling thread's instance).
+   * Equal to MultiHeadAttention.forward within 1e-5 + 1e-5 |ref| (the parts' sums round differently).
+   */
+  forward(x: FloatInput, options?: { parallel?: 'auto' | 'always' | 'never' }): Promise<Float32Array>;
+  getWeights(): Weights;
+  setWeights(weights: Partial<Record<keyof Weights, FloatInput>>): void;
+  dispose(): void;
+}
+
+/** A pool of module instances in Workers (createPool), or a lease of the shared one (sharedPool). */
+export interface Pool {
+  /** Instances doing forwards: the workers, or 1. */
+  readonly size: number;
+  /** Why the pool runs on the calling thread alone although more was asked for, or null. */
+  readonly fallbackReason: string | null;
+  /** Workers replaced after failing. */
+  readonly replacements: number;
+  readonly disposed: boolean;
+  /** The calling thread's module. */
+  readonly module: Headwise;
+  createAttention(config?: AttentionConfig): PooledAttention;
+  workerStats(): Promise<PoolWorkerStats[]>;
+  /** Frees every layer and stops the workers (a lease: its own layers; the last lease stops the workers). */
+  dispose(): void;
+}
+
+export function createPool(options?: PoolOptions): Promise<Pool>;
+/** A lease of the page's (or process's) one pool, started with the first caller's options. */
+export function sharedPool(options?: PoolOptions): Promise<Pool>;

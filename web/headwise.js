@@ -16,6 +16,8 @@ import { createTrainerOn, trainerOptionsOn } from './trainer.js';
 export { HeadwiseError };
 export { Trainer, TRAIN_VOCABULARY } from './trainer.js';
 export { headRoles, ROLE_SHARE, MIXED_SHARE } from './head-roles.js';
+export { createPool } from './pool/pool.js';
+export { sharedPool } from './pool/shared.js';
 
 // The core's tensor table and steps, read from the module at load: ids by name (T), steps by name
 // (STEP), the stream inputs are drawn from, every row by id (its shape in dimension symbols), and

@@ -1,0 +1,120 @@
+// The pool's messages: a real worker refuses every malformed request with a reason and keeps
+// working, and the pool's side refuses every reply it did not ask for (and gives up the worker).
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Channel, WorkerFailure } from '../../web/pool/channel.js';
+
+describe('a real worker (web/pool/worker.js) and hostile requests', () => {
+  let worker;
+  const replies = [];
+  let waiting = null;
+  beforeAll(() => {
+    worker = new Worker(new URL('../../web/pool/worker.js', import.meta.url), { workerData: { name: 'test.0' } });
+    worker.on('message', (m) => {
+      replies.push(m);
+      waiting?.();
+    });
+  });
+  afterAll(() => worker.terminate());
+
+  // Posts and waits for the next reply.
+  async function ask(message, transfer) {
+    const count = replies.length;
+    worker.postMessage(message, transfer);
+    while (replies.length === count) await new Promise((resolve) => (waiting = resolve));
+    return replies[count];
+  }
+  const refusal = (id, pattern) => ({
+    id,
+    ok: false,
+    error: { name: 'TypeError', message: expect.stringMatching(pattern) },
+  });
+
+  const HOSTILE = [
+    ['a number', 42, null, /must be a plain object/],
+    ['null', null, null, /must be a plain object/],
+    ['an array', [1, 2], null, /must be a plain object/],
+    ['a Map', new Map([['id', 1]]), null, /must be a plain object/],
+    ['no id', { op: 'stats' }, null, /needs an id/],
+    ['a negative id', { id: -1, op: 'stats' }, null, /needs an id/],
+    ['an id of 2^60', { id: 2 ** 60, op: 'stats' }, null, /needs an id/],
+    ['an unknown op', { id: 3, op: 'eval' }, 3, /unknown op "eval"/],
+    ['op __proto__', { id: 4, op: '__proto__' }, 4, /unknown op "__proto__"/],
+    ['op toString', { id: 5, op: 'toString' }, 5, /unknown op "toString"/],
+    ['an op that is not a string', { id: 6, op: 7 }, 6, /unknown op number/],
+    ['an extra field', { id: 7, op: 'stats', code: 'x' }, 7, /unexpected field "code"/],
+    ['x as a string', { id: 8, op: 'forward', layer: 1, x: 'abc' }, 8, /x must be a Float32Array/],
+    ['x as a Float64Array', { id: 9, op: 'forward', layer: 1, x: new Float64Array(3) }, 9, /x must be a Float32Array/],
+    ['layer 0', { id: 10, op: 'forward', layer: 0, x: new Float32Array(3) }, 10, /layer must be a positive/],
+    ['a config field of the wrong kind', { id: 11, op: 'create', layer: 1, config: { heads: '2' } }, 11, /"heads"/],
+    ['an unknown config field', { id: 12, op: 'create', layer: 1, config: { seed: 1, evil: 1 } }, 12, /"seed"/],
+    ['weights named constructor', { id: 13, op: 'weights', layer: 1, weights: { constructor: 1 } }, 13, /unknown/],
+    ['wasmBinary that is not an ArrayBuffer', { id: 14, op: 'init', wasmBinary: 'AGFzbQ' }, 14, /wasmBinary/],
+  ];
+  test.each(HOSTILE)('%s is refused with a reason', async (_, message, id, pattern) => {
+    expect(await ask(message)).toEqual(refusal(id, pattern));
+  });
+
+  test('before init: a clear error; after: sizes and values checked by the public API', async () => {
+    expect(await ask({ id: 20, op: 'stats' })).toMatchObject({ id: 20, ok: false, error: { message: /init/ } });
+    expect(await ask({ id: 21, op: 'init' })).toEqual({ id: 21, ok: true, result: { simdArch: 'sse4.2' } });
+    const config = { batch: 1, tokens: 2, dModel: 2, heads: 1, headDim: 2, causal: true, bias: false };
+    expect(await ask({ id: 22, op: 'create', layer: 1, config: { ...config, tokens: 0 } })).toMatchObject({
+      ok: false,
+      error: { name: 'HeadwiseError', message: /tokens/ },
+    });
+    expect(await ask({ id: 23, op: 'create', layer: 1, config })).toEqual({ id: 23, ok: true, result: null });
+    expect(await ask({ id: 24, op: 'create', layer: 1, config })).toMatchObject({ error: { message: /exists/ } });
+    const wrong = await ask({ id: 25, op: 'weights', layer: 1, weights: { wq: new Float32Array(3) } });
+    expect(wrong).toMatchObject({ ok: false, error: { name: 'RangeError', message: /wq must have 4 values/ } });
+    const nan = await ask({ id: 26, op: 'forward', layer: 1, x: new Float32Array([1, NaN, 0, 0]) });
+    expect(nan).toMatchObject({ ok: false, error: { name: 'RangeError', message: /x\[1\] is NaN/ } });
+    expect(await ask({ id: 27, op: 'forward', layer: 9, x: new Float32Array(4) })).toMatchObject({
+      error: { message: /no layer 9/ },
+    });
+    // Still working: a real forward, then the layer freed.
+    const y = await ask({ id: 28, op: 'forward', layer: 1, x: new Float32Array([1, 0, 0, 1]) });
+    expect(y.ok).toBe(true);
+    expect(y.result).toBeInstanceOf(Float32Array);
+    expect(y.result.length).toBe(4);
+    expect(await ask({ id: 29, op: 'dispose', layer: 1 })).toEqual({ id: 29, ok: true, result: null });
+    expect((await ask({ id: 30, op: 'stats' })).result.liveLayers).toBe(0);
+  });
+});
+
+describe("the pool's side refuses replies it did not ask for", () => {
+  function channel() {
+    const endpoint = { posted: [], terminated: 0, busy() {} };
+    endpoint.post = (m) => endpoint.posted.push(m);
+    endpoint.terminate = () => (endpoint.terminated += 1);
+    return { endpoint, channel: new Channel(endpoint, 'worker 0.0') };
+  }
+  const BAD = [
+    ['a reply to no request', (id) => ({ id: id + 1, ok: true, result: null }), /a reply to no request/],
+    ['a string', () => 'hello', /must be a plain object/],
+    ['an extra field', (id) => ({ id, ok: true, result: null, eval: 1 }), /unexpected field/],
+    ['ok missing', (id) => ({ id, result: null }), /needs ok/],
+    ['a result of the wrong length', (id) => ({ id, ok: true, result: new Float32Array(5) }), /of 4 values/],
+    ['a result of the wrong kind', (id) => ({ id, ok: true, result: [0, 0, 0, 0] }), /Float32Array/],
+    ['an error of an unknown class', (id) => ({ id, ok: false, error: { name: 'EvalError', message: 'x' } }), /error/],
+  ];
+  test.each(BAD)('%s: the worker is given up, the request fails with the reason', async (_, reply, pattern) => {
+    const { endpoint, channel: c } = channel();
+    const pending = c.request('forward', { layer: 1, x: new Float32Array(4) }, { timeoutMs: 5000, expectedLength: 4 });
+    endpoint.onMessage(reply(endpoint.posted[0].id));
+    await expect(pending).rejects.toThrow(WorkerFailure);
+    await expect(pending).rejects.toThrow(pattern);
+    expect(c.broken).toMatch(/^worker 0\.0 sent an invalid message/);
+    expect(endpoint.terminated).toBe(1);
+    await expect(c.request('stats', {}, { timeoutMs: 10 })).rejects.toThrow(/invalid message/);
+  });
+
+  test("a worker's own error reply rejects with its class and keeps the channel", async () => {
+    const { endpoint, channel: c } = channel();
+    const pending = c.request('stats', {}, { timeoutMs: 5000 });
+    endpoint.onMessage({ id: endpoint.posted[0].id, ok: false, error: { name: 'RangeError', message: 'too big' } });
+    await expect(pending).rejects.toThrow(RangeError);
+    await expect(pending).rejects.toThrow('worker 0.0: too big');
+    expect(c.broken).toBeNull();
+  });
+});

@@ -1,0 +1,4 @@
+// Dies at its first forward; its replacement works.
+import { faultyWorker, isForward } from './faulty.js';
+
+faultyWorker(({ data, generation, exit }) => isForward(data) && generation === 0 && (exit(), true));

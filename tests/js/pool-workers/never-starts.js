@@ -1,0 +1,4 @@
+// Loads but never answers anything (not even init).
+import { faultyWorker } from './faulty.js';
+
+faultyWorker(() => true);

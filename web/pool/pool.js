@@ -1,0 +1,356 @@
+// A pool of module instances in Workers, for an async forward split across them by heads. The
+// pool keeps one instance on the calling thread too: it generates and holds every layer's full
+// weights, runs the shapes too small to be worth the hand-off, and is what is left when workers
+// cannot start or keep failing (pool.fallbackReason then says why).
+import { loadHeadwise } from '../headwise.js';
+import { floatArrayArgument, optionsArgument } from '../arguments.js';
+import { HeadwiseError } from '../errors.js';
+import { Channel, WorkerFailure } from './channel.js';
+import { hardwareThreads, spawnWorker, workerKinds } from './spawn.js';
+import { flopsOf, headRanges, partConfig, partWeights, sumParts } from './split.js';
+
+/** Most workers a pool starts by default (more cores than this are left to the page). */
+export const DEFAULT_SIZE_CAP = 8;
+/**
+ * Below this many FLOPs a forward stays on the calling thread: the hand-off (copy x to each worker,
+ * copy the outputs back, sum) costs more than the split saves. Between GPT-2 width T = 64 (0.31
+ * GFLOP, never faster split in any run) and T = 128 (0.63 GFLOP); see docs/benchmarks-pool.md.
+ */
+export const SPLIT_MIN_FLOPS = 5e8;
+const DEFAULT_TIMEOUT_MS = 30_000;
+// A forward's deadline grows with its work, as if the worker computed at only this rate.
+const SLOWEST_FLOPS_PER_MS = 1e6;
+const POOL_OPTIONS = ['size', 'timeoutMs', 'workerUrl', 'module'];
+const FORWARD_OPTIONS = ['parallel'];
+const PARALLEL = ['auto', 'always', 'never'];
+
+function sizeOption(size) {
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 1 || size > 64) {
+    throw new RangeError(`size must be a whole number from 1 to 64, got ${String(size)}`);
+  }
+  return size;
+}
+
+function timeoutOption(ms) {
+  if (typeof ms !== 'number' || !(ms >= 1 && ms <= 3_600_000)) {
+    throw new RangeError(`timeoutMs must be a number of milliseconds from 1 to 3600000, got ${String(ms)}`);
+  }
+  return ms;
+}
+
+/** One worker slot: its channel, and which layers (at which weights version) it holds. */
+class Slot {
+  constructor(index, generation, kind, channel) {
+    Object.assign(this, { index, generation, kind, channel });
+    this.layers = new Map(); // layer id -> weights version sent
+    this.replacing = null;
+  }
+}
+
+export class Pool {
+  #hw;
+  #requestedSize;
+  #timeoutMs;
+  #workerUrl;
+  #slots = [];
+  #layers = new Set();
+  #nextLayerId = 1;
+  #fallbackReason = null;
+  #disposed = false;
+  #replacements = 0;
+
+  /** @internal use createPool() */
+  constructor(hw, size, timeoutMs, workerUrl) {
+    this.#hw = hw;
+    this.#requestedSize = size;
+    this.#timeoutMs = timeoutMs;
+    this.#workerUrl = workerUrl;
+  }
+
+  /** Module instances doing forwards: the workers, or 1 (the calling thread's) without them. */
+  get size() {
+    return Math.max(1, this.#slots.length);
+  }
+
+  /** Why the pool runs on the calling thread alone although more was asked for, or null. */
+  get fallbackReason() {
+    return this.#fallbackReason;
+  }
+
+  /** How many workers were replaced after failing. */
+  get replacements() {
+    return this.#replacements;
+  }
+
+  get disposed() {
+    return this.#disposed;
+  }
+
+  /** The calling thread's module (the Headwise the pool was made with). */
+  get module() {
+    return this.#hw;
+  }
+
+  /** @internal */
+  async start() {
+    if (this.#requestedSize === 1) return this;
+    const kinds = workerKinds({ workerUrl: this.#workerUrl });
+    if (kinds.length === 0) return this.#fallBack('Worker is not available here');
+    const reasons = [];
+    for (const kind of kinds) {
+      const started = await Promise.allSettled(
+        Array.from({ length: this.#requestedSize }, (_, i) => this.#startSlot(i, 0, kind)),
+      );
+      const failed = started.find((s) => s.status === 'rejected');
+      if (!failed) {
+        this.#slots = started.map((s) => s.value);
+        if (this.#disposed) this.#stopAll('the pool was disposed');
+        return this;
+      }
+      for (const s of started) if (s.status === 'fulfilled') s.value.channel.break('the pool could not start');
+      reasons.push(`${kind} workers: ${failed.reason?.reason ?? failed.reason?.message ?? failed.reason}`);
+    }
+    return this.#fallBack(`no worker could start (${reasons.join('; ')})`);
+  }
+
+  async #startSlot(index, generation, kind) {
+    const name = `headwise-pool-${index}.${generation}`;
+    const endpoint = await spawnWorker(kind, { name, workerUrl: this.#workerUrl });
+    const channel = new Channel(endpoint, `worker ${index}.${generation}`);
+    await channel.request('init', {}, { timeoutMs: this.#timeoutMs });
+    return new Slot(index, generation, kind, channel);
+  }
+
+  #fallBack(reason) {
+    this.#fallbackReason ??= reason;
+    this.#stopAll(`the pool fell back to one instance: ${reason}`);
+    return this;
+  }
+
+  #stopAll(reason) {
+    for (const slot of this.#slots) slot.channel.break(reason);
+    this.#slots = [];
+  }
+
+  #live() {
+    if (this.#disposed) throw new HeadwiseError('this pool was disposed');
+  }
+
+  /** Creates a layer (its weights from config.seed, as Headwise.createAttention) whose forward is async. */
+  createAttention(config = {}) {
+    this.#live();
+    const layer = new PooledAttention(this, this.#nextLayerId++, this.#hw.createAttention(config));
+    this.#layers.add(layer);
+    return layer;
+  }
+
+  /** Per worker: { name, liveLayers, wasmMemoryBytes, heapInUseBytes }; for leak checks. */
+  async workerStats() {
+    this.#live();
+    return Promise.all(
+      this.#slots.map(async (slot) => ({
+        name: slot.channel.name,
+        ...(await slot.channel.request('stats', {}, { timeoutMs: this.#timeoutMs })),
+      })),
+    );
+  }
+
+  /** Frees every layer and stops every worker. Calling it twice is harmless. */
+  dispose() {
+    if (this.#disposed) return;
+    for (const layer of [...this.#layers]) layer.dispose();
+    this.#disposed = true;
+    this.#stopAll('the pool was disposed');
+  }
+
+  /** @internal the forward of `layer` split across the workers, or null when it must run here. */
+  async splitForward(layer, x) {
+    for (let attempt = 0; attempt < 2 && this.#slots.length > 1; attempt += 1) {
+      const slots = this.#slots;
+      const ranges = headRanges(layer.config.heads, slots.length);
+      // Every part settles before anything is judged, so all the workers that failed are known.
+      const parts = await Promise.allSettled(ranges.map((range, p) => this.#forwardOn(slots[p], layer, range, x)));
+      const failures = parts.filter((part) => part.status === 'rejected').map((part) => part.reason);
+      if (failures.length === 0)
+        return sumParts(
+          parts.map((part) => part.value),
+          layer.biasOut(),
+        );
+      const refusal = failures.find((error) => !(error instanceof WorkerFailure));
+      if (refusal) {
+        this.#fallBack(`a worker refused a forward: ${refusal.message}`);
+        break;
+      }
+      const broken = slots.filter((slot) => slot.channel.broken);
+      if (attempt === 1 || !(await this.#replaceAll(broken))) {
+        this.#fallBack(`a worker failed again after being replaced: ${failures[0].reason}`);
+      }
+    }
+    return null;
+  }
+
+  async #forwardOn(slot, layer, range, x) {
+    const { channel } = slot;
+    const timeoutMs = this.#timeoutMs;
+    const sends = [];
+    if (!slot.layers.has(layer.id)) {
+      sends.push(
+        channel.request('create', { layer: layer.id, config: partConfig(layer.config, range) }, { timeoutMs }),
+      );
+      slot.layers.set(layer.id, -1);
+    }
+    if (slot.layers.get(layer.id) !== layer.version) {
+      const weights = partWeights(layer.weightsForParts(), layer.config, range);
+      const transfer = Object.values(weights).map((w) => w.buffer);
+      sends.push(channel.request('weights', { layer: layer.id, weights }, { transfer, timeoutMs }));
+      slot.layers.set(layer.id, layer.version);
+    }
+    const expectedLength = x.length;
+    const flops = flopsOf(partConfig(layer.config, range));
+    const forward = channel.request(
+      'forward',
+      { layer: layer.id, x },
+      { timeoutMs: timeoutMs + flops / SLOWEST_FLOPS_PER_MS, expectedLength },
+    );
+    return (await Promise.all([...sends, forward])).at(-1);
+  }
+
+  // Each broken slot gets a fresh worker (of the same kind); false when one cannot start.
+  async #replaceAll(broken) {
+    const results = await Promise.all(broken.map((slot) => this.#replace(slot)));
+    return results.every(Boolean);
+  }
+
+  #replace(slot) {
+    slot.replacing ??= this.#startSlot(slot.index, slot.generation + 1, slot.kind).then(
+      (fresh) => {
+        if (this.#disposed || !this.#slots.includes(slot)) {
+          fresh.channel.break('the pool no longer needs it');
+          return this.#slots.length > 1;
+        }
+        this.#slots = this.#slots.map((s) => (s === slot ? fresh : s));
+        this.#replacements += 1;
+        return true;
+      },
+      () => false,
+    );
+    return slot.replacing;
+  }
+
+  /** @internal */
+  forget(layer) {
+    this.#layers.delete(layer);
+    for (const slot of this.#slots) {
+      if (!slot.layers.delete(layer.id)) continue;
+      slot.channel.request('dispose', { layer: layer.id }, { timeoutMs: this.#timeoutMs }).catch(() => {});
+    }
+  }
+
+  /** @internal whether a forward of this size is worth splitting now. */
+  splits(config) {
+    return this.#slots.length > 1 && flopsOf(config) >= SPLIT_MIN_FLOPS;
+  }
+
+  /** @internal */
+  get workerCount() {
+    return this.#slots.length;
+  }
+}
+
+/** A layer of a pool: the same as MultiHeadAttention's forward, asynchronous and split by heads. */
+export class PooledAttention {
+  #pool;
+  #main;
+  #version = 0;
+  #weights = null;
+
+  /** @internal use pool.createAttention */
+  constructor(pool, id, main) {
+    this.#pool = pool;
+    this.#main = main;
+    this.id = id;
+    this.config = main.config;
+    this.shapes = main.shapes;
+  }
+
+  get disposed() {
+    return this.#main.disposed;
+  }
+
+  /** @internal bumped by every setWeights: workers holding an older version get the new one. */
+  get version() {
+    return this.#version;
+  }
+
+  /** Whether forward(x) (parallel 'auto') splits across the pool right now. */
+  get willSplit() {
+    return !this.disposed && this.#pool.splits(this.config);
+  }
+
+  /**
+   * x (B, T, d_model) -> (B, T, d_model). parallel: 'auto' (split when the pool has workers and the
+   * shape is large enough to gain, see SPLIT_MIN_FLOPS), 'always' (split whenever there are
+   * workers), 'never' (the calling thread's instance, as MultiHeadAttention.forward).
+   */
+  async forward(x, options) {
+    const { parallel = 'auto' } = optionsArgument('forward', options, FORWARD_OPTIONS);
+    if (!PARALLEL.includes(parallel)) {
+      throw new RangeError(`parallel must be ${PARALLEL.map((p) => `"${p}"`).join(', ')}, got ${String(parallel)}`);
+    }
+    if (this.disposed) throw new HeadwiseError('this attention layer was disposed');
+    const shape = this.shapes.input;
+    const copy = floatArrayArgument('x', x, shape[0] * shape[1] * shape[2], shape);
+    const split =
+      parallel === 'always' ? this.#pool.workerCount > 1 : parallel === 'auto' && this.#pool.splits(this.config);
+    if (split) {
+      const output = await this.#pool.splitForward(this, copy);
+      if (output) return output;
+      if (this.disposed) throw new HeadwiseError('this attention layer was disposed');
+    }
+    return this.#main.forward(copy);
+  }
+
+  /** Copies of the weights (as MultiHeadAttention.getWeights). */
+  getWeights() {
+    return this.#main.getWeights();
+  }
+
+  /** Replaces any of the weights (checked as MultiHeadAttention.setWeights); workers get them at the next split. */
+  setWeights(weights) {
+    this.#main.setWeights(weights);
+    this.#weights = null;
+    this.#version += 1;
+  }
+
+  /** @internal the whole layer's weights, read from the calling thread's instance once per version. */
+  weightsForParts() {
+    this.#weights ??= this.#main.getWeights();
+    return this.#weights;
+  }
+
+  /** @internal b_out when the layer has biases (added once, after the parts are summed). */
+  biasOut() {
+    return this.config.bias ? this.weightsForParts().bOut : null;
+  }
+
+  /** Frees the layer here and in every worker. Calling it twice is harmless. */
+  dispose() {
+    if (this.disposed) return;
+    this.#main.dispose();
+    this.#weights = null;
+    this.#pool.forget(this);
+  }
+}
+
+/**
+ * A pool of `size` module instances in Workers (default: the machine's cores, at most
+ * DEFAULT_SIZE_CAP; 1 = no workers, everything on the calling thread).
+ * @param {import('../headwise.js').PoolOptions} [options] size, timeoutMs, workerUrl, module
+ */
+export async function createPool(options) {
+  const given = optionsArgument('createPool', options, POOL_OPTIONS);
+  const size = given.size === undefined ? await hardwareThreads(DEFAULT_SIZE_CAP) : sizeOption(given.size);
+  const timeoutMs = given.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : timeoutOption(given.timeoutMs);
+  const hw = given.module ?? (await loadHeadwise());
+  return new Pool(hw, size, timeoutMs, given.workerUrl).start();
+}

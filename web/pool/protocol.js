@@ -1,0 +1,122 @@
+// The pool's messages, checked on both sides. A request is { id, op, ...fields } with id a positive
+// safe integer; a reply is { id, ok: true, result } or { id, ok: false, error: { name, message } }
+// (id null when the request had no usable id). Every op lists its fields and their kinds; the
+// worker refuses anything else, and the pool treats a reply that is not what it asked for as a
+// broken worker. Adding an op (the data-parallel trainer's "gradients of a batch slice", "apply
+// summed gradients", "set weights") is one row here and one in serve.js.
+
+const typedArrayName = Object.getOwnPropertyDescriptor(
+  Object.getPrototypeOf(Int8Array.prototype),
+  Symbol.toStringTag,
+).get;
+const isFloat32Array = (value) => ArrayBuffer.isView(value) && typedArrayName.call(value) === 'Float32Array';
+const isPlainObject = (value) =>
+  value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
+const isLayerId = (value) => Number.isSafeInteger(value) && value > 0;
+
+/** Names of the learned tensors a worker's layer takes (the same as MultiHeadAttention.setWeights). */
+export const WEIGHT_NAMES = Object.freeze(['wq', 'wk', 'wv', 'wOut', 'bq', 'bk', 'bv', 'bOut']);
+const CONFIG_FIELDS = Object.freeze({
+  batch: 'number',
+  tokens: 'number',
+  dModel: 'number',
+  heads: 'number',
+  headDim: 'number',
+  causal: 'boolean',
+  bias: 'boolean',
+  memoryBudget: 'number',
+});
+
+// field -> a check that returns null when the value is acceptable, else what is wrong.
+const FIELD_CHECKS = {
+  layer: (v) => (isLayerId(v) ? null : 'must be a positive whole number'),
+  wasmBinary: (v) => (v === undefined || v instanceof ArrayBuffer ? null : 'must be an ArrayBuffer when given'),
+  x: (v) => (isFloat32Array(v) ? null : 'must be a Float32Array'),
+  config: (v) => {
+    if (!isPlainObject(v)) return 'must be a plain object';
+    for (const [key, value] of Object.entries(v)) {
+      if (!Object.hasOwn(CONFIG_FIELDS, key)) return `has an unknown field "${key}"`;
+      if (typeof value !== CONFIG_FIELDS[key]) return `field "${key}" must be a ${CONFIG_FIELDS[key]}`;
+    }
+    return null;
+  },
+  weights: (v) => {
+    if (!isPlainObject(v)) return 'must be a plain object';
+    for (const [key, value] of Object.entries(v)) {
+      if (!WEIGHT_NAMES.includes(key)) return `has an unknown tensor "${key}"`;
+      if (!isFloat32Array(value)) return `tensor "${key}" must be a Float32Array`;
+    }
+    return null;
+  },
+};
+
+/** op -> its fields (all required unless the check accepts undefined). */
+export const REQUESTS = Object.freeze({
+  init: ['wasmBinary'],
+  create: ['layer', 'config'],
+  weights: ['layer', 'weights'],
+  forward: ['layer', 'x'],
+  dispose: ['layer'],
+  stats: [],
+});
+
+/** What the worker accepts: null, or the reason the request is refused. */
+export function requestProblem(message) {
+  if (!isPlainObject(message)) return 'a request must be a plain object';
+  if (!isLayerId(message.id)) return 'a request needs an id (a positive whole number)';
+  const op = message.op;
+  if (typeof op !== 'string' || !Object.hasOwn(REQUESTS, op)) {
+    return `unknown op ${typeof op === 'string' ? JSON.stringify(op.slice(0, 40)) : typeof op}`;
+  }
+  const fields = REQUESTS[op];
+  for (const key of Object.keys(message)) {
+    if (key !== 'id' && key !== 'op' && !fields.includes(key)) return `${op}: unexpected field "${key}"`;
+  }
+  for (const field of fields) {
+    const problem = FIELD_CHECKS[field](message[field]);
+    if (problem) return `${op}: ${field} ${problem}`;
+  }
+  return null;
+}
+
+// What a successful reply to each op may carry: a check returning null or what is wrong.
+const RESULT_CHECKS = {
+  init: (r) => (isPlainObject(r) && typeof r.simdArch === 'string' ? null : 'init must answer { simdArch }'),
+  create: (r) => (r === null ? null : 'create must answer null'),
+  weights: (r) => (r === null ? null : 'weights must answer null'),
+  forward: (r, expectedLength) =>
+    isFloat32Array(r) && r.length === expectedLength
+      ? null
+      : `forward must answer a Float32Array of ${expectedLength} values`,
+  dispose: (r) => (r === null ? null : 'dispose must answer null'),
+  stats: (r) =>
+    isPlainObject(r) && ['liveLayers', 'wasmMemoryBytes', 'heapInUseBytes'].every((k) => Number.isSafeInteger(r[k]))
+      ? null
+      : 'stats must answer { liveLayers, wasmMemoryBytes, heapInUseBytes }',
+};
+
+const ERROR_NAMES = new Set(['Error', 'TypeError', 'RangeError', 'HeadwiseError']);
+
+/**
+ * What the pool accepts as the answer to `pending` ({ id, op, expectedLength? }): null, or the
+ * reason the reply is refused.
+ */
+export function replyProblem(message, pending) {
+  if (!isPlainObject(message)) return 'a reply must be a plain object';
+  const keys = Object.keys(message);
+  if (keys.some((k) => !['id', 'ok', 'result', 'error'].includes(k))) return 'a reply has an unexpected field';
+  if (pending === undefined || message.id !== pending.id) return `a reply to no request (id ${String(message.id)})`;
+  if (message.ok === true) return RESULT_CHECKS[pending.op](message.result, pending.expectedLength);
+  if (message.ok !== false) return 'a reply needs ok: true or false';
+  const error = message.error;
+  if (!isPlainObject(error) || !ERROR_NAMES.has(error.name) || typeof error.message !== 'string') {
+    return 'an error reply needs error: { name, message }';
+  }
+  return null;
+}
+
+/** An error reply's content, sent by the worker. */
+export function errorOf(error) {
+  const name = ERROR_NAMES.has(error?.name) ? error.name : 'Error';
+  return { name, message: String(error?.message ?? error).slice(0, 2000) };
+}
