@@ -306,6 +306,7 @@ export class Headwise {
     const core = new GuardedCore(rawCore);
     this.#core = core;
     this.#tables = tablesOf(core);
+    trainerOptionsOn(core); // read at load, while there is memory for it (a full module still refuses cleanly)
     // A safety net for layers that are dropped without dispose().
     this.#registry = new FinalizationRegistry((handle) => {
       if (core.stoppedReason === null) core.call('disposeModel', handle);

@@ -2,6 +2,7 @@
 // names, types, ranges, choices and defaults live in C++ (wasm/core/train/trainer_options.cpp),
 // so nothing here repeats them. Wrong types are TypeErrors, values out of range RangeErrors.
 import { describe } from './arguments.js';
+import { HeadwiseError } from './errors.js';
 
 // Options of an earlier release, still accepted: variant 'verb-noun' | 'verb' names the task.
 const ALIASES = Object.freeze({ variant: 'task' });
@@ -15,6 +16,7 @@ export function optionTableOf(core) {
   let table = tables.get(core);
   if (!table) {
     const raw = core.call('trainerOptionTable');
+    if (raw === null) throw new HeadwiseError(core.call('lastError'));
     table = Object.freeze({
       options: Object.freeze(
         raw.options.map((row) => Object.freeze({ ...row, choices: row.choices && Object.freeze(row.choices) })),

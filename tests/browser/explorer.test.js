@@ -176,10 +176,10 @@ for (const origin of ['http', 'file']) {
           await page.locator('.rule').innerText(),
           /Width 7 cannot be split into 2 heads.*must divide the width.*1, 7/,
         );
-        assert.match(
-          await page.locator('[data-panel="heads"] .status').innerText(),
-          /Waiting for a valid configuration/,
-        );
+        // The heads panel keeps the figures of the last good input and says so, with the choices.
+        const box = page.locator('[data-panel="heads"] .odd-input');
+        assert.match(await box.innerText(), /Still showing the last input that worked: width 6, 2 heads/);
+        assert.ok((await box.locator('button').count()) > 0, 'the box offers valid choices as buttons');
         await width.fill('8');
         await page.waitForFunction(
           () =>

@@ -389,7 +389,9 @@ describe('the reveal.js example deck', () => {
               pageIndex,
             );
             console.log(`# print: Learn page at training step ${training.step} (${training.state})`);
-            assert.deepEqual([training.state, training.step], ['done', training.steps], 'printed after training');
+            assert.equal(training.state, 'done', 'printed after training');
+            const { min, max } = training.steps; // trained until settled, between these
+            assert.ok(training.step >= min && training.step <= max, `step ${training.step} in [${min}, ${max}]`);
           }
         }
       }

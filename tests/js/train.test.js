@@ -215,9 +215,14 @@ test.each([
   [{ constructor: 'x' }, TypeError, /unknown trainer option "constructor"/],
   [{ variant: 'verb', task: 'verb' }, TypeError, /give task once/],
   [
-    { evalSize: 65536, dModel: 1024, heads: 1, mlpWidth: 4096, memoryBudget: 4e9 },
+    { batch: 1, evalSize: 65536, dModel: 256, heads: 4, mlpWidth: 1024, memoryBudget: 4e9 },
     HeadwiseError,
-    /more than one call's limit/,
+    /evaluating 65536 held-out sequences takes .* more than one call's limit .*: choose a smaller evalSize/,
+  ],
+  [
+    { batch: 4096, evalSize: 16, dModel: 256, heads: 4, mlpWidth: 1024, memoryBudget: 4e9 },
+    HeadwiseError,
+    /one training step of 4096 sequences takes .* more than one call's limit .*: choose a smaller batch or model/,
   ],
 ])('%j is refused', (options, kind, message) => {
   expect(() => hw.createTrainer(options)).toThrow(kind);

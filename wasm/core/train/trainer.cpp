@@ -79,6 +79,15 @@ Status Trainer::create(const TrainerOptions& o, std::uint64_t address_space,
                          (capped ? "the module can ever hold (" : "the memory budget of ") +
                          format_bytes(double(budget)) + (capped ? ")" : " (memoryBudget)"));
   }
+  // A trainer whose single step could not be called within one call's limit is refused here.
+  const double step_work =
+      kStepPassesPerForward * double(o.batch) * layers::forward_multiply_adds(spec);
+  if (step_work > kMaxMultiplyAddsPerCall) {
+    return Status::error(
+        "one training step of " + format_number(o.batch) + " sequences takes " +
+        format_number(std::round(step_work)) + " multiply-adds, more than one call's limit of " +
+        format_number(kMaxMultiplyAddsPerCall) + ": choose a smaller batch or model");
+  }
   const double eval_work = double(o.eval_size) * layers::forward_multiply_adds(spec);
   if (eval_work > kMaxMultiplyAddsPerCall) {
     return Status::error("evaluating " + format_number(o.eval_size) + " held-out sequences takes " +
@@ -108,7 +117,7 @@ Status Trainer::create(const TrainerOptions& o, std::uint64_t address_space,
 }
 
 double Trainer::step_multiply_adds() const {
-  return 3.0 * options_.batch * layers::forward_multiply_adds(spec());
+  return kStepPassesPerForward * options_.batch * layers::forward_multiply_adds(spec());
 }
 
 double Trainer::evaluation_multiply_adds() const {

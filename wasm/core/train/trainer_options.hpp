@@ -52,5 +52,7 @@ layers::ModelSpec model_spec(const TrainerOptions& o, const tasks::Task& task);
 // One synchronous call's work limit, in multiply-adds: a step(n) or an evaluation beyond it is
 // refused with this number named (call repeatedly instead).
 constexpr double kMaxMultiplyAddsPerCall = 2e9;
+// A training step's work in forwards: the forward, then a backward of about twice its work.
+constexpr double kStepPassesPerForward = 3.0;
 
 }  // namespace headwise::train
