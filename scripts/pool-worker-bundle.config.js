@@ -1,8 +1,8 @@
 // Vite configuration of the pool's classic worker (see scripts/build-wasm.sh): web/pool/worker-classic.js
-// with the module and its wasm inside, written as web/build/pool/worker-source.js, an ES module whose
+// with the module's JS inside (the wasm comes in its init message), written as web/build/pool/worker-source.js, an ES module whose
 // default export is the script's text (the pool starts it from a Blob URL, e.g. on file://).
 import { fileURLToPath } from 'node:url';
-import { dropDefaultWasmUrl, inlineWasm, noNodeFs } from './explorer-bundle.config.js';
+import { dropDefaultWasmUrl, noNodeFs } from './explorer-bundle.config.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -34,7 +34,7 @@ const asSourceModule = {
 export default {
   root,
   logLevel: 'warn',
-  plugins: [inlineWasm, dropDefaultWasmUrl, noNodeFs, noNestedSource, asSourceModule],
+  plugins: [dropDefaultWasmUrl, noNodeFs, noNestedSource, asSourceModule],
   build: {
     outDir: `${root}web/build/pool`,
     emptyOutDir: true,

@@ -30,22 +30,29 @@ async function instantiateFromUrl(url, imports) {
 }
 
 /**
- * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, wasmUrl?: string | URL }} [options]
- * @returns {Promise<object>} the raw Embind module (private: use headwise.js)
+ * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, wasmModule?: WebAssembly.Module, wasmUrl?: string | URL }} [options]
+ * @returns {Promise<object>} the raw Embind module (private: use headwise.js); its
+ *   headwiseWasmModule is the compiled WebAssembly.Module, from which workers start more instances
  */
-export function loadCore({ wasmBinary, wasmUrl } = {}) {
+export function loadCore({ wasmBinary, wasmModule, wasmUrl } = {}) {
   let rejectLoad;
   let core = null;
   let abortReason = null;
+  let compiled = null;
   const failed = new Promise((_, reject) => {
     rejectLoad = reject;
   });
   const ready = createHeadwiseCore({
     instantiateWasm(imports, receive) {
-      const instantiating = wasmBinary
-        ? WebAssembly.instantiate(wasmBinary, imports)
-        : instantiateFromUrl(wasmUrl ?? defaultWasmUrl, imports);
-      instantiating.then((result) => receive(result.instance, result.module), rejectLoad);
+      const instantiating = wasmModule
+        ? WebAssembly.instantiate(wasmModule, imports).then((instance) => ({ instance, module: wasmModule }))
+        : wasmBinary
+          ? WebAssembly.instantiate(wasmBinary, imports)
+          : instantiateFromUrl(wasmUrl ?? defaultWasmUrl, imports);
+      instantiating.then((result) => {
+        compiled = result.module;
+        receive(result.instance, result.module);
+      }, rejectLoad);
       return {};
     },
     print() {},
@@ -62,6 +69,7 @@ export function loadCore({ wasmBinary, wasmUrl } = {}) {
   return Promise.race([ready, failed]).then((loaded) => {
     core = loaded;
     core.headwiseAbortReason = abortReason;
+    core.headwiseWasmModule = compiled;
     return core;
   });
 }

@@ -175,6 +175,8 @@ export class Headwise {
 export interface LoadOptions {
   /** The bytes of headwise-core.wasm, if you already have them. */
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /** headwise-core.wasm compiled, e.g. another instance's `wasmModule` posted to a worker. */
+  wasmModule?: WebAssembly.Module;
   /** Where to fetch headwise-core.wasm from; defaults to the file next to the module. */
   wasmUrl?: string | URL;
 }

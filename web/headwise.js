@@ -313,6 +313,11 @@ export class Headwise {
     });
     /** The xsimd architecture the kernels were compiled for ("sse4.2" maps to wasm SIMD128). */
     this.simdArch = core.call('simdArch');
+    /**
+     * The compiled WebAssembly.Module this instance runs: loadHeadwise({ wasmModule }) makes another
+     * instance from it without fetching or compiling again (a worker gets it by postMessage).
+     */
+    this.wasmModule = rawCore.headwiseWasmModule;
   }
 
   /** Why the module stopped (after an abort or a trap), or null while it works. */
@@ -398,7 +403,7 @@ let shared = null;
 /**
  * Loads the WebAssembly module. With no options the module is loaded once and shared; if the
  * shared one has stopped (an abort), the next call loads a fresh one. With options, always fresh.
- * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, wasmUrl?: string | URL }} [options]
+ * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, wasmModule?: WebAssembly.Module, wasmUrl?: string | URL }} [options]
  */
 export async function loadHeadwise(options) {
   if (options) return new Headwise(await loadCore(options));

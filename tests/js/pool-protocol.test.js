@@ -50,6 +50,12 @@ describe('a real worker (web/pool/worker.js) and hostile requests', () => {
     ['an unknown config field', { id: 12, op: 'create', layer: 1, config: { seed: 1, evil: 1 } }, 12, /"seed"/],
     ['weights named constructor', { id: 13, op: 'weights', layer: 1, weights: { constructor: 1 } }, 13, /unknown/],
     ['wasmBinary that is not an ArrayBuffer', { id: 14, op: 'init', wasmBinary: 'AGFzbQ' }, 14, /wasmBinary/],
+    [
+      'wasmModule that is not a WebAssembly.Module',
+      { id: 15, op: 'init', wasmModule: new ArrayBuffer(8) },
+      15,
+      /wasmModule/,
+    ],
   ];
   test.each(HOSTILE)('%s is refused with a reason', async (_, message, id, pattern) => {
     expect(await ask(message)).toEqual(refusal(id, pattern));

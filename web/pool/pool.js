@@ -117,7 +117,9 @@ export class Pool {
     const name = `headwise-pool-${index}.${generation}`;
     const endpoint = await spawnWorker(kind, { name, workerUrl: this.#workerUrl });
     const channel = new Channel(endpoint, `worker ${index}.${generation}`);
-    await channel.request('init', {}, { timeoutMs: this.#timeoutMs });
+    // A Blob worker has no wasm of its own: it gets this thread's compiled module.
+    const init = kind === 'blob' ? { wasmModule: this.#hw.wasmModule } : {};
+    await channel.request('init', init, { timeoutMs: this.#timeoutMs });
     return new Slot(index, generation, kind, channel);
   }
 

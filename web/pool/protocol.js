@@ -31,6 +31,8 @@ const CONFIG_FIELDS = Object.freeze({
 const FIELD_CHECKS = {
   layer: (v) => (isLayerId(v) ? null : 'must be a positive whole number'),
   wasmBinary: (v) => (v === undefined || v instanceof ArrayBuffer ? null : 'must be an ArrayBuffer when given'),
+  wasmModule: (v) =>
+    v === undefined || v instanceof WebAssembly.Module ? null : 'must be a WebAssembly.Module when given',
   x: (v) => (isFloat32Array(v) ? null : 'must be a Float32Array'),
   config: (v) => {
     if (!isPlainObject(v)) return 'must be a plain object';
@@ -52,7 +54,7 @@ const FIELD_CHECKS = {
 
 /** op -> its fields (all required unless the check accepts undefined). */
 export const REQUESTS = Object.freeze({
-  init: ['wasmBinary'],
+  init: ['wasmBinary', 'wasmModule'],
   create: ['layer', 'config'],
   weights: ['layer', 'weights'],
   forward: ['layer', 'x'],

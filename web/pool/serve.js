@@ -6,7 +6,7 @@ import { errorOf, requestProblem } from './protocol.js';
 
 /**
  * @param {{ post(message: object, transfer?: Transferable[]): void, listen(handler: (data) => void): void }} port
- * @param {(wasmBinary?: ArrayBuffer) => Promise<import('../headwise.js').Headwise>} load
+ * @param {(given: { wasmBinary?: ArrayBuffer, wasmModule?: WebAssembly.Module }) => Promise<import('../headwise.js').Headwise>} load
  */
 export function serve(port, load) {
   let hw = null;
@@ -26,8 +26,8 @@ export function serve(port, load) {
   const OPS = new Map([
     [
       'init',
-      async ({ wasmBinary }) => {
-        hw ??= await load(wasmBinary);
+      async ({ wasmBinary, wasmModule }) => {
+        hw ??= await load({ wasmBinary, wasmModule });
         return { result: { simdArch: hw.simdArch } };
       },
     ],

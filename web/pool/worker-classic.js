@@ -1,10 +1,11 @@
-// The pool worker as one classic script with the wasm inside (built to web/build/pool/ by
-// scripts/build-wasm.sh): the pool starts it from a Blob URL where a worker file cannot be loaded,
-// such as a page opened from file://.
-import wasmBase64 from 'virtual:headwise-wasm-base64';
+// The pool worker as one classic script (built to web/build/pool/ by scripts/build-wasm.sh): the
+// pool starts it from a Blob URL where a worker file cannot be loaded, such as a page opened from
+// file://. It has no wasm of its own: the pool's init message brings its compiled module.
 import { loadHeadwise } from '../headwise.js';
 import { serve } from './serve.js';
 import { browserPort } from './worker-port.js';
 
-const decode = (base64) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-serve(browserPort(), (wasmBinary) => loadHeadwise({ wasmBinary: wasmBinary ?? decode(wasmBase64) }));
+serve(browserPort(), ({ wasmBinary, wasmModule }) => {
+  if (!wasmBinary && !wasmModule) throw new Error('this worker needs the wasm in its init message (wasmModule)');
+  return loadHeadwise(wasmModule ? { wasmModule } : { wasmBinary });
+});

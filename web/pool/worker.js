@@ -5,6 +5,7 @@ import { loadHeadwise } from '../headwise.js';
 import { serve } from './serve.js';
 import { browserPort, inBrowserWorker, nodePort } from './worker-port.js';
 
-const load = (wasmBinary) => loadHeadwise(wasmBinary ? { wasmBinary } : undefined);
+const load = ({ wasmBinary, wasmModule }) =>
+  loadHeadwise(wasmModule ? { wasmModule } : wasmBinary ? { wasmBinary } : undefined);
 if (inBrowserWorker()) serve(browserPort(), load);
 else serve(await nodePort(), load);
