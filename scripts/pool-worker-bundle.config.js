@@ -1,6 +1,7 @@
 // Vite configuration of the pool's classic worker (see scripts/build-wasm.sh): web/pool/worker-classic.js
-// with the module's JS inside (the wasm comes in its init message), written as web/build/pool/worker-source.js, an ES module whose
-// default export is the script's text (the pool starts it from a Blob URL, e.g. on file://).
+// with the module's JS inside (the wasm comes in its init message), written as
+// web/build/pool/worker-source.js, an ES module whose default export is the script's text (the pool
+// starts it from a Blob URL, e.g. on file://).
 import { fileURLToPath } from 'node:url';
 import { dropDefaultWasmUrl, noNodeFs } from './explorer-bundle.config.js';
 

@@ -6,7 +6,8 @@ import { errorOf, requestProblem } from './protocol.js';
 
 /**
  * @param {{ post(message: object, transfer?: Transferable[]): void, listen(handler: (data) => void): void }} port
- * @param {(given: { wasmBinary?: ArrayBuffer, wasmModule?: WebAssembly.Module }) => Promise<import('../headwise.js').Headwise>} load
+ * @param {(given: { wasmBinary?: ArrayBuffer, wasmModule?: WebAssembly.Module }) => Promise<object>} load
+ *   makes the worker's Headwise
  */
 export function serve(port, load) {
   let hw = null;
