@@ -159,6 +159,8 @@ export class MultiHeadAttention {
 export class Headwise {
   /** The xsimd architecture of the kernels ("sse4.2", lowered to wasm SIMD128). */
   readonly simdArch: string;
+  /** The compiled module this instance runs: `loadHeadwise({ wasmModule })` makes another from it. */
+  readonly wasmModule: WebAssembly.Module;
   /** Why the module stopped (after an abort, a trap or an interrupted call), or null while it works. */
   readonly stoppedReason: string | null;
   createAttention(config?: AttentionConfig): MultiHeadAttention;
