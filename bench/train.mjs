@@ -47,7 +47,7 @@ async function loadOurs() {
       batch: 32,
       learningRate: 3e-3,
     });
-    if (init) trainer.setWeights(Object.fromEntries(NAMES.map((n) => [n, init[n]])));
+    if (init) trainer.setWeights({ format: init.format, ...Object.fromEntries(NAMES.map((n) => [n, init[n]])) });
     const initial = init ?? trainer.getWeights();
     const losses = [];
     const stepMs = [];

@@ -47,7 +47,7 @@ export function shapes({ width, mlp = 64, variant = 'verb-noun' }) {
 // Embeddings uniform in +-sqrt(3), Linear weights and biases uniform in +-1/sqrt(fan_in).
 export function initialWeights({ heads, width, mlp = 64, variant = 'verb-noun', seed = 1 }) {
   const next = mulberry32((seed ^ 0x1417ea11) >>> 0);
-  const out = { heads, dModel: width, mlpWidth: mlp, variant };
+  const out = { format: 'headwise-trainer-weights/1', heads, dModel: width, mlpWidth: mlp, variant };
   for (const [name, shape] of Object.entries(shapes({ width, mlp, variant }))) {
     const size = shape.reduce((a, b) => a * b, 1);
     const fanIn = name === 'w2' || name === 'b2' ? mlp : width;
