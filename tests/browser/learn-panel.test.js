@@ -256,3 +256,25 @@ test('from file:// on a 390 px phone: trains with the Train button and fits the 
     await context.close();
   }
 });
+
+test('embed.html (a slide) on a 390 px phone held upright: figure text stays readable, the page scrolls', async () => {
+  const context = await web.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${web.server.url}embed.html?panel=learn`);
+    await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const seen = await page.evaluate(READ);
+    await page.screenshot({ path: new URL('learn-phone-slide.png', ARTIFACTS).pathname, fullPage: true });
+    console.log(`# learn slide on a phone: figure text ${seen.minText.toFixed(1)}-${seen.medianText.toFixed(1)} px`);
+    // Shrunk to fit 844 px, the four figures drew 3 px labels under the text.
+    assert.ok(seen.minText >= 11, `smallest figure text ${seen.minText} px`);
+    assert.ok(seen.scroll.w <= seen.view.w, JSON.stringify(seen.scroll));
+    assert.ok(
+      seen.boxes.every((b) => b.right <= seen.view.w && b.width >= 0.8 * seen.view.w),
+      JSON.stringify(seen.boxes),
+    );
+  } finally {
+    await context.close();
+  }
+});

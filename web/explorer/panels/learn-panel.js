@@ -353,9 +353,11 @@ export class LearnPanel extends PanelFrame {
     let scale = 1;
     // 4 px to spare for rounding, and the figure area's bottom margin (fitToFrame keeps both).
     const room = available - 4 - (parseFloat(style.marginBottom) || 0);
-    if (Number.isFinite(available) && height(1) > room) {
+    const [h1, h0] = Number.isFinite(available) ? [height(1), height(MIN_SCALE)] : [0, 0];
+    // Shrunk only where that makes them fit (beside the text on a 16:9 slide); below the text on a
+    // phone held upright the panel scrolls, and the figures keep their designed heights.
+    if (h1 > room && h0 <= room * 1.25) {
       // Heights grow linearly with the scale: one solve, then small steps for the rounding.
-      const [h1, h0] = [height(1), height(MIN_SCALE)];
       scale = Math.max(MIN_SCALE, Math.min(1, MIN_SCALE + ((1 - MIN_SCALE) * (room - h0)) / (h1 - h0)));
       for (let pass = 0; pass < 4 && scale > MIN_SCALE && height(scale) > room; pass += 1)
         scale = Math.max(MIN_SCALE, scale - 0.03);
