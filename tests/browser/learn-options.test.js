@@ -48,6 +48,15 @@ const READ = () => {
       const r = c.getBoundingClientRect();
       return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
     }),
+    // The size each figure's text is drawn at on screen, smallest first.
+    textSizes: [...s.querySelectorAll('.figures canvas:not([hidden])')]
+      .flatMap((c) => {
+        const f = c.headwiseFigure;
+        return f.items
+          .filter((it) => it.kind === 'text')
+          .map((it) => (it.size * c.getBoundingClientRect().width) / f.width);
+      })
+      .sort((a, b) => a - b),
     scroll: { w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight },
     view: { w: innerWidth, h: innerHeight },
   };
@@ -111,6 +120,9 @@ test('learn-seed, learn-width, learn-heads from the URL: 1, 2 and 4 heads side b
       JSON.stringify(seen.canvases),
     );
     assert.ok(seen.canvases.every((c) => c.right <= seen.view.w && c.bottom <= seen.view.h));
+    // Three rows of figures still read from the back of the room.
+    const median = seen.textSizes[Math.floor(seen.textSizes.length / 2)];
+    assert.ok(median >= 14 && seen.textSizes[0] >= 11, `figure text ${median} px, smallest ${seen.textSizes[0]} px`);
     assert.ok(seen.scroll.h <= seen.view.h && seen.scroll.w <= seen.view.w, JSON.stringify(seen.scroll));
     const fourMaps = seen.rows.filter((r) => r.heads === 4).map((r) => r.values);
     assert.equal(fourMaps.length, 4);

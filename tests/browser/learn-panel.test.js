@@ -85,8 +85,20 @@ const READ = () => {
           return { figure: c.headwiseFigure.title, label: label?.text ?? null };
         });
     });
+  // The size each figure's text is drawn at on screen (font size times the canvas's scale), and the boxes.
+  const sizes = canvases
+    .flatMap((c) => {
+      const f = c.headwiseFigure;
+      const scale = c.getBoundingClientRect().width / f.width;
+      return f.items.filter((it) => it.kind === 'text').map((it) => it.size * scale);
+    })
+    .sort((a, b) => a - b);
+  const boxes = canvases.map((c) => c.getBoundingClientRect().toJSON());
   return {
     state: s.dataset.learnState,
+    medianText: sizes[Math.floor(sizes.length / 2)],
+    minText: sizes[0],
+    boxes,
     accuracy: s.dataset.accuracy,
     words: ['.status', '.learn-readout', '.learn-verdict'].map((q) => s.querySelector(q).textContent).join(' '),
     fullBars,
@@ -195,6 +207,21 @@ test('embed at 1280x720: postMessage trains, the curves separate, heads find ver
       `${watch.frames} frames; long tasks [start, ms, state, step] ${JSON.stringify(watch.tasks)}`,
     );
     assert.ok(seen.scroll.h <= seen.view.h && seen.scroll.w <= seen.view.w, JSON.stringify(seen));
+    // The trained slide as the room sees it: figure text near the prose's size, the figures two a row
+    // beside the text, none on another, all inside the frame.
+    assert.ok(
+      seen.medianText >= 14 && seen.minText >= 11,
+      `figure text ${seen.medianText} px, smallest ${seen.minText}`,
+    );
+    const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    for (const [k, b] of seen.boxes.entries()) {
+      assert.ok(b.right <= seen.view.w && b.bottom <= seen.view.h && b.left > 0.4 * seen.view.w, JSON.stringify(b));
+      assert.ok(Math.abs(b.left - seen.boxes[k % 2].left) < 2, `figure ${k} is not in column ${k % 2}`);
+      assert.ok(
+        seen.boxes.every((c, m) => m === k || !overlap(b, c)),
+        JSON.stringify(seen.boxes),
+      );
+    }
     const reset = await send(page, 'resetTraining');
     assert.equal(reset.result.state, 'idle');
     assert.equal(reset.result.step, 0);
@@ -225,6 +252,28 @@ test('from file:// on a 390 px phone: trains with the Train button and fits the 
     assert.ok(seen.scroll.w <= seen.view.w, JSON.stringify(seen.scroll));
     assert.ok(seen.canvases >= 4);
     assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('embed.html (a slide) on a 390 px phone held upright: figure text stays readable, the page scrolls', async () => {
+  const context = await web.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${web.server.url}embed.html?panel=learn`);
+    await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const seen = await page.evaluate(READ);
+    await page.screenshot({ path: new URL('learn-phone-slide.png', ARTIFACTS).pathname, fullPage: true });
+    console.log(`# learn slide on a phone: figure text ${seen.minText.toFixed(1)}-${seen.medianText.toFixed(1)} px`);
+    // Shrunk to fit 844 px, the four figures drew 3 px labels under the text.
+    assert.ok(seen.minText >= 11, `smallest figure text ${seen.minText} px`);
+    assert.ok(seen.scroll.w <= seen.view.w, JSON.stringify(seen.scroll));
+    assert.ok(
+      seen.boxes.every((b) => b.right <= seen.view.w && b.width >= 0.8 * seen.view.w),
+      JSON.stringify(seen.boxes),
+    );
   } finally {
     await context.close();
   }

@@ -6,14 +6,16 @@ const SIN45 = Math.SQRT1_2;
 
 /**
  * rows: [{ name, values }] drawn as groups of bars over the same labels, values in [0, 1]; height
- * is one row's; textScale multiplies every font size (and the room kept for text). Bars are the
- * theme's accent (contrast >= 3:1 against its background); their height is the value.
+ * is one row's; textScale multiplies every font size (and the room kept for text); ticks: false
+ * leaves out the 0 / 0.5 / 1 labels on the left (the bars carry their values; two charts then fit
+ * side by side in half a slide). Bars are the theme's accent (contrast >= 3:1 against its background);
+ * their height is the value.
  */
-export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k = 1, ...o }) {
+export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k = 1, ticks: withTicks = true, ...o }) {
   const height = (o.height ?? 150) * k;
   const [titleSize, nameSize, valueSize, labelSize] = [13 * k, 11 * k, 10 * k, 11 * k];
   const shown = labels.map((label) => (label.length > 10 ? `${label.slice(0, 9)}…` : label));
-  const left = Math.ceil(4 * k + textWidth('0.5', valueSize) + 4);
+  const left = withTicks ? Math.ceil(4 * k + textWidth('0.5', valueSize) + 4) : 2;
   const top = Math.ceil(titleSize * 1.4 + 4 * k);
   const groupGap = 10 * k;
   // Neighbouring labels, turned 45 degrees, clear each other when the bands are this wide.
@@ -23,35 +25,60 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k =
   const labelSpace = Math.ceil(4 * k + (widest + labelSize / 2) * SIN45 + 4);
   const labelX = (i) => left + i * band + band / 2 + 2 * k;
   const right = labelX(labels.length - 1) + (textWidth(shown.at(-1) ?? '', labelSize) + labelSize / 2) * SIN45 + 2;
-  const width = Math.max(left + band * labels.length + 10, right, textWidth(title, titleSize, '600') + 2);
+  const width = Math.max(
+    left + band * labels.length + (withTicks ? 10 : 2),
+    right,
+    textWidth(title, titleSize, '600') + 2,
+  );
   const fig = new Figure(width, top + rows.length * (height + groupGap) + labelSpace, title);
   fig.text(0, titleSize * 0.7, title, { size: titleSize, weight: '600' });
   // Each row: its name, room for the value over a full bar, then the bars.
   const head = Math.ceil(nameSize * 1.2 + valueSize * 1.2 + 2);
   const plot = Math.max(valueSize * 2, height - head);
   const ticks = plot >= valueSize * 2.4 ? [0, 0.5, 1] : [0, 1];
-  // The value over its bar: "0.50", or ".50" where that does not fit ("1" for a full bar).
-  const value = (v) => {
-    const text = v.toFixed(2);
-    const tight = text === '1.00' ? '1' : text.replace(/^0/, '');
-    return textWidth(text, valueSize) <= band - 2 ? text : textWidth(tight, valueSize) <= band - 2 ? tight : null;
+  // Values read "0.50", or ".50" ("1" for a full bar) in every bar where "0.50" is wider than a bar.
+  const short = textWidth('0.00', valueSize) > band - 2;
+  const valueText = (v) => {
+    const t = v.toFixed(2);
+    return short ? (t === '1.00' ? '1' : t.replace(/^0/, '')) : t;
   };
+  const boxOf = (x, y, text, size, anchor) => {
+    const w = textWidth(text, size);
+    const x0 = anchor === 'middle' ? x - w / 2 : anchor === 'end' ? x - w : x;
+    return [x0 - 1, x0 + w + 1, y - size / 2, y + size / 2];
+  };
+  const apart = (a, b) => a[1] <= b[0] || b[1] <= a[0] || a[3] <= b[2] || b[3] <= a[2];
   rows.forEach((row, r) => {
     const y0 = top + r * (height + groupGap);
     const base = y0 + head + plot;
-    fig.text(left, y0 + nameSize * 0.6, row.name, { size: nameSize, fill: 'muted' });
+    // The boxes of the text in this row: a value label goes where it clears them all.
+    const taken = [];
+    const text = (x, y, t, style) => {
+      fig.text(x, y, t, style);
+      taken.push(boxOf(x, y, t, style.size, style.anchor));
+    };
+    text(left, y0 + nameSize * 0.6, row.name, { size: nameSize, fill: 'muted' });
     fig.line(left, base, left + band * labels.length, base, 'grid');
-    for (const tick of ticks) {
-      fig.text(left - 4 * k, base - tick * plot, tick.toFixed(1), { size: valueSize, anchor: 'end', fill: 'muted' });
-    }
-    row.values.forEach((v, i) => {
+    if (withTicks)
+      for (const tick of ticks)
+        text(left - 4 * k, base - tick * plot, tick.toFixed(1), { size: valueSize, anchor: 'end', fill: 'muted' });
+    const bars = row.values.map((v, i) => {
       const h = Math.max(0, v) * plot;
       const x = left + i * band + 2;
       fig.rect(x, base - h, band - 4, h, 'accent');
-      const text = v >= 0.05 ? value(v) : null;
-      if (text)
-        fig.text(x + (band - 4) / 2, base - h - valueSize * 0.6 - 1, text, { size: valueSize, anchor: 'middle' });
+      return { v, x, top: base - h, box: [x, x + band - 4, base - h, base] };
     });
+    // The value over its bar, largest first, where it clears the text and the bars around it: it
+    // may reach over a neighbour's band where that neighbour's bar stays below it.
+    const order = bars.filter((b) => b.v >= 0.05).sort((a, b) => b.v - a.v);
+    for (const b of order) {
+      const t = valueText(b.v);
+      const y = b.top - valueSize * 0.6 - 1;
+      const box = boxOf(b.x + (band - 4) / 2, y, t, valueSize, 'middle');
+      const inside = box[0] >= -0.5 && box[1] <= width + 0.5;
+      if (inside && taken.every((o) => apart(box, o)) && bars.every((n) => n === b || apart(box, n.box)))
+        text(b.x + (band - 4) / 2, y, t, { size: valueSize, anchor: 'middle' });
+    }
   });
   const yLabels = top + rows.length * (height + groupGap) + 4 * k;
   shown.forEach((text, i) => fig.text(labelX(i), yLabels, text, { size: labelSize, rotate: 45 }));

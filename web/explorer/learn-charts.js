@@ -6,7 +6,10 @@ import { textWidth } from './text-boxes.js';
 
 export const RUN_COLOURS = Object.freeze(['accent', 'accent2', '#2a9d4a']);
 
-/** One chart of `key` ('accuracy' in [0, 1] or 'loss' from 0 to yMax) against the step. */
+/**
+ * One chart of `key` ('accuracy' in [0, 1] or 'loss' from 0 to yMax) against the step; height is the
+ * plot's, in the units textScale multiplies.
+ */
 export function curveFigure({ runs, key, maxSteps, title, maxWidth = 480, height = 150, yMax = 1, textScale: k = 1 }) {
   const [titleSize, tickSize, legendSize] = [13 * k, 10 * k, 11 * k];
   const left = Math.ceil(4 * k + textWidth(key === 'accuracy' ? '100%' : '5.0', tickSize) + 4);
@@ -48,13 +51,15 @@ export function curveFigure({ runs, key, maxSteps, title, maxWidth = 480, height
 }
 
 /**
- * The attention from "?" over the sample words, one row per head of a run: bars for 1 and 2 heads,
- * a heatmap row per head for more (four rows of bars would not fit a slide).
+ * The attention from "?" over the sample words, one row per head of a run: bars for 1 and 2 heads
+ * (rowHeight each, in the units textScale multiplies), a heatmap row per head for more (four rows of
+ * bars would not fit a slide). The bars carry their values and no axis, so that two maps fit side by
+ * side in the figure column of a 16:9 slide at the slide's text size.
  */
-export function mapsFigure({ run, words, maxWidth, textScale = 1 }) {
+export function mapsFigure({ run, words, maxWidth, textScale = 1, rowHeight = 70 }) {
   const title = `${run.heads} head${run.heads === 1 ? '' : 's'}: attention from "?"`;
   if (run.heads > 2) {
-    return heatmapFigure({
+    const spec = {
       values: Float32Array.from(run.maps.flat()),
       rows: run.heads,
       cols: words.length,
@@ -64,14 +69,21 @@ export function mapsFigure({ run, words, maxWidth, textScale = 1 }) {
       title,
       maxWidth,
       textScale,
-    });
+    };
+    // Cells as wide as the width allows (every word labelled), rows a third of a bar row tall: a wide
+    // map does not grow square cells taller than the slide has room for.
+    const wide = heatmapFigure(spec);
+    const { cellW, cellH } = wide.heatmaps[0];
+    const rowCell = Math.max(Math.ceil(12 * textScale + 1), Math.round((rowHeight * textScale) / 3));
+    return cellH > rowCell ? heatmapFigure({ ...spec, cellSize: [cellW, rowCell] }) : wide;
   }
   return barsFigure({
     rows: run.maps.map((values, h) => ({ name: `head ${h + 1}`, values })),
     labels: words,
     title,
     maxWidth,
-    height: 70,
+    height: rowHeight,
     textScale,
+    ticks: false,
   });
 }

@@ -34,6 +34,9 @@ export function drawOnCanvases(area, items, palette) {
   });
 }
 
+/** The smallest a figure's text may be drawn on a slide, in CSS px (slide-fit tests the same). */
+export const MIN_FIGURE_TEXT = 11;
+
 export class PanelFrame {
   /**
    * host: the element, as far as a panel may reach it: palette(), width(id), onOptions(partial),
@@ -126,6 +129,16 @@ export class PanelFrame {
     // 4 px to spare for rounding in the layout.
     const margins = below(wrapper, 'paddingBottom') + below(this.figureArea, 'marginBottom') + 4;
     const limit = frame - margins - (globalThis.scrollY ?? 0);
+    // Never so small that a figure's smallest text is under MIN_FIGURE_TEXT px: a panel much taller
+    // than its frame (a phone held upright) scrolls instead of shrinking its figures to specks.
+    const smallest = Math.min(
+      ...canvases.map((c) => {
+        const f = c.headwiseFigure;
+        const sizes = (f?.items ?? []).filter((it) => it.kind === 'text').map((it) => it.size);
+        return sizes.length ? (Math.min(...sizes) * c.getBoundingClientRect().width) / f.width : Infinity;
+      }),
+    );
+    const floor = Math.min(1, Math.max(0.25, MIN_FIGURE_TEXT / smallest));
     let fit = 1;
     let end = this.section.getBoundingClientRect().bottom;
     const shrinkFigures = () => {
@@ -133,7 +146,8 @@ export class PanelFrame {
         const boxes = canvases.map((c) => c.getBoundingClientRect());
         const span = Math.max(...boxes.map((b) => b.bottom)) - Math.min(...boxes.map((b) => b.top));
         if (span <= 0) break;
-        const next = Math.max(0.25, fit * ((span - (end - limit) - 1) / span));
+        const next = Math.max(floor, fit * ((span - (end - limit) - 1) / span));
+        if (next >= fit) break;
         this.section.style.setProperty('--fit', next.toFixed(3));
         const after = this.section.getBoundingClientRect().bottom;
         if (end - after < 1) {
@@ -147,8 +161,10 @@ export class PanelFrame {
     };
     shrinkFigures();
     // Still too long: it is the text. Its type shrinks a little (to 80% at most; figure text is
-    // drawn at the slide's size, read from the section, which keeps its own).
-    for (let textFit = 0.96; textFit >= 0.8 && end > limit; textFit -= 0.03) {
+    // drawn at the slide's size, read from the section, which keeps its own). Not when the figures
+    // stopped at their floor: that panel scrolls, and smaller text would not change it.
+    const atFloor = floor > 0.25 && fit <= floor + 0.005;
+    for (let textFit = 0.96; !atFloor && textFit >= 0.8 && end > limit; textFit -= 0.03) {
       this.section.style.setProperty('--text-fit', textFit.toFixed(2));
       end = this.section.getBoundingClientRect().bottom;
     }

@@ -16,11 +16,18 @@ import {
 import { defaultOptions, optionRow } from '../options.js';
 
 const SLICE_MS = 5;
+// The designed heights of a curve's plot and of a row of bars (times the text scale), and how far a
+// slide may shrink them to fit its height.
+const CURVE_HEIGHT = 150;
+const BAR_HEIGHT = 70;
+const MIN_SCALE = 0.65;
 const pct = (v) => (v === null ? '-' : `${(100 * v).toFixed(1)}%`);
 const headsName = (n) => `${n} head${n === 1 ? '' : 's'}`;
 const HEAD_CHOICE_TEXT = { '1,2': '1 and 2', '1,2,4': '1, 2 and 4' };
 
 export class LearnPanel extends PanelFrame {
+  #layoutCache = null;
+
   constructor(host) {
     super(
       'learn',
@@ -280,21 +287,84 @@ export class LearnPanel extends PanelFrame {
             `stops rising, at most ${MAX_LEARN_STEPS}.`,
     );
     this.#fillTable();
-    const width = this.drawWidth;
-    // All the figures in a row on a wide page (four, or five with 4 heads); two a row beside the text on
-    // a 16:9 slide and on a laptop; one on a phone.
-    const across = width >= 1100 ? 2 + s.runs.length : width >= 520 ? 2 : 1;
-    const half = Math.floor(width / across) - (across > 1 ? 12 : 0);
     // The x axis grows past LEARN_STEPS in steps of 500 while a model trains on.
     const maxSteps = Math.max(LEARN_STEPS, Math.ceil(s.step / 500) * 500);
+    const layout = this.#layout(s.runs);
+    this.figureArea.classList.add('grid');
+    this.figureArea.style.setProperty('--columns', String(layout.across));
+    this.showFigures(this.#items(s.runs, maxSteps, layout));
+  }
+
+  /**
+   * The figures, each { figure, span }: the two curves, then the maps of each run. With two a row, an
+   * odd last map (the 4 heads' heatmap) takes the whole row.
+   */
+  #items(runs, maxSteps, { across, width, full, scale }) {
     const textScale = this.textScale;
-    const curve = { runs: s.runs, maxSteps, maxWidth: half, textScale };
-    const items = [
+    const curve = { runs, maxSteps, maxWidth: width, textScale, height: CURVE_HEIGHT * scale };
+    const rowHeight = BAR_HEIGHT * scale;
+    const last = across === 2 && runs.length % 2 === 1 ? runs.length - 1 : -1;
+    return [
       { figure: curveFigure({ ...curve, key: 'accuracy', title: 'Accuracy' }) },
       { figure: curveFigure({ ...curve, key: 'loss', title: 'Loss', yMax: 5 }) },
-      ...s.runs.map((run) => ({ figure: mapsFigure({ run, words: SAMPLE_WORDS, maxWidth: half, textScale }) })),
+      ...runs.map((run, r) => {
+        const maxWidth = r === last ? full : width;
+        return {
+          figure: mapsFigure({ run, words: SAMPLE_WORDS, maxWidth, textScale, rowHeight }),
+          span: r === last ? 2 : 0,
+        };
+      }),
     ];
-    this.showFigures(items, { row: true });
+  }
+
+  /**
+   * How the figures stand: `across` a row, each at most `width` wide (`full` for one that spans the
+   * row), the curves' plots and the bars' rows `scale` times their designed height. All in one row on
+   * a wide page (four, or five with 4 heads), two a row where one figure fits half the width (beside
+   * the text on a 16:9 slide, a laptop), else one. On a slide the heights shrink (to MIN_SCALE at
+   * most) until the rows fit the height left, so that the text keeps the slide's size; fitToFrame
+   * takes up what rounding leaves.
+   */
+  #layout(runs) {
+    const k = this.textScale;
+    const full = this.drawWidth;
+    const available = this.heightBelow(this.figureArea);
+    const key = [full, available, k, runs.map((r) => r.heads).join()].join('|');
+    if (this.#layoutCache?.key === key) return this.#layoutCache.layout;
+    const style = getComputedStyle(this.figureArea);
+    const gap = parseFloat(style.rowGap) || 12;
+    const narrowest = Math.max(
+      ...this.#items(runs, LEARN_STEPS, { across: 1, width: 0, full: 0, scale: 1 }).map((i) => i.figure.width),
+    );
+    const fits = (n) => n === 1 || (full - gap * (n - 1)) / n >= narrowest;
+    const across = [2 + runs.length, 2, 1].find(fits);
+    const width = across === 1 ? full : Math.floor((full - gap * (across - 1)) / across);
+    // The height of the figures at `scale`, row by row.
+    const height = (scale) => {
+      const rows = [];
+      let used = across;
+      for (const { figure, span } of this.#items(runs, LEARN_STEPS, { across, width, full, scale })) {
+        if (used + (span || 1) > across) [used, rows[rows.length]] = [0, 0];
+        used += span || 1;
+        rows[rows.length - 1] = Math.max(rows.at(-1), figure.height);
+      }
+      return rows.reduce((a, b) => a + b, 0) + gap * (rows.length - 1);
+    };
+    let scale = 1;
+    // 4 px to spare for rounding, and the figure area's bottom margin (fitToFrame keeps both).
+    const room = available - 4 - (parseFloat(style.marginBottom) || 0);
+    const [h1, h0] = Number.isFinite(available) ? [height(1), height(MIN_SCALE)] : [0, 0];
+    // Shrunk only where that makes them fit (beside the text on a 16:9 slide); below the text on a
+    // phone held upright the panel scrolls, and the figures keep their designed heights.
+    if (h1 > room && h0 <= room * 1.25) {
+      // Heights grow linearly with the scale: one solve, then small steps for the rounding.
+      scale = Math.max(MIN_SCALE, Math.min(1, MIN_SCALE + ((1 - MIN_SCALE) * (room - h0)) / (h1 - h0)));
+      for (let pass = 0; pass < 4 && scale > MIN_SCALE && height(scale) > room; pass += 1)
+        scale = Math.max(MIN_SCALE, scale - 0.03);
+    }
+    const layout = { across, width, full, scale };
+    this.#layoutCache = { key, layout };
+    return layout;
   }
 
   // The attention from "?" as numbers, for screen readers and tests.
