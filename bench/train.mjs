@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { initialWeights, NAMES } from './train/weights.mjs';
+import { asFormat1, initialWeights, NAMES } from './train/weights.mjs';
 import { makeGenerator } from '../web/train-task.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -48,7 +48,7 @@ async function loadOurs() {
       learningRate: 3e-3,
     });
     if (init) trainer.setWeights({ format: init.format, ...Object.fromEntries(NAMES.map((n) => [n, init[n]])) });
-    const initial = init ?? trainer.getWeights();
+    const initial = init ?? asFormat1(trainer.getWeights());
     const losses = [];
     const stepMs = [];
     let cpuMs = 0;

@@ -57,6 +57,17 @@ export function initialWeights({ heads, width, mlp = 64, variant = 'verb-noun', 
   return out;
 }
 
+// A one-layer trainer's getWeights() (format 2: "blocks.0.wq") in the peers' format 1 ("wq").
+export function asFormat1(weights) {
+  const out = { format: 'headwise-trainer-weights/1' };
+  for (const [key, value] of Object.entries(weights)) {
+    if (key === 'format' || key === 'config' || key === 'step') continue;
+    if (key.startsWith('blocks.') && !key.startsWith('blocks.0.')) throw new Error('format 1 holds one layer only');
+    out[key.replace(/^blocks\.0\./, '')] = value;
+  }
+  return out;
+}
+
 export function checkWeights(weights, options) {
   for (const [name, shape] of Object.entries(shapes(options))) {
     const size = shape.reduce((a, b) => a * b, 1);
