@@ -1,5 +1,5 @@
 // Replays every saved fuzz input (the seed corpus and each crash the fuzzer ever found) through
-// the fuzz target's checks, in the ordinary test build.
+// one fuzz target's checks, in the ordinary test build (the folders are given by CMake).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -14,8 +14,9 @@ namespace {
 
 std::vector<std::filesystem::path> saved_inputs() {
   std::vector<std::filesystem::path> files;
-  for (const char* dir : {"corpus", "regressions"}) {
+  for (const char* dir : {HEADWISE_FUZZ_CORPUS, HEADWISE_FUZZ_REGRESSIONS}) {
     const auto path = std::filesystem::path(HEADWISE_FUZZ_DIR) / dir;
+    if (!std::filesystem::exists(path)) continue;
     for (const auto& entry : std::filesystem::directory_iterator(path))
       if (entry.is_regular_file() && entry.path().filename().string()[0] != '.')
         files.push_back(entry.path());
