@@ -1,14 +1,8 @@
 // headwise: multi-head causal self-attention in WebAssembly, named as the lecture names it.
 // This file is the public API; the page and npm users both use it and nothing below it.
 import { loadCore } from './core-loader.js';
-import {
-  deepFreeze,
-  floatArrayArgument,
-  normalizeConfig,
-  optionsArgument,
-  positiveSize,
-  seedArgument,
-} from './arguments.js';
+import { deepFreeze, floatArrayArgument, optionsArgument, positiveSize, seedArgument } from './arguments.js';
+import { attentionOptionTableOf, coreOptions, normalizeConfig } from './attention-options.js';
 import { HeadwiseError } from './errors.js';
 import { GuardedCore } from './guarded-core.js';
 import { createTrainerOn, trainerOptionsOn } from './trainer.js';
@@ -29,7 +23,8 @@ function tablesOf(core) {
     STEP: byName(steps),
     INPUT_STREAM: rows.find((row) => row.name === 'input').stream,
     rows: Object.freeze(new Map(rows.map((row) => [row.id, row]))),
-    learned: Object.freeze(rows.filter((row) => row.role === 'weight' || row.role === 'bias')),
+    // Weights, biases, and the position table (learned by a trainer, seeded here).
+    learned: Object.freeze(rows.filter((row) => ['weight', 'bias', 'embedding'].includes(row.role))),
   });
 }
 
@@ -65,6 +60,7 @@ export class MultiHeadAttention {
       causal: config.causal,
       bias: config.bias,
       seed: config.seed,
+      positions: config.positions,
     });
     // The public groups of shapes, each the table's shape of one row (q, k, v share theirs).
     const shapeOf = (name) => this.#shapeOf(this.#rows.get(this.#T[name]));
@@ -104,6 +100,7 @@ export class MultiHeadAttention {
     if (!intermediates) return output;
     const concat = this.#read(this.#T.concat);
     return {
+      ...this.#positionIntermediates(),
       output,
       q: this.#read(this.#T.qHeads),
       k: this.#read(this.#T.kHeads),
@@ -115,6 +112,19 @@ export class MultiHeadAttention {
       concat,
       trace: this.shapeTrace(),
     };
+  }
+
+  // What each position kind adds, as the core computed it: the (T, dModel) rows added to x
+  // (learned, sinusoidal); q and k before their rotation (rope: q and k themselves are rotated);
+  // the (H, T, T) bias on the scaled scores (alibi).
+  #positionIntermediates() {
+    const { positions } = this.config;
+    if (positions === 'learned' || positions === 'sinusoidal') return { positions: this.#read(this.#T.positions) };
+    if (positions === 'rope') {
+      return { qUnrotated: this.#headsOf(this.#read(this.#T.q)), kUnrotated: this.#headsOf(this.#read(this.#T.k)) };
+    }
+    if (positions === 'alibi') return { scoreBias: this.#read(this.#T.scoreBias) };
+    return {};
   }
 
   /** The loop version: H single heads one after another, concatenated, then W_out. */
@@ -171,7 +181,10 @@ export class MultiHeadAttention {
     return this.#read(this.#T.output);
   }
 
-  /** Copies of the weights: wq, wk, wv (d_model, H*hd), wOut (H*hd, d_model), biases if on. */
+  /**
+   * Copies of the weights: wq, wk, wv (d_model, H*hd), wOut (H*hd, d_model), biases if on, and
+   * positions (T, d_model) with learned positions.
+   */
   getWeights() {
     return Object.fromEntries(this.#learnedRows().map((row) => [row.name, this.#read(row.id)]));
   }
@@ -206,9 +219,11 @@ export class MultiHeadAttention {
     this.#handle = 0;
   }
 
-  // The table's weight rows, and its bias rows when this layer has biases, in table order.
+  // The table's weight rows, its bias rows when this layer has biases, and the position table
+  // when positions are learned, in table order.
   #learnedRows() {
-    return this.#learned.filter((row) => row.role === 'weight' || this.config.bias);
+    const held = { weight: true, bias: this.config.bias, embedding: this.config.positions === 'learned' };
+    return this.#learned.filter((row) => held[row.role]);
   }
 
   // A row's shape with this layer's sizes for the table's dimension symbols.
@@ -282,13 +297,9 @@ function qkvArgument(what, value) {
   return { q: value.q, k: value.k, v: value.v };
 }
 
-function coreArgs(c) {
-  return [c.batch, c.tokens, c.dModel, c.heads, c.headDim ?? 0];
-}
-
 function traceOf(core, config) {
-  const c = normalizeConfig(config);
-  const trace = core.call('shapeTrace', ...coreArgs(c));
+  const c = normalizeConfig(attentionOptionTableOf(core), config);
+  const trace = core.call('shapeTrace', coreOptions(c));
   if (trace === null) throw new HeadwiseError(core.call('lastError'));
   return trace;
 }
@@ -319,8 +330,8 @@ export class Headwise {
 
   /** Creates a layer; weights come from config.seed unless you setWeights() afterwards. */
   createAttention(config = {}) {
-    const c = normalizeConfig(config);
-    const handle = this.#core.call('createModel', ...coreArgs(c), c.causal, c.bias, c.seed, c.memoryBudget ?? 0);
+    const c = normalizeConfig(attentionOptionTableOf(this.#core), config);
+    const handle = this.#core.call('createModel', coreOptions(c));
     if (handle === 0) throw new HeadwiseError(this.#core.call('lastError'));
     const layer = new MultiHeadAttention(this.#core, handle, c, this.#registry, this.#tables);
     this.#registry.register(layer, handle, layer);
@@ -330,8 +341,8 @@ export class Headwise {
   /** null if the configuration is valid, otherwise the reason in words. */
   check(config = {}) {
     try {
-      const c = normalizeConfig(config);
-      const message = this.#core.call('validateConfig', ...coreArgs(c), c.memoryBudget ?? 0);
+      const c = normalizeConfig(attentionOptionTableOf(this.#core), config);
+      const message = this.#core.call('validateConfig', coreOptions(c));
       return message === '' ? null : message;
     } catch (error) {
       if (error instanceof TypeError || error instanceof RangeError) return error.message;
@@ -346,7 +357,7 @@ export class Headwise {
 
   /** A deterministic input of shape (batch, tokens, dModel), values uniform in [-1, 1). */
   randomInput(config = {}, seed = 0) {
-    const c = normalizeConfig(config);
+    const c = normalizeConfig(attentionOptionTableOf(this.#core), config);
     for (const key of ['batch', 'tokens', 'dModel']) positiveSize(key, c[key]);
     seedArgument('seed', seed);
     const length = c.batch * c.tokens * c.dModel;

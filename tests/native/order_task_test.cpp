@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <array>
-#include <string>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "tasks/task.hpp"

@@ -25,8 +25,8 @@ int main(int argc, char** argv) {
     const char* positions;
     bool causal;
   };
-  const Case cases[] = {{"none", false},       {"learned", false}, {"sinusoidal", false},
-                        {"rope", false},       {"alibi", false},   {"none", true}};
+  const Case cases[] = {{"none", false}, {"learned", false}, {"sinusoidal", false},
+                        {"rope", false}, {"alibi", false},   {"none", true}};
   std::printf("| positions | mask |");
   for (double s : seeds) std::printf(" seed %g |", s);
   std::printf(" mean |\n|---|---|");

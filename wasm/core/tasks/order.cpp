@@ -13,13 +13,12 @@ namespace headwise::tasks {
 
 namespace order {
 
-constexpr int kAll = 0, kAre = 1, kKindBase = 2, kCategoryBase = 10, kFillerBase = 12,
-              kQuery = 16;
+constexpr int kAll = 0, kAre = 1, kKindBase = 2, kCategoryBase = 10, kFillerBase = 12, kQuery = 16;
 constexpr int kVocab = 17, kTokens = 10, kMaxLead = 3;
 
-const char* const kWords[] = {"all",     "are",    "dogs", "cats", "birds", "fish",
-                              "roses",   "oaks",   "ferns", "moss", "animals", "plants",
-                              "so",      "and",    "then", "yes",  "?"};
+const char* const kWords[] = {"all",   "are",  "dogs",  "cats", "birds",   "fish",
+                              "roses", "oaks", "ferns", "moss", "animals", "plants",
+                              "so",    "and",  "then",  "yes",  "?"};
 static_assert(sizeof(kWords) / sizeof(kWords[0]) == kVocab, "a word per id");
 const char* const kGroups[] = {"answer", nullptr};
 
@@ -36,8 +35,7 @@ int predicate_at(const int* ids) {
   const int s = subject_at(ids);
   return s < 0 ? -1 : s + 2;
 }
-const Probe kProbes[] = {
-    {"subject", subject_at}, {"predicate", predicate_at}, {nullptr, nullptr}};
+const Probe kProbes[] = {{"subject", subject_at}, {"predicate", predicate_at}, {nullptr, nullptr}};
 const AnswerPart kParts[] = {{nullptr, nullptr}};
 
 void fill(Mulberry32& rng, std::size_t i, const Batch& b) {
