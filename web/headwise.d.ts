@@ -372,7 +372,22 @@ export class Trainer {
 /** The task's 21 tokens in id order: nouns 0-7, verbs 8-15, fillers 16-19, "?" = 20. */
 export const TRAIN_VOCABULARY: ReadonlyArray<string>;
 
+export interface AttentionOptionRow {
+  name: string;
+  /** 'size': judged by the core against its limits; 'integer': a whole number in [min, max]. */
+  type: 'size' | 'integer' | 'choice' | 'boolean';
+  min?: number;
+  /** null: no upper bound. */
+  max?: number | null;
+  unit?: string;
+  choices?: ReadonlyArray<string>;
+  default: number | string | boolean;
+  about: string;
+}
+
 export interface Headwise {
+  /** createAttention's options as the core defines them (positions: the core's position kinds). */
+  attentionOptions(): ReadonlyArray<AttentionOptionRow>;
   createTrainer(options?: TrainerOptions): Trainer;
   /** The trainer's options as the core defines them (names, types, ranges, defaults). */
   trainerOptions(): ReadonlyArray<TrainerOptionRow>;

@@ -377,6 +377,14 @@ export class Headwise {
     return createTrainerOn(this.#core, options);
   }
 
+  /**
+   * createAttention's options as the core defines them: [{ name, type, min, max, unit, default,
+   * choices, about }] (positions: its choices are the core's position kinds).
+   */
+  attentionOptions() {
+    return attentionOptionTableOf(this.#core).rows;
+  }
+
   /** The trainer's options as the core defines them: [{ name, type, min, max, default, choices, about }]. */
   trainerOptions() {
     return trainerOptionsOn(this.#core);

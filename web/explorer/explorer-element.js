@@ -427,8 +427,8 @@ export class HeadwiseExplorer extends ElementBase {
   #compute(parts = this.#work.drawn.flatMap((id) => PANEL_PARTS[id])) {
     const t0 = performance.now();
     try {
-      // Word order's mask is the page's causal option (one source of truth); positions are its own.
-      const order = { ...this.#panels.order.inputs(), causal: this.#options.causal };
+      // Word order's mask and positions are its own controls: its claim needs the mask off.
+      const order = this.#panels.order.inputs();
       this.#computed = this.#owner.compute(this.#options, { parts: new Set(parts), order });
     } catch (error) {
       this.#computed = { status: 'invalid', message: error.message };
