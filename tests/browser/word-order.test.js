@@ -17,10 +17,10 @@ const DECK = (src, [w, h]) =>
   `<iframe id="slide" src="${src}" style="border:0;width:${w}px;height:${h}px"></iframe></body>`;
 const KINDS = ['none', 'learned', 'sinusoidal', 'rope', 'alibi'];
 const WHERE = {
-  learned: /added to each word vector x before Wq, Wk and Wv/,
-  sinusoidal: /added to x before Wq, Wk and Wv\. P\(i\) \. P\(j\) depends only on \|i - j\|/,
-  rope: /turns its q and k.*V is untouched.*same scores \(max \|difference\| [\d.e-]+\)/,
-  alibi: /adds nothing to x, q, k or v.*slopes m_h = 2\^\(-8h\/H\): 0\.0625, 0\.00391/,
+  learned: /added to x before Wq, Wk, Wv\. P\(i\) \. P\(j\) follows no distance/,
+  sinusoidal: /added to x before Wq, Wk, Wv\. P\(i\) \. P\(j\) depends only on \|i - j\|/,
+  rope: /turns q and k.*V is untouched.*the scores stay \(max \|difference\| [\d.e-]+\)/,
+  alibi: /nothing enters x, q, k or v.*slopes m_h = 2\^\(-8h\/H\): 0\.0625, 0\.00391/,
 };
 
 async function openSlide(size, colorScheme, { phone = false } = {}) {
@@ -52,7 +52,8 @@ const settle = (frame) =>
 
 // What the panel shows: texts, controls, and for the difference figure (the third map) each row's
 // printed cell values and whether any of its cells is coloured (not the colour of 0).
-const LOOK = () => {
+const LOOK = async () => {
+  const { textProblems } = await import('/explorer/text-boxes.js');
   const section = document.querySelector('headwise-explorer').shadowRoot.querySelector('[data-panel="order"]');
   const canvases = [...section.querySelectorAll('.figures canvas:not([hidden])')];
   const figures = canvases.map((c) => c.headwiseFigure);
@@ -70,6 +71,11 @@ const LOOK = () => {
     }
   }
   const box = (sel) => section.querySelector(sel).getBoundingClientRect();
+  // Figure text as drawn on screen (font size times the canvas's scale), and overlaps.
+  const textSizes = canvases.flatMap((c) => {
+    const scale = c.getBoundingClientRect().width / c.headwiseFigure.width;
+    return c.headwiseFigure.items.filter((it) => it.kind === 'text').map((it) => it.size * scale);
+  });
   return {
     claim: section.querySelector('.order-claim').innerText,
     claimData: { ...section.querySelector('.order-claim').dataset },
@@ -83,6 +89,8 @@ const LOOK = () => {
     verdicts: [...section.querySelectorAll('.order-verdicts li')].map((li) => li.innerText),
     titles: figures.map((f) => f.title),
     rows,
+    minText: Math.min(...textSizes),
+    textProblems: figures.flatMap((f) => textProblems(f).map((p) => `${f.title}: ${p}`)),
     scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
     view: [innerWidth, innerHeight],
   };
@@ -170,9 +178,13 @@ describe('word order', () => {
             assert.match(look.why, WHERE[kind], setting);
             assert.ok(look.value > Number(bound) * 100, `${setting}: ${look.value}`);
             assert.equal(look.titles.length, 5, `${setting}: outputs, difference and the kind's two maps`);
-            assert.match(look.result, new RegExp(`mask ${mask ? 'on' : 'off'}`));
+            assert.match(look.result, new RegExp(`^Mask ${mask ? 'on' : 'off'}`));
             checkAgreement(look, neutral, setting);
-            if (!phone) assert.deepEqual(look.scroll, look.view, `${setting}: fits the slide`);
+            if (!phone) {
+              assert.deepEqual(look.scroll, look.view, `${setting}: fits the slide`);
+              assert.ok(look.minText >= 11, `${setting}: smallest figure text ${look.minText.toFixed(1)} px`);
+              assert.deepEqual(look.textProblems, [], setting);
+            }
             if (!mask) await page.screenshot({ path: `${ARTIFACTS}word-order-${name}-${kind}.png` });
           }
         }

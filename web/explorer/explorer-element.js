@@ -34,7 +34,7 @@ const PANEL_CLASSES = {
 // The panels that show what the Learn panel trained beside their own maps.
 const LEARNED_VIEWERS = ['heads', 'why'];
 // In slide mode on a wide screen these panels put their text beside their figures.
-const TWO_COLUMN_PANELS = new Set(['input', 'why', 'steps', 'heads', 'loop', 'learn']);
+const TWO_COLUMN_PANELS = new Set(['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn']);
 const NAV_LABELS = {
   input: 'Input',
   why: 'One head is not enough',

@@ -106,9 +106,8 @@ export function orderMaps(data) {
       rowLabels: a,
       zeroBelow: diff.zero,
       title: diff.own
-        ? `difference, word by word (its own colour scale, +-${formatNumber(diff.scale)}; below ` +
-          `${formatNumber(diff.zero)} drawn and printed as 0)`
-        : `difference, word by word: all below ${formatNumber(diff.zero)}, float32 rounding, drawn as 0`,
+        ? `difference (own scale +-${formatNumber(diff.scale)}; below ${formatNumber(diff.zero)}: 0)`
+        : `difference: all below ${formatNumber(diff.zero)} (float32 rounding), drawn as 0`,
     },
   ];
 }
@@ -127,7 +126,7 @@ export function kindMaps(data) {
         cols: D,
         values: k.table,
         rowLabels: labels,
-        title: `positions P (${n} x ${D}); rows 0-${T - 1} are added to the sentence's x before Wq, Wk, Wv`,
+        title: `P (${n} x ${D}): rows 0-${T - 1} are added to x`,
       },
       { rows: n, cols: n, values: k.dots, rowLabels: labels, colLabels: labels, title: 'P(i) . P(j)' },
     ];
@@ -164,28 +163,25 @@ export function kindText(data) {
   switch (data.positions) {
     case 'learned':
       return (
-        'Learned absolute positions: a table with one row per position (seeded here; a trainer learns it) is ' +
-        'added to each word vector x before Wq, Wk and Wv, so the same word gets another vector at another ' +
-        `position. Nothing ties P(i) . P(j) to the distance |i - j| (spread along a diagonal up to ${formatNumber(diagonalSpread(k))}), ` +
-        'and positions beyond the table do not exist.'
+        'Learned absolute: a table P, one row per position (seeded here; a trainer learns it), added to x ' +
+        `before Wq, Wk, Wv. P(i) . P(j) follows no distance (spread along a diagonal ${formatNumber(diagonalSpread(k))}); ` +
+        'there is no row beyond the table.'
       );
     case 'sinusoidal':
       return (
-        'Sinusoidal positions (Vaswani et al. 2017): sin and cos of t / 10000^(2i/d), added to x before Wq, Wk ' +
-        'and Wv. P(i) . P(j) depends only on |i - j|: every diagonal of the right-hand map is constant (spread ' +
-        `${formatNumber(diagonalSpread(k))}).`
+        'Sinusoidal (Vaswani et al. 2017): sin and cos of t / 10000^(2i/d), added to x before Wq, Wk, Wv. ' +
+        `P(i) . P(j) depends only on |i - j| (spread along a diagonal ${formatNumber(diagonalSpread(k))}).`
       );
     case 'rope':
       return (
-        'RoPE (Su et al. 2021) adds nothing to x: each head turns its q and k, pair by pair, by an angle ' +
-        'proportional to the position; V is untouched. A score then depends only on the offset of the two words: ' +
-        `the same sentence moved ${k.shift} places on gives the same scores (max |difference| ${formatNumber(k.maxShiftDiff)}).`
+        'RoPE (Su et al. 2021): x gets nothing; each head turns q and k, pair by pair, by an angle proportional ' +
+        'to the position; V is untouched. A score depends only on the offset: moved ' +
+        `${k.shift} places on, the scores stay (max |difference| ${formatNumber(k.maxShiftDiff)}).`
       );
     case 'alibi':
       return (
-        'ALiBi (Press et al. 2022) adds nothing to x, q, k or v: head h of H adds -m_h |i - j| to its scores, ' +
-        `slopes m_h = 2^(-8h/H): ${k.slopes.map((m) => formatNumber(m)).join(', ')}. Each head fades distant words ` +
-        'at its own rate.'
+        'ALiBi (Press et al. 2022): nothing enters x, q, k or v; head h of H adds -m_h |i - j| to its scores, ' +
+        `slopes m_h = 2^(-8h/H): ${k.slopes.map((m) => formatNumber(m)).join(', ')}.`
       );
     default:
       return '';
@@ -210,13 +206,7 @@ function diagonalSpread({ dots, tableTokens: n }) {
 
 export class WordOrderPanel extends PanelFrame {
   constructor(host) {
-    super(
-      'order',
-      '6. Word order',
-      `"${SENTENCE_A}" against "${SENTENCE_B}": the same words in another order. Compare each word's output ` +
-        `vector in the two sentences.`,
-      host,
-    );
+    super('order', '6. Word order', `"${SENTENCE_A}" against "${SENTENCE_B}": the same words in another order.`, host);
     this.claim = el('p', { class: 'order-claim' });
     // This panel's own mask (off: the claim), apart from the page's causal option.
     this.mask = el('input', { type: 'checkbox', class: 'order-mask', onchange: () => host.refresh('order') });
@@ -264,36 +254,30 @@ export class WordOrderPanel extends PanelFrame {
     this.claim.dataset.bound = String(bound);
     this.claim.dataset.wordGap = String(claim.wordGap);
     this.claim.textContent =
-      `Without positions and without the mask, each word's output is the same in both sentences: the largest ` +
-      `difference is ${formatNumber(claim.maxDiff)}, within float32 rounding (at most ${formatNumber(bound)}, ` +
-      `2^-20 of the largest output). The words themselves stay apart: any two words' outputs differ by at ` +
-      `least ${formatNumber(claim.wordGap)} (width ${dModel}, ${heads} heads, word vectors uniform in ` +
-      `+-${data.inputScale}). Attention sees a set of words, not a sequence.`;
+      `Without positions and without the mask, each word's output is the same in both sentences: largest ` +
+      `difference ${formatNumber(claim.maxDiff)}, within float32 rounding (at most ${formatNumber(bound)}, 2^-20 of ` +
+      `the largest output), while any two words differ by at least ${formatNumber(claim.wordGap)} (width ` +
+      `${dModel}, ${heads} heads, word vectors in +-${data.inputScale}). Attention sees a set, not a sequence.`;
     this.result.dataset.value = String(maxDiff);
     const diff = differenceScale(data);
     const same =
       maxDiff === 0
         ? ' (exactly the same vectors)'
         : maxDiff < float32Zero(data)
-          ? ' (the same vectors up to float32 rounding: the sums run over the words in another order)'
+          ? ' (float32 rounding: the sums run over the words in another order)'
           : '';
     this.result.textContent =
-      `This setting (mask ${causal ? 'on' : 'off'}, positions ${kindLabel(positions)}): max |difference| over ` +
-      `every word's output = ${formatNumber(maxDiff)}${same}.`;
+      `Mask ${causal ? 'on' : 'off'}, positions ${kindLabel(positions)}: max |difference| over every word's ` +
+      `output = ${formatNumber(maxDiff)}${same}.`;
     const mask = causal
-      ? `With the causal mask a word sees only itself and the words before it: "dogs" sees {All, dogs} in the ` +
-        `first sentence but all four words in the second, so its output differs. The mask is a source of order of ` +
-        `its own: Haviv et al. (2022) showed that causal language models with no positional encoding still learn ` +
-        `where each word stands. `
+      ? 'With the causal mask a word sees only itself and the words before it (below): a source of order of ' +
+        'its own. Haviv et al. (2022) found causal language models without positions still learn position. '
       : '';
-    this.why.textContent =
-      mask + kindText(data) ||
-      'Mask and positions off: every word looks at the same words with the same weights in both sentences. ' +
-        'The layer cannot tell who is the animal.';
+    // Mask and positions off: the claim above already says why.
+    this.why.textContent = mask + kindText(data);
+    this.why.hidden = this.why.textContent === '';
     this.verdicts.replaceChildren(...wordVerdicts(data, diff.zero).map((text) => el('li', { text })));
-    this.status(
-      `Computed by the module just now: causal mask ${causal ? 'on' : 'off'}, positions ${kindLabel(positions)}.`,
-    );
+    this.status('Computed by the module just now.');
     this.draw();
   }
 
@@ -307,9 +291,11 @@ export class WordOrderPanel extends PanelFrame {
   draw() {
     if (!this.data || this.data.error) return;
     const maps = [...orderMaps(this.data), ...kindMaps(this.data)];
-    const perRow = this.drawWidth >= 760 ? (maps.length > 3 ? 5 : 3) : 1;
+    const perRow = Math.min(maps.length, this.drawWidth >= 900 ? 3 : this.drawWidth >= 440 ? 2 : 1);
     const w = perRow > 1 ? Math.floor(this.drawWidth / perRow) - 12 : this.drawWidth;
-    const maxHeight = this.heightBelow(this.figureArea) - 8;
+    // Side by side (a slide), the maps share the height left; one under another (a phone), the page scrolls.
+    const rows = Math.ceil(maps.length / perRow);
+    const maxHeight = perRow > 1 ? Math.floor((this.heightBelow(this.figureArea) - 8) / rows) - 8 : Infinity;
     this.showFigures(
       maps.map((m) => ({
         figure: heatmapFigure({ ...m, maxWidth: w, maxHeight, textScale: this.textScale }),
