@@ -164,8 +164,8 @@ export function kindText(data) {
     case 'learned':
       return (
         'Learned absolute: a table P, one row per position (seeded here; a trainer learns it), added to x ' +
-        `before Wq, Wk, Wv. P(i) . P(j) follows no distance (spread along a diagonal ${formatNumber(diagonalSpread(k))}); ` +
-        'there is no row beyond the table.'
+        'before Wq, Wk, Wv. P(i) . P(j) follows no distance (spread along a diagonal ' +
+        `${formatNumber(diagonalSpread(k))}); there is no row beyond the table.`
       );
     case 'sinusoidal':
       return (
