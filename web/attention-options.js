@@ -3,6 +3,7 @@
 // nothing here repeats them. Types are checked here (release builds of the glue coerce silently);
 // sizes ("size" rows) are judged by the core, which says what is wrong in words.
 import { describe } from './arguments.js';
+import { HeadwiseError } from './errors.js';
 
 // A layer's own config carries this derived value, so it can be passed back in as it is.
 const DERIVED_KEYS = new Set(['concatWidth']);
@@ -14,9 +15,9 @@ const tables = new WeakMap();
 export function attentionOptionTableOf(core) {
   let table = tables.get(core);
   if (!table) {
-    const rows = core
-      .call('attentionOptionTable')
-      .map((row) => Object.freeze({ ...row, choices: row.choices && Object.freeze([...row.choices]) }));
+    const raw = core.call('attentionOptionTable');
+    if (raw === null) throw new HeadwiseError(core.call('lastError'));
+    const rows = raw.map((row) => Object.freeze({ ...row, choices: row.choices && Object.freeze([...row.choices]) }));
     table = Object.freeze({ rows: Object.freeze(rows), byName: new Map(rows.map((row) => [row.name, row])) });
     tables.set(core, table);
   }

@@ -315,6 +315,7 @@ export class Headwise {
     const core = new GuardedCore(rawCore);
     this.#core = core;
     this.#tables = tablesOf(core);
+    attentionOptionTableOf(core); // read at load, like the tensor table
     // A safety net for layers that are dropped without dispose().
     this.#registry = new FinalizationRegistry((handle) => {
       if (core.stoppedReason === null) core.call('disposeModel', handle);
