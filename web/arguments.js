@@ -3,22 +3,6 @@
 // Arrays are converted into a private copy and checked there; the copy is what gets written, so
 // no caller code (a getter, a Proxy, a valueOf) can run between the check and the write.
 
-export const CONFIG_DEFAULTS = Object.freeze({
-  batch: 1,
-  tokens: 6,
-  dModel: 6,
-  heads: 2,
-  headDim: undefined,
-  causal: true,
-  bias: false,
-  seed: 0,
-  memoryBudget: undefined,
-});
-
-const SIZE_KEYS = ['batch', 'tokens', 'dModel', 'heads'];
-// A layer's own config carries this derived value, so it can be passed back in as it is.
-const DERIVED_KEYS = new Set(['concatWidth']);
-
 // The engine's own typed-array accessors, taken once at load: they read internal slots, so they
 // work on arrays from another realm (an iframe) and cannot be fooled by a Proxy or a subclass.
 const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
@@ -63,44 +47,6 @@ function integerArgument(name, value) {
     throw new RangeError(`${name} must be a whole number, got ${describe(value)}`);
   }
   return value;
-}
-
-function booleanArgument(name, value) {
-  if (typeof value !== 'boolean') throw new TypeError(`${name} must be true or false, got ${describe(value)}`);
-  return value;
-}
-
-/** Fills defaults and checks types; the sizes themselves are judged by the core. */
-export function normalizeConfig(config = {}) {
-  if (config === null || typeof config !== 'object') {
-    throw new TypeError(`the configuration must be an object, got ${describe(config)}`);
-  }
-  const known = new Set(Object.keys(CONFIG_DEFAULTS));
-  // One read of each key: a getter or Proxy sees exactly one read, and its answer is what is checked.
-  const given = {};
-  for (const key of Object.keys(config)) {
-    if (!known.has(key) && !DERIVED_KEYS.has(key)) {
-      throw new TypeError(`unknown configuration option "${key}" (known: ${[...known].join(', ')})`);
-    }
-    if (known.has(key)) given[key] = config[key];
-  }
-  const c = { ...CONFIG_DEFAULTS, ...given };
-  for (const key of SIZE_KEYS) integerArgument(key, c[key]);
-  if (c.headDim !== undefined && c.headDim !== null) {
-    integerArgument('headDim', c.headDim);
-    // The core reads 0 as "derive it"; from JS that is spelled by leaving headDim out.
-    if (c.headDim === 0) {
-      throw new RangeError('headDim must be at least 1 when given (leave it out to use width / heads), got 0');
-    }
-  } else c.headDim = undefined;
-  booleanArgument('causal', c.causal);
-  booleanArgument('bias', c.bias);
-  seedArgument('seed', c.seed);
-  if (c.memoryBudget !== undefined) {
-    integerArgument('memoryBudget', c.memoryBudget);
-    if (c.memoryBudget < 1) throw new RangeError(`memoryBudget must be at least 1 byte, got ${c.memoryBudget}`);
-  }
-  return c;
 }
 
 /** A seed: a number (TypeError otherwise), a whole one in 0..2^32-1 (RangeError otherwise). */

@@ -20,7 +20,16 @@ export interface AttentionConfig {
   seed?: number;
   /** Bytes the layer may use in the module. Default 1 GiB. */
   memoryBudget?: number;
+  /**
+   * How word order enters. 'none' (default): nowhere; 'learned': a seeded (T, dModel) table
+   * added to x (a weight: positions); 'sinusoidal': sin/cos rows added to x; 'rope': q and k of
+   * every head rotated by position, v untouched; 'alibi': -2^(-8(h+1)/H) |i - j| added to head
+   * h's scaled scores. 'rope' and 'alibi' run only in the fused forward pass.
+   */
+  positions?: PositionKind;
 }
+
+export type PositionKind = 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi';
 
 export interface ResolvedConfig {
   readonly batch: number;
@@ -33,6 +42,7 @@ export interface ResolvedConfig {
   readonly causal: boolean;
   readonly bias: boolean;
   readonly seed: number;
+  readonly positions: PositionKind;
 }
 
 export interface TraceEntry {
@@ -67,6 +77,8 @@ export interface Weights {
   bk?: Float32Array;
   bv?: Float32Array;
   bOut?: Float32Array;
+  /** With positions: 'learned', (tokens, dModel): row t is added to x[t]. */
+  positions?: Float32Array;
 }
 
 export interface Intermediates {
@@ -85,6 +97,13 @@ export interface Intermediates {
   /** (B, T, H*hd) */
   concat: Float32Array;
   trace: TraceEntry[];
+  /** positions 'learned' or 'sinusoidal': the (T, dModel) rows added to x before Wq, Wk, Wv. */
+  positions?: Float32Array;
+  /** positions 'rope': q and k before their rotation, (B, H, T, hd) (q and k above are rotated). */
+  qUnrotated?: Float32Array;
+  kUnrotated?: Float32Array;
+  /** positions 'alibi': (H, T, T), the bias added to each head's scaled scores. */
+  scoreBias?: Float32Array;
 }
 
 /** Options of forward(); any other key is a TypeError. */
@@ -357,7 +376,22 @@ export class Trainer {
 /** The task's 21 tokens in id order: nouns 0-7, verbs 8-15, fillers 16-19, "?" = 20. */
 export const TRAIN_VOCABULARY: ReadonlyArray<string>;
 
+export interface AttentionOptionRow {
+  name: string;
+  /** 'size': judged by the core against its limits; 'integer': a whole number in [min, max]. */
+  type: 'size' | 'integer' | 'choice' | 'boolean';
+  min?: number;
+  /** null: no upper bound. */
+  max?: number | null;
+  unit?: string;
+  choices?: ReadonlyArray<string>;
+  default: number | string | boolean;
+  about: string;
+}
+
 export interface Headwise {
+  /** createAttention's options as the core defines them (positions: the core's position kinds). */
+  attentionOptions(): ReadonlyArray<AttentionOptionRow>;
   createTrainer(options?: TrainerOptions): Trainer;
   /** The trainer's options as the core defines them (names, types, ranges, defaults). */
   trainerOptions(): ReadonlyArray<TrainerOptionRow>;

@@ -1,14 +1,8 @@
 // headwise: multi-head causal self-attention in WebAssembly, named as the lecture names it.
 // This file is the public API; the page and npm users both use it and nothing below it.
 import { loadCore } from './core-loader.js';
-import {
-  deepFreeze,
-  floatArrayArgument,
-  normalizeConfig,
-  optionsArgument,
-  positiveSize,
-  seedArgument,
-} from './arguments.js';
+import { deepFreeze, floatArrayArgument, optionsArgument, positiveSize, seedArgument } from './arguments.js';
+import { attentionOptionTableOf, coreOptions, normalizeConfig } from './attention-options.js';
 import { HeadwiseError } from './errors.js';
 import { GuardedCore } from './guarded-core.js';
 import { createTrainerOn, trainerOptionsOn } from './trainer.js';
@@ -31,7 +25,8 @@ function tablesOf(core) {
     STEP: byName(steps),
     INPUT_STREAM: rows.find((row) => row.name === 'input').stream,
     rows: Object.freeze(new Map(rows.map((row) => [row.id, row]))),
-    learned: Object.freeze(rows.filter((row) => row.role === 'weight' || row.role === 'bias')),
+    // Weights, biases, and the position table (learned by a trainer, seeded here).
+    learned: Object.freeze(rows.filter((row) => ['weight', 'bias', 'embedding'].includes(row.role))),
   });
 }
 
@@ -67,6 +62,7 @@ export class MultiHeadAttention {
       causal: config.causal,
       bias: config.bias,
       seed: config.seed,
+      positions: config.positions,
     });
     // The public groups of shapes, each the table's shape of one row (q, k, v share theirs).
     const shapeOf = (name) => this.#shapeOf(this.#rows.get(this.#T[name]));
@@ -106,6 +102,7 @@ export class MultiHeadAttention {
     if (!intermediates) return output;
     const concat = this.#read(this.#T.concat);
     return {
+      ...this.#positionIntermediates(),
       output,
       q: this.#read(this.#T.qHeads),
       k: this.#read(this.#T.kHeads),
@@ -117,6 +114,19 @@ export class MultiHeadAttention {
       concat,
       trace: this.shapeTrace(),
     };
+  }
+
+  // What each position kind adds, as the core computed it: the (T, dModel) rows added to x
+  // (learned, sinusoidal); q and k before their rotation (rope: q and k themselves are rotated);
+  // the (H, T, T) bias on the scaled scores (alibi).
+  #positionIntermediates() {
+    const { positions } = this.config;
+    if (positions === 'learned' || positions === 'sinusoidal') return { positions: this.#read(this.#T.positions) };
+    if (positions === 'rope') {
+      return { qUnrotated: this.#headsOf(this.#read(this.#T.q)), kUnrotated: this.#headsOf(this.#read(this.#T.k)) };
+    }
+    if (positions === 'alibi') return { scoreBias: this.#read(this.#T.scoreBias) };
+    return {};
   }
 
   /** The loop version: H single heads one after another, concatenated, then W_out. */
@@ -173,7 +183,10 @@ export class MultiHeadAttention {
     return this.#read(this.#T.output);
   }
 
-  /** Copies of the weights: wq, wk, wv (d_model, H*hd), wOut (H*hd, d_model), biases if on. */
+  /**
+   * Copies of the weights: wq, wk, wv (d_model, H*hd), wOut (H*hd, d_model), biases if on, and
+   * positions (T, d_model) with learned positions.
+   */
   getWeights() {
     return Object.fromEntries(this.#learnedRows().map((row) => [row.name, this.#read(row.id)]));
   }
@@ -208,9 +221,11 @@ export class MultiHeadAttention {
     this.#handle = 0;
   }
 
-  // The table's weight rows, and its bias rows when this layer has biases, in table order.
+  // The table's weight rows, its bias rows when this layer has biases, and the position table
+  // when positions are learned, in table order.
   #learnedRows() {
-    return this.#learned.filter((row) => row.role === 'weight' || this.config.bias);
+    const held = { weight: true, bias: this.config.bias, embedding: this.config.positions === 'learned' };
+    return this.#learned.filter((row) => held[row.role]);
   }
 
   // A row's shape with this layer's sizes for the table's dimension symbols.
@@ -284,13 +299,9 @@ function qkvArgument(what, value) {
   return { q: value.q, k: value.k, v: value.v };
 }
 
-function coreArgs(c) {
-  return [c.batch, c.tokens, c.dModel, c.heads, c.headDim ?? 0];
-}
-
 function traceOf(core, config) {
-  const c = normalizeConfig(config);
-  const trace = core.call('shapeTrace', ...coreArgs(c));
+  const c = normalizeConfig(attentionOptionTableOf(core), config);
+  const trace = core.call('shapeTrace', coreOptions(c));
   if (trace === null) throw new HeadwiseError(core.call('lastError'));
   return trace;
 }
@@ -306,7 +317,10 @@ export class Headwise {
     const core = new GuardedCore(rawCore);
     this.#core = core;
     this.#tables = tablesOf(core);
-    trainerOptionsOn(core); // read at load, while there is memory for it (a full module still refuses cleanly)
+    // The option tables are read at load, while there is memory for them (a full module still
+    // refuses creations cleanly).
+    trainerOptionsOn(core);
+    attentionOptionTableOf(core);
     // A safety net for layers that are dropped without dispose().
     this.#registry = new FinalizationRegistry((handle) => {
       if (core.stoppedReason === null) core.call('disposeModel', handle);
@@ -327,8 +341,8 @@ export class Headwise {
 
   /** Creates a layer; weights come from config.seed unless you setWeights() afterwards. */
   createAttention(config = {}) {
-    const c = normalizeConfig(config);
-    const handle = this.#core.call('createModel', ...coreArgs(c), c.causal, c.bias, c.seed, c.memoryBudget ?? 0);
+    const c = normalizeConfig(attentionOptionTableOf(this.#core), config);
+    const handle = this.#core.call('createModel', coreOptions(c));
     if (handle === 0) throw new HeadwiseError(this.#core.call('lastError'));
     const layer = new MultiHeadAttention(this.#core, handle, c, this.#registry, this.#tables);
     this.#registry.register(layer, handle, layer);
@@ -338,8 +352,8 @@ export class Headwise {
   /** null if the configuration is valid, otherwise the reason in words. */
   check(config = {}) {
     try {
-      const c = normalizeConfig(config);
-      const message = this.#core.call('validateConfig', ...coreArgs(c), c.memoryBudget ?? 0);
+      const c = normalizeConfig(attentionOptionTableOf(this.#core), config);
+      const message = this.#core.call('validateConfig', coreOptions(c));
       return message === '' ? null : message;
     } catch (error) {
       if (error instanceof TypeError || error instanceof RangeError) return error.message;
@@ -354,7 +368,7 @@ export class Headwise {
 
   /** A deterministic input of shape (batch, tokens, dModel), values uniform in [-1, 1). */
   randomInput(config = {}, seed = 0) {
-    const c = normalizeConfig(config);
+    const c = normalizeConfig(attentionOptionTableOf(this.#core), config);
     for (const key of ['batch', 'tokens', 'dModel']) positiveSize(key, c[key]);
     seedArgument('seed', seed);
     const length = c.batch * c.tokens * c.dModel;
@@ -372,6 +386,14 @@ export class Headwise {
    */
   createTrainer(options = {}) {
     return createTrainerOn(this.#core, options);
+  }
+
+  /**
+   * createAttention's options as the core defines them: [{ name, type, min, max, unit, default,
+   * choices, about }] (positions: its choices are the core's position kinds).
+   */
+  attentionOptions() {
+    return attentionOptionTableOf(this.#core).rows;
   }
 
   /** The trainer's options as the core defines them: [{ name, type, min, max, default, choices, about }]. */

@@ -3,17 +3,16 @@
 // Uses the private core (web/core-loader.js) on purpose: this is a measurement, not an API.
 import { loadCore } from '../../web/core-loader.js';
 
-const FORWARD_FUSED = 5,
-  INPUT = 8,
-  OUTPUT = 19,
-  WQ = 0,
-  WK = 1,
-  WV = 2,
-  WOUT = 3;
-
 export async function prepare(c, data) {
   const core = await loadCore();
-  const handle = core.createModel(c.batch, c.tokens, c.dModel, c.heads, c.headDim, c.causal, false, 0, 0);
+  // Ids by name from the core's own table.
+  const { tensors, steps } = core.tensorTable();
+  const id = (rows, name) => rows.find((row) => row.name === name).id;
+  const [INPUT, OUTPUT, WQ, WK, WV, WOUT] = ['input', 'output', 'wq', 'wk', 'wv', 'wOut'].map((n) => id(tensors, n));
+  const FORWARD_FUSED = id(steps, 'forwardFused');
+  const options = { batch: c.batch, tokens: c.tokens, dModel: c.dModel, heads: c.heads, headDim: c.headDim ?? 0 };
+  const defaults = Object.fromEntries(core.attentionOptionTable().map((row) => [row.name, row.default]));
+  const handle = core.createModel({ ...defaults, ...options, causal: c.causal });
   if (handle === 0) throw new Error(core.lastError());
   for (const [id, array] of [
     [WQ, data.wq],

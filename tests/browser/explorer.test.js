@@ -120,36 +120,44 @@ for (const origin of ['http', 'file']) {
         const loopDiff = await numberIn(page.locator('.loop-diff'));
         assert.ok(Number.isFinite(loopDiff) && loopDiff < 1e-5, `max |loop - fused| = ${loopDiff}`);
 
-        // Word order: its mask is the page's causal option (on by default): the outputs differ and
-        // each word says why; without mask or positions they are the same; positions differ again.
+        // Word order: its own mask starts off, so the claim shows first (same outputs); the mask
+        // and a position kind each make the outputs differ, and each word says why.
         const order = page.locator('.order-diff');
-        const inputCausal = page.locator('[data-panel="input"] input[type=checkbox]');
-        assert.equal(await page.locator('.order-mask').isChecked(), true);
-        assert.ok((await numberIn(order)) > 1e-3, `causal mask: ${await numberIn(order)}`);
+        assert.equal(await page.locator('.order-mask').isChecked(), false);
+        assert.ok((await numberIn(order)) < 1e-6, `no mask, no positions: ${await numberIn(order)}`);
+        await page.locator('.order-mask').check();
+        await page.waitForFunction(
+          () =>
+            Number(document.querySelector('headwise-explorer').shadowRoot.querySelector('.order-diff').dataset.value) >
+            1e-3,
+          null,
+          { timeout: 5000 },
+        );
         assert.match(await page.locator('.order-why').innerText(), /mask/);
         const verdicts = await page.locator('.order-verdicts li').allInnerTexts();
         assert.match(verdicts[0], /^"All": the same vector: it sees the same words, \{All\}, in both sentences\.$/);
         assert.match(verdicts[1], /^"dogs": changed .* \{All, dogs\} in the first sentence but/);
+        // The page's own causal option is another control: the panel's mask leaves it as it was.
+        assert.equal(await page.locator('[data-panel="input"] input[type=checkbox]').isChecked(), true);
         await page.locator('.order-mask').uncheck();
-        // The input panel shows the same option (after the render the change asked for).
+        await page.locator('.order-kind').selectOption('sinusoidal');
         await page.waitForFunction(
           () =>
-            !document
-              .querySelector('headwise-explorer')
-              .shadowRoot.querySelector('[data-panel="input"] input[type=checkbox]').checked,
+            Number(document.querySelector('headwise-explorer').shadowRoot.querySelector('.order-diff').dataset.value) >
+            1e-3,
           null,
           { timeout: 5000 },
         );
-        assert.ok((await numberIn(order)) < 1e-6, `no mask, no positions: ${await numberIn(order)}`);
-        await page.locator('.order-positions').check();
-        assert.ok((await numberIn(order)) > 1e-3, `positions: ${await numberIn(order)}`);
-        await page.locator('.order-positions').uncheck();
-        await inputCausal.check();
+        await page.locator('.order-kind').selectOption('none');
         await page.waitForFunction(
-          () => document.querySelector('headwise-explorer').shadowRoot.querySelector('.order-mask').checked,
+          () =>
+            Number(document.querySelector('headwise-explorer').shadowRoot.querySelector('.order-diff').dataset.value) <
+            1e-6,
           null,
           { timeout: 5000 },
         );
+        await page.waitForSelector('headwise-explorer:not([data-drawing])');
+        await page.mouse.move(0, 0); // the pointer left over the order panel may hover a map below
 
         // Keyboard: focusing a token in the heads panel highlights its row in every head.
         const headCanvas = page.locator('[data-panel="heads"] .figures canvas').first();

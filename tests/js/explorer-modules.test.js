@@ -6,7 +6,6 @@ import { readFile } from 'node:fs/promises';
 import { loadHeadwise } from '../../web/headwise.js';
 import { sentenceBatch, tokenize } from '../../web/explorer/tokenizer.js';
 import { optionsFromQuery, queryOf } from '../../web/explorer/options.js';
-import { sinusoidalPositions } from '../../web/explorer/positional-encoding.js';
 import { designTeachingWeights } from '../../web/explorer/teaching-weights.js';
 import { embedTokens, tokenVector } from '../../web/explorer/token-embeddings.js';
 import { DEFAULT_SENTENCE } from '../../web/explorer/presets.js';
@@ -85,18 +84,6 @@ test('options: URL parameters, defaults, refusals in words, round trip', () => {
   const custom = optionsFromQuery('?width=8&heads=4&sentence=Hello%20world');
   assert.equal(custom.options.preset, 'custom');
   assert.deepEqual(optionsFromQuery(queryOf(custom.options)).options, custom.options);
-});
-
-test('sinusoidal positions: sin/cos of t / 10000^(2i/d), checked in double precision', () => {
-  const d = 6;
-  const pe = sinusoidalPositions(4, d);
-  for (let t = 0; t < 4; t += 1) {
-    for (let i = 0; i < d / 2; i += 1) {
-      const angle = t / Math.pow(10000, (2 * i) / d);
-      assert.ok(Math.abs(pe[t * d + 2 * i] - Math.sin(angle)) <= 1e-6 + 1e-6 * Math.abs(Math.sin(angle)));
-      assert.ok(Math.abs(pe[t * d + 2 * i + 1] - Math.cos(angle)) <= 1e-6 + 1e-6 * Math.abs(Math.cos(angle)));
-    }
-  }
 });
 
 test('designed weights: one head splits between ball and catch, two heads take one each', () => {

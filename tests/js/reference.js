@@ -1,7 +1,9 @@
 // An independent double-precision multi-head attention in plain loops, for the tests only.
 // Weights: wq, wk, wv (d, C) and wOut (C, d), row-major; optional biases.
+// positions (optional, in doubles): rotate(t, vector) turns a head's q or k to position t in
+// place (RoPE), bias(h, i, j) is added to head h's scaled score of query i on key j (ALiBi).
 
-export function referenceMha({ batch: B, tokens: T, dModel: D, heads: H, headDim: hd, causal }, w, x) {
+export function referenceMha({ batch: B, tokens: T, dModel: D, heads: H, headDim: hd, causal }, w, x, positions = {}) {
   const C = H * hd;
   const qh = new Float64Array(B * H * T * hd);
   const kh = new Float64Array(B * H * T * hd);
@@ -30,6 +32,10 @@ export function referenceMha({ batch: B, tokens: T, dModel: D, heads: H, headDim
           kh[at(b, h, t, e)] = k;
           vh[at(b, h, t, e)] = v;
         }
+        if (positions.rotate) {
+          positions.rotate(t, qh.subarray(at(b, h, t, 0), at(b, h, t, hd)));
+          positions.rotate(t, kh.subarray(at(b, h, t, 0), at(b, h, t, hd)));
+        }
       }
       for (let i = 0; i < T; i++) {
         const row = ((b * H + h) * T + i) * T;
@@ -41,7 +47,7 @@ export function referenceMha({ batch: B, tokens: T, dModel: D, heads: H, headDim
           }
           let dot = 0;
           for (let e = 0; e < hd; e++) dot += qh[at(b, h, i, e)] * kh[at(b, h, j, e)];
-          scores[row + j] = dot / Math.sqrt(hd);
+          scores[row + j] = dot / Math.sqrt(hd) + (positions.bias ? positions.bias(h, i, j) : 0);
           max = Math.max(max, scores[row + j]);
         }
         let sum = 0;

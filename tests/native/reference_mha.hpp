@@ -29,7 +29,15 @@ struct RefResult {
   std::vector<double> output;                     // (B, T, d)
 };
 
-inline RefResult reference_mha(const RefSizes& s, const RefWeights& w, const float* x) {
+// Position hooks, in double (optional): rotate(t, vector, hd) turns a head's q or k to position t
+// in place (RoPE); bias(h, i, j) is added to head h's scaled score of query i on key j (ALiBi).
+struct RefPositions {
+  void (*rotate)(std::size_t t, double* v, std::size_t hd) = nullptr;
+  double (*bias)(std::size_t h, std::size_t heads, std::size_t i, std::size_t j) = nullptr;
+};
+
+inline RefResult reference_mha(const RefSizes& s, const RefWeights& w, const float* x,
+                               const RefPositions& positions = {}) {
   const std::size_t B = s.batch, T = s.tokens, D = s.d_model, H = s.heads, hd = s.head_dim;
   const std::size_t C = s.concat();
   RefResult r;
@@ -60,6 +68,12 @@ inline RefResult reference_mha(const RefSizes& s, const RefWeights& w, const flo
           r.k_heads[head_index(b, h, t, e)] = k;
           r.v_heads[head_index(b, h, t, e)] = v;
         }
+      if (positions.rotate) {
+        for (std::size_t t = 0; t < T; ++t) {
+          positions.rotate(t, &r.q_heads[head_index(b, h, t, 0)], hd);
+          positions.rotate(t, &r.k_heads[head_index(b, h, t, 0)], hd);
+        }
+      }
       for (std::size_t i = 0; i < T; ++i) {
         double* srow = &r.scores[((b * H + h) * T + i) * T];
         double* prow = &r.attention[((b * H + h) * T + i) * T];
@@ -72,7 +86,8 @@ inline RefResult reference_mha(const RefSizes& s, const RefWeights& w, const flo
           double dot = 0;
           for (std::size_t e = 0; e < hd; ++e)
             dot += r.q_heads[head_index(b, h, i, e)] * r.k_heads[head_index(b, h, j, e)];
-          srow[j] = dot / std::sqrt(double(hd));
+          srow[j] =
+              dot / std::sqrt(double(hd)) + (positions.bias ? positions.bias(h, H, i, j) : 0.0);
           max = std::max(max, srow[j]);
         }
         double sum = 0;

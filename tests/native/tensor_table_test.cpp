@@ -67,10 +67,11 @@ std::uint64_t expected_floats(const Config& c, const TensorRow& row) {
 }
 
 TEST(TensorTable, RowsAreInIdOrderWithTheNamesJavaScriptUses) {
-  const char* names[] = {"wq",     "wk",        "wv",           "wOut",   "bq",
-                         "bk",     "bv",        "bOut",         "input",  "q",
-                         "k",      "v",         "qHeads",       "kHeads", "vHeads",
-                         "scores", "attention", "contextHeads", "concat", "output"};
+  const char* names[] = {"wq",           "wk",     "wv",     "wOut",      "bq",
+                         "bk",           "bv",     "bOut",   "input",     "positions",
+                         "positioned",   "q",      "k",      "v",         "qHeads",
+                         "kHeads",       "vHeads", "scores", "attention", "scoreBias",
+                         "contextHeads", "concat", "output"};
   std::set<std::string> seen;
   for (int i = 0; i < kTensorCount; ++i) {
     const TensorRow& row = tensor_table()[i];

@@ -17,12 +17,14 @@
 #include <unordered_map>
 #include <xsimd/xsimd.hpp>
 
+#include "attention_options.hpp"
 #include "boundary.hpp"
 #include "model.hpp"
 #include "rng.hpp"
 #include "shape_trace.hpp"
 
 using emscripten::val;
+using headwise::AttentionOptions;
 using headwise::Config;
 using headwise::Model;
 using headwise::bindings::can_allocate;
@@ -42,12 +44,10 @@ std::unordered_map<int, std::unique_ptr<Model>> make_handle_map() {
 }
 std::unordered_map<int, std::unique_ptr<Model>> g_models = make_handle_map();
 int g_next_handle = 1;
-// The budget a caller asked for (0: the default), capped at what this module can ever hold: its
-// maximum memory (-sMAXIMUM_MEMORY), so that no size that passes can wrap the 32-bit size_t.
-headwise::Limits make_limits(double budget_bytes) {
+// The defaults, with the budget capped at what this module can ever hold: its maximum memory
+// (-sMAXIMUM_MEMORY), so that no size that passes can wrap the 32-bit size_t.
+headwise::Limits module_limits() {
   headwise::Limits limits;
-  limits.memory_budget_bytes =
-      headwise::budget_from_number(budget_bytes, limits.memory_budget_bytes);
   limits.address_space_bytes = emscripten_get_heap_max();
   return limits;
 }
@@ -61,26 +61,22 @@ Model* find(int handle) {
   return it->second.get();
 }
 
-val validate_config(double batch, double tokens, double d_model, double heads, double head_dim,
-                    double budget) {
+val validate_config(AttentionOptions options) {
   if (!can_allocate()) return text(headwise::bindings::kOutOfMemory);
-  const headwise::Limits limits = make_limits(budget);
+  headwise::Limits limits = module_limits();
   Config c;
-  headwise::Status s = headwise::config_from_numbers(batch, tokens, d_model, heads, head_dim, true,
-                                                     false, limits, &c);
+  headwise::Status s = headwise::config_from_options(options, &limits, &c);
   if (s.is_ok()) s = headwise::validate(c, limits);
   return text(s.message().c_str());
 }
 
-int create_model(double batch, double tokens, double d_model, double heads, double head_dim,
-                 bool causal, bool bias, double seed, double budget) {
+int create_model(AttentionOptions options) {
   if (!can_allocate()) return 0;
-  const headwise::Limits limits = make_limits(budget);
+  headwise::Limits limits = module_limits();
   Config c;
   std::unique_ptr<Model> model;
-  headwise::Status s = headwise::config_from_numbers(batch, tokens, d_model, heads, head_dim,
-                                                     causal, bias, limits, &c);
-  if (s.is_ok()) s = Model::create(c, limits, static_cast<std::uint64_t>(seed), &model);
+  headwise::Status s = headwise::config_from_options(options, &limits, &c);
+  if (s.is_ok()) s = Model::create(c, limits, static_cast<std::uint64_t>(options.seed), &model);
   if (!s.is_ok()) return fail(s.message()), 0;
   const int handle = g_next_handle++;
   g_models.emplace(handle, std::move(model));
@@ -118,12 +114,12 @@ bool keep_intermediates(int handle, bool keep) {
   return s.is_ok() || fail(s.message());
 }
 
-val shape_trace(double batch, double tokens, double d_model, double heads, double head_dim) {
+val shape_trace(AttentionOptions options) {
   if (!can_allocate()) return val::null();
+  headwise::Limits limits;
   Config c;
-  headwise::Status s = headwise::config_from_numbers(batch, tokens, d_model, heads, head_dim, true,
-                                                     false, headwise::Limits{}, &c);
-  if (s.is_ok()) s = headwise::validate_shape(c, headwise::Limits{});
+  headwise::Status s = headwise::config_from_options(options, &limits, &c);
+  if (s.is_ok()) s = headwise::validate_shape(c, limits);
   if (!s.is_ok()) return fail(s.message()), val::null();
   val entries = val::array();
   for (const auto& e : headwise::shape_trace(c)) {
@@ -190,6 +186,60 @@ val random_uniform(double count, double seed, int stream, float bound) {
       .new_(emscripten::typed_memory_view(buffer.size(), buffer.data()));
 }
 
+val string_list(const char* const* names) {
+  val list = val::array();
+  for (const char* const* n = names; *n; ++n) list.call<void>("push", text(*n));
+  return list;
+}
+
+// [{ name, type, min, max, unit, default, choices, about }]: what JavaScript reads its option
+// names, types and defaults from. type: "size" (judged by the core), "integer", "boolean",
+// "choice"; an unbounded max is null.
+val attention_option_table() {
+  if (!can_allocate()) return val::null();
+  using Type = headwise::AttentionOptionType;
+  const AttentionOptions defaults;
+  val rows = val::array();
+  const headwise::AttentionOptionRow* r = headwise::attention_option_rows();
+  for (std::size_t i = 0; i < headwise::attention_option_row_count(); ++i) {
+    val row = val::object();
+    row.set(text("name"), text(r[i].name));
+    row.set(text("about"), text(r[i].about));
+    switch (r[i].type) {
+      case Type::kSize:
+      case Type::kInteger:
+        row.set(text("type"), text(r[i].type == Type::kSize ? "size" : "integer"));
+        row.set(text("min"), r[i].min);
+        row.set(text("max"), std::isinf(r[i].max) ? val::null() : val(r[i].max));
+        row.set(text("unit"), text(r[i].unit));
+        row.set(text("default"), defaults.*r[i].number);
+        break;
+      case Type::kChoice:
+        row.set(text("type"), text("choice"));
+        row.set(text("choices"), string_list(r[i].choices()));
+        row.set(text("default"), text((defaults.*r[i].text).c_str()));
+        break;
+      case Type::kBoolean:
+        row.set(text("type"), text("boolean"));
+        row.set(text("default"), defaults.*r[i].flag);
+        break;
+    }
+    rows.call<void>("push", row);
+  }
+  return rows;
+}
+
+// The value_object's fields are the option table's rows: one list of names, in C++.
+void register_attention_options() {
+  emscripten::value_object<AttentionOptions> fields("AttentionOptions");
+  const headwise::AttentionOptionRow* r = headwise::attention_option_rows();
+  for (std::size_t i = 0; i < headwise::attention_option_row_count(); ++i) {
+    if (r[i].number) fields.field(r[i].name, r[i].number);
+    if (r[i].flag) fields.field(r[i].name, r[i].flag);
+    if (r[i].text) fields.field(r[i].name, r[i].text);
+  }
+}
+
 val simd_arch() { return text(xsimd::default_arch::name()); }
 int live_models() { return static_cast<int>(g_models.size()); }
 
@@ -212,6 +262,8 @@ void abort_for_testing() { std::abort(); }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(headwise) {
+  register_attention_options();
+  emscripten::function("attentionOptionTable", &attention_option_table);
   emscripten::function("validateConfig", &validate_config);
   emscripten::function("createModel", &create_model);
   emscripten::function("disposeModel", &dispose_model);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "layers/positions/position_kind.hpp"
 #include "simd_sizes.hpp"
 
 namespace headwise {
@@ -160,14 +161,18 @@ bool dim_values(const Config& c, DimValues* out) {
   return head_scratch_floats_u64(std::uint64_t(c.tokens), hd, &v[int(Dim::kS)]);
 }
 
-bool row_allocated(const TensorRow& row, bool bias, bool with_intermediates) {
+bool row_allocated(const TensorRow& row, const Config& c, bool with_intermediates) {
   switch (row.alloc) {
     case Alloc::kAlways:
       return true;
     case Alloc::kWithBias:
-      return bias;
+      return c.bias;
     case Alloc::kWithIntermediates:
       return with_intermediates;
+    case Alloc::kWithInputPositions:
+      return c.position && (c.position->learned_table || c.position->add_to_input);
+    case Alloc::kWithScoreBiasKept:
+      return with_intermediates && c.position && c.position->score_bias;
   }
   return false;
 }
@@ -178,7 +183,7 @@ CheckedU64 needed_bytes(const Config& c, bool with_intermediates) {
   CheckedU64 floats = 0;
   for (int i = 0; i < kTensorCount; ++i) {
     const TensorRow& row = tensor_table()[i];
-    if (row_allocated(row, c.bias, with_intermediates)) floats += row_floats(row, dims);
+    if (row_allocated(row, c, with_intermediates)) floats += row_floats(row, dims);
   }
   return floats * sizeof(float);
 }
@@ -218,6 +223,7 @@ Dims dims_of(const Config& c) {
   d.concat = d.heads * d.head_dim;
   d.causal = c.causal;
   d.bias = c.bias;
+  d.position = c.position;
   return d;
 }
 

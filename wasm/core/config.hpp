@@ -12,6 +12,10 @@
 
 namespace headwise {
 
+namespace layers {
+struct PositionKind;
+}
+
 struct Config {
   std::int64_t batch = 1;
   std::int64_t tokens = 1;
@@ -22,6 +26,8 @@ struct Config {
   std::int64_t head_dim = 0;
   bool causal = true;
   bool bias = false;
+  // How word order enters (layers/positions); null: nowhere.
+  const layers::PositionKind* position = nullptr;
 };
 
 struct Limits {
@@ -41,6 +47,7 @@ struct Dims {
   std::size_t batch, tokens, d_model, heads, head_dim;
   std::size_t concat;  // heads * head_dim
   bool causal, bias;
+  const layers::PositionKind* position;  // null: none
 
   std::size_t rows() const { return batch * tokens; }  // B*T, the rows of every projection
 };
@@ -68,7 +75,7 @@ Dims dims_of(const Config& config);
 bool dim_values(const Config& config, DimValues* out);
 
 // Whether a model with this configuration holds the row (intermediates: while they are kept).
-bool row_allocated(const TensorRow& row, bool bias, bool with_intermediates);
+bool row_allocated(const TensorRow& row, const Config& config, bool with_intermediates);
 // Bytes of every row allocated in that state, checked; !ok() if the sum overflows 64 bits.
 CheckedU64 needed_bytes(const Config& config, bool with_intermediates);
 // min(budget, address space): the budget validate() applies.

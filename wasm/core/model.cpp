@@ -1,9 +1,12 @@
 #include "model.hpp"
 
+#include <cmath>
 #include <new>
 
 #include "fused_steps.hpp"
+#include "layers/positions/position_kind.hpp"
 #include "loop_attention.hpp"
+#include "position_steps.hpp"
 #include "rng.hpp"
 
 namespace headwise {
@@ -32,12 +35,18 @@ Status Model::create(const Config& config, const Limits& limits, std::uint64_t s
 
   for (int i = 0; i < kTensorCount; ++i) {
     const TensorRow& row = tensor_table()[i];
-    if (!row_allocated(row, config.bias, /*with_intermediates=*/false)) continue;
+    if (!row_allocated(row, config, /*with_intermediates=*/false)) continue;
     const std::uint64_t floats = row_floats(row, m->dim_values_).value();
     if (!m->buffers_[i].allocate(std::size_t(floats))) return out_of_memory(row, floats);
+    float* data = m->buffers_[i].data();
     if (row.role == Role::kWeight || row.role == Role::kBias) {
       const float bound = fan_in_bound(std::size_t(m->dim_values_[static_cast<int>(row.fan_in)]));
-      fill_uniform(m->buffers_[i].data(), m->buffers_[i].size(), seed, row.stream, bound);
+      fill_uniform(data, m->buffers_[i].size(), seed, row.stream, bound);
+    } else if (row.role == Role::kEmbedding && config.position->learned_table) {
+      // Variance 1, as the trainer's embeddings start (tensor_row.hpp).
+      fill_uniform(data, m->buffers_[i].size(), seed, row.stream, std::sqrt(3.0f));
+    } else if (row.role == Role::kEmbedding) {
+      fill_input_positions(m->dims_, data);
     }
   }
   *out = std::move(m);
@@ -50,9 +59,13 @@ Status Model::keep_intermediates(bool keep) {
     Status s = validate(config_, limits_, /*with_intermediates=*/true);
     if (!s.is_ok()) return s;
   }
+  // The rows held only while intermediates are kept.
+  const auto kept_only = [this](const TensorRow& row) {
+    return row_allocated(row, config_, true) && !row_allocated(row, config_, false);
+  };
   for (int i = 0; i < kTensorCount; ++i) {
     const TensorRow& row = tensor_table()[i];
-    if (row.alloc != Alloc::kWithIntermediates) continue;
+    if (!kept_only(row)) continue;
     if (!keep) {
       buffers_[i].release();
       continue;
@@ -60,10 +73,12 @@ Status Model::keep_intermediates(bool keep) {
     const std::uint64_t floats = row_floats(row, dim_values_).value();
     if (!buffers_[i].allocate(std::size_t(floats))) {
       for (int j = 0; j < kTensorCount; ++j)
-        if (tensor_table()[j].alloc == Alloc::kWithIntermediates) buffers_[j].release();
+        if (kept_only(tensor_table()[j])) buffers_[j].release();
       return out_of_memory(row, floats);
     }
   }
+  if (keep && config_.position && config_.position->score_bias)
+    fill_score_bias(dims_, tensor(TensorId::kScoreBias));
   keeping_ = keep;
   return Status::ok();
 }
@@ -77,15 +92,25 @@ Status Model::run(Step step) {
   float* attention = tensor(TensorId::kAttention);
   switch (step) {
     case Step::kProject:
-      project(d, w, tensor(TensorId::kInput), tensor(TensorId::kQ), tensor(TensorId::kK),
+      project(d, w, positioned_input(), tensor(TensorId::kQ), tensor(TensorId::kK),
               tensor(TensorId::kV));
       return Status::ok();
     case Step::kSplit:
       split_heads(d, tensor(TensorId::kQ), tensor(TensorId::kQHeads));
       split_heads(d, tensor(TensorId::kK), tensor(TensorId::kKHeads));
       split_heads(d, tensor(TensorId::kV), tensor(TensorId::kVHeads));
+      if (d.position && d.position->rotate) {
+        rotate_heads(d, tensor(TensorId::kQHeads));
+        rotate_heads(d, tensor(TensorId::kKHeads));
+      }
       return Status::ok();
     case Step::kAttend:
+      if (d.position && d.position->score_bias) {
+        attend_biased(d, tensor(TensorId::kQHeads), tensor(TensorId::kKHeads),
+                      tensor(TensorId::kVHeads), scratch, tensor(TensorId::kContextHeads), scores,
+                      attention);
+        return Status::ok();
+      }
       attend(d, tensor(TensorId::kQHeads), tensor(TensorId::kKHeads), tensor(TensorId::kVHeads),
              scratch, tensor(TensorId::kContextHeads), scores, attention);
       return Status::ok();
@@ -101,18 +126,29 @@ Status Model::run(Step step) {
         run(s);
       return Status::ok();
     case Step::kForwardLoop: {
+      if (d.position && (d.position->rotate || d.position->score_bias)) {
+        return Status::error(std::string("the loop version has no ") + d.position->name +
+                             " positions: use the fused forward pass");
+      }
       const LoopBuffers buffers{tensor(TensorId::kQHeads),
                                 tensor(TensorId::kKHeads),
                                 tensor(TensorId::kVHeads),
                                 tensor(TensorId::kConcat),
                                 scores,
                                 attention};
-      forward_loop(d, w, tensor(TensorId::kWout), bias(TensorId::kBout), tensor(TensorId::kInput),
+      forward_loop(d, w, tensor(TensorId::kWout), bias(TensorId::kBout), positioned_input(),
                    scratch, buffers, tensor(TensorId::kOutput));
       return Status::ok();
     }
   }
   return Status::error("unknown step " + std::to_string(static_cast<int>(step)));
+}
+
+const float* Model::positioned_input() {
+  if (tensor_size(TensorId::kPositions) == 0) return tensor(TensorId::kInput);
+  add_input_positions(dims_, tensor(TensorId::kPositions), tensor(TensorId::kInput),
+                      tensor(TensorId::kPositioned));
+  return tensor(TensorId::kPositioned);
 }
 
 }  // namespace headwise

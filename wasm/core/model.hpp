@@ -40,6 +40,8 @@ class Model {
   Model() = default;
   static std::size_t index(TensorId id) { return static_cast<std::size_t>(id); }
   const float* bias(TensorId id) { return config_.bias ? tensor(id) : nullptr; }
+  // x, or x + positions (written to "positioned") for a kind that enters at the input.
+  const float* positioned_input();
 
   Config config_;
   Limits limits_;

@@ -66,6 +66,10 @@ const char* alloc_name(Alloc alloc) {
       return "withBias";
     case Alloc::kWithIntermediates:
       return "withIntermediates";
+    case Alloc::kWithInputPositions:
+      return "withInputPositions";
+    case Alloc::kWithScoreBiasKept:
+      return "withScoreBiasKept";
   }
   return "";
 }

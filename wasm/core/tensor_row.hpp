@@ -50,6 +50,8 @@ enum class Alloc : std::uint8_t {
   kAlways,
   kWithBias,           // only when the configuration has biases
   kWithIntermediates,  // only while intermediates are kept (on request, checked against the budget)
+  kWithInputPositions,  // only with positions added to x (learned, sinusoidal)
+  kWithScoreBiasKept,   // only while intermediates are kept, with a score bias (ALiBi)
 };
 const char* alloc_name(Alloc alloc);
 

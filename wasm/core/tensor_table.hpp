@@ -24,6 +24,8 @@ namespace headwise {
   ROW(kBv, "bv", kBias, kWithBias, (C), 7, D)                                            \
   ROW(kBout, "bOut", kBias, kWithBias, (D), 8, C)                                        \
   ROW(kInput, "input", kActivation, kAlways, (B, T, D), 9, none)                         \
+  ROW(kPositions, "positions", kEmbedding, kWithInputPositions, (T, D), 10, none)        \
+  ROW(kPositioned, "positioned", kActivation, kWithInputPositions, (B, T, D), 0, none)   \
   ROW(kQ, "q", kActivation, kAlways, (B, T, C), 0, none)                                 \
   ROW(kK, "k", kActivation, kAlways, (B, T, C), 0, none)                                 \
   ROW(kV, "v", kActivation, kAlways, (B, T, C), 0, none)                                 \
@@ -32,6 +34,7 @@ namespace headwise {
   ROW(kVHeads, "vHeads", kActivation, kAlways, (B, H, T, hd), 0, none)                   \
   ROW(kScores, "scores", kIntermediate, kWithIntermediates, (B, H, T, T), 0, none)       \
   ROW(kAttention, "attention", kIntermediate, kWithIntermediates, (B, H, T, T), 0, none) \
+  ROW(kScoreBias, "scoreBias", kIntermediate, kWithScoreBiasKept, (H, T, T), 0, none)    \
   ROW(kContextHeads, "contextHeads", kActivation, kAlways, (B, H, T, hd), 0, none)       \
   ROW(kConcat, "concat", kActivation, kAlways, (B, T, C), 0, none)                       \
   ROW(kOutput, "output", kActivation, kAlways, (B, T, D), 0, none)                       \

@@ -8,7 +8,6 @@
 import { sentenceBatch, tokenize } from './tokenizer.js';
 import { embedTokens, tokenKey } from './token-embeddings.js';
 import { designTeachingWeights } from './teaching-weights.js';
-import { withPositions } from './positional-encoding.js';
 import { DEFAULT_SENTENCE } from './presets.js';
 import { runHeadsSweep } from './sweep.js';
 import { LearnSession } from './learn-session.js';
@@ -29,7 +28,16 @@ export const PANEL_PARTS = Object.freeze({
 export const WHY_WIDTH = 6;
 const WHY_TARGETS = { one: [['ball', 'catch']], two: [['ball'], ['catch']] };
 export const ORDER_SENTENCES = Object.freeze(['All dogs are animals', 'All animals are dogs']);
-const ORDER_MAX_WIDTH = 1024;
+// Word order runs at a width and an input scale at which the four words' outputs clearly differ
+// from one another (at the toy width 6 with vectors in +-1 the attention is nearly uniform and
+// every output is nearly the same average: 1.4% of the outputs' scale apart; here about 25%).
+export const ORDER_WIDTH = 16;
+export const ORDER_HEADS = 2;
+export const ORDER_INPUT_SCALE = 4;
+// Positions shown beyond the sentence: PE(i) . PE(j) against |i - j| over this many, and the
+// shift of RoPE's offset check.
+export const ORDER_TABLE_TOKENS = 24;
+export const ORDER_ROPE_SHIFT = 5;
 
 // A layer this wide takes tens of milliseconds to create and run (one call each, which cannot be
 // split), so the page says so and lets the notice paint first. Wider than the page computes
@@ -55,13 +63,9 @@ function frozen(value) {
   return value;
 }
 
-// Word order computes the current width and heads, or the lecture's 6 and 2 when they are
-// unusable here (saying why); the page's causal option sets the mask, the panel's checkbox the positions.
-function orderSpec(status, o, { causal, positions }) {
-  const usable = status === 'ok' && o.dModel <= ORDER_MAX_WIDTH;
-  const reasons = { ok: 'is wider than this panel computes', 'shapes-only': 'is too large to compute here' };
-  const fallback = usable ? null : (reasons[status] ?? 'is not valid');
-  return { dModel: usable ? o.dModel : 6, heads: usable ? o.heads : 2, seed: o.seed, causal, positions, fallback };
+// Word order's own controls set its mask and position kind; the seed is the page's.
+function orderSpec(o, { causal, positions }) {
+  return { seed: o.seed, causal, positions };
 }
 
 // A part that fails says why in its own result; the other parts are unaffected.
@@ -86,13 +90,13 @@ export class ExplorerComputation {
 
   /**
    * @param o the element's options
-   * @param {{ parts?: Iterable<string>, order?: { causal: boolean, positions: boolean } }} want
+   * @param {{ parts?: Iterable<string>, order?: { causal: boolean, positions: string } }} want
    * @returns a frozen result: { status, message?, sentences?, tokens?, config?, trace?, x?, fused?,
    *   loop?, steps?, wOut?, why?, order?, learned? }; status is 'sentence', 'invalid', 'shapes-only' or 'ok'.
    *   sentences: the batch, one token list per sentence (config.batch of them, config.tokens each);
    *   tokens: the first sentence's, which label the figures that draw one sentence.
    */
-  compute(o, { parts = [], order = { causal: false, positions: false } } = {}) {
+  compute(o, { parts = [], order = { causal: false, positions: 'none' } } = {}) {
     const wanted = new Set(parts);
     const inputs = [o.sentence, o.maxTokens, o.dModel, o.heads, o.causal, o.seed];
     const base = this.#remember('base', inputs, () => this.#base(o));
@@ -112,7 +116,7 @@ export class ExplorerComputation {
     if (wanted.has('why')) result.why = this.#remember('why', [o.seed], () => attempt(() => this.#why(o.seed)));
     if (wanted.has('learned')) result.learned = this.#learned();
     if (wanted.has('order')) {
-      const spec = orderSpec(base.status, o, order);
+      const spec = orderSpec(o, order);
       result.order = this.#remember('order', spec, () => attempt(() => this.#order(spec)));
     }
     delete result.key;
@@ -267,35 +271,120 @@ export class ExplorerComputation {
     return { tokens, seed, runs };
   }
 
-  // The same words in two orders, through one layer; row i of each comparison is word a[i].
-  #order({ dModel, heads, seed, causal, positions, fallback }) {
+  /** The position kinds the core offers, in its order (its option table). */
+  positionKinds() {
+    return this.#hw.attentionOptions().find((row) => row.name === 'positions').choices;
+  }
+
+  // The same words in two orders, through one layer; row i of each comparison is word a[i]. With
+  // the mask and positions off, the claim's numbers; for each kind, what the core computed where
+  // it enters (the rows added to x, RoPE's scores at two offsets, ALiBi's bias).
+  #order({ seed, causal, positions }) {
     const [a, b] = ORDER_SENTENCES.map((s) => tokenize(s).tokens);
     const T = a.length;
-    const input = (tokens) => {
-      const x = embedTokens(this.#hw, tokens, dModel);
-      return positions ? withPositions(x, T, dModel) : x;
+    const dModel = ORDER_WIDTH;
+    const heads = ORDER_HEADS;
+    const input = (tokens) => embedTokens(this.#hw, tokens, dModel).map((v) => v * ORDER_INPUT_SCALE);
+    const config = { batch: 1, tokens: T, dModel, heads, causal, seed, positions };
+    const pair = (c) =>
+      this.#withLayer(c, (layer) => [a, b].map((tokens) => layer.forward(input(tokens), { intermediates: true })));
+    const [runA, runB] = pair(config);
+    const compare = (outA, outB) => {
+      const keysB = b.map(tokenKey);
+      return a.map((word, i) => {
+        const j = keysB.indexOf(tokenKey(word));
+        return { word, inA: i, inB: j, maxDiff: maxAbsDiff(rowOf(outA, i, dModel), rowOf(outB, j, dModel)) };
+      });
     };
-    const layer = this.#hw.createAttention({ batch: 1, tokens: T, dModel, heads, causal, seed });
-    let outputA;
-    let outputB;
+    const perWord = compare(runA.output, runB.output);
+    const maxDiff = Math.max(...perWord.map((w) => w.maxDiff));
+    // The claim, always: no mask, no positions.
+    const plain = causal || positions !== 'none' ? pair({ ...config, causal: false, positions: 'none' }) : [runA, runB];
+    const claimWords = compare(plain[0].output, plain[1].output);
+    let wordGap = Infinity; // the closest two different words' outputs (first sentence)
+    for (let i = 0; i < T; i += 1)
+      for (let j = i + 1; j < T; j += 1)
+        wordGap = Math.min(wordGap, maxAbsDiff(rowOf(plain[0].output, i, dModel), rowOf(plain[0].output, j, dModel)));
+    const claim = {
+      maxDiff: Math.max(...claimWords.map((w) => w.maxDiff)),
+      scale: Math.max(largestAbs(plain[0].output), largestAbs(plain[1].output)),
+      wordGap,
+    };
+    return {
+      sentences: [...ORDER_SENTENCES],
+      tokens: { a, b },
+      config,
+      positions,
+      inputScale: ORDER_INPUT_SCALE,
+      outputA: runA.output,
+      outputB: runB.output,
+      perWord,
+      maxDiff,
+      claim,
+      kind: this.#kindView(config, runA, input(a)),
+      kinds: this.positionKinds(),
+    };
+  }
+
+  // What the page draws for one kind, as the core computed it.
+  #kindView(config, run, x) {
+    const { positions, tokens: T, heads: H, dModel } = config;
+    if (positions === 'learned' || positions === 'sinusoidal') {
+      const n = ORDER_TABLE_TOKENS;
+      const table = this.#withLayer(
+        { ...config, tokens: n },
+        (layer) => layer.forward(new Float32Array(n * dModel), { intermediates: true }).positions,
+      );
+      const dots = new Float32Array(n * n);
+      for (let i = 0; i < n; i += 1)
+        for (let j = 0; j < n; j += 1) {
+          let s = 0;
+          for (let d = 0; d < dModel; d += 1) s += table[i * dModel + d] * table[j * dModel + d];
+          dots[i * n + j] = s;
+        }
+      return { positions: run.positions, table, tableTokens: n, dots };
+    }
+    if (positions === 'rope') {
+      // The sentence at positions 0..T-1 and again after ORDER_ROPE_SHIFT zero vectors.
+      const shift = ORDER_ROPE_SHIFT;
+      const shifted = new Float32Array((T + shift) * dModel);
+      shifted.set(x, shift * dModel);
+      const moved = this.#withLayer(
+        { ...config, tokens: T + shift },
+        (layer) => layer.forward(shifted, { intermediates: true }).scores,
+      );
+      const n = T + shift;
+      const scoresShifted = new Float32Array(H * T * T);
+      for (let h = 0; h < H; h += 1)
+        for (let i = 0; i < T; i += 1)
+          for (let j = 0; j < T; j += 1)
+            scoresShifted[(h * T + i) * T + j] = moved[(h * n + shift + i) * n + shift + j];
+      let maxShiftDiff = 0; // over the entries the mask leaves (masked ones are -Infinity in both)
+      run.scores.forEach((v, k) => {
+        if (Number.isFinite(v)) maxShiftDiff = Math.max(maxShiftDiff, Math.abs(v - scoresShifted[k]));
+      });
+      return { shift, scores: run.scores, scoresShifted, maxShiftDiff };
+    }
+    if (positions === 'alibi') {
+      const slopes = Array.from({ length: H }, (_, h) => -run.scoreBias[h * T * T + 1]); // bias of distance 1
+      return { scoreBias: run.scoreBias, slopes };
+    }
+    return {};
+  }
+
+  #withLayer(config, use) {
+    const layer = this.#hw.createAttention(config);
     try {
-      outputA = layer.forward(input(a));
-      outputB = layer.forward(input(b));
+      return use(layer);
     } finally {
       layer.dispose();
     }
-    const keysB = b.map(tokenKey);
-    const perWord = a.map((word, i) => {
-      const j = keysB.indexOf(tokenKey(word));
-      let m = 0;
-      for (let k = 0; k < dModel; k += 1) {
-        m = Math.max(m, Math.abs(outputA[i * dModel + k] - outputB[j * dModel + k]));
-      }
-      return { word, inA: i, inB: j, maxDiff: m };
-    });
-    const maxDiff = Math.max(...perWord.map((w) => w.maxDiff));
-    const config = { batch: 1, tokens: T, dModel, heads, causal, seed };
-    const tokens = { a, b };
-    return { sentences: [...ORDER_SENTENCES], tokens, config, positions, outputA, outputB, perWord, maxDiff, fallback };
   }
+}
+
+const rowOf = (values, i, width) => values.subarray(i * width, (i + 1) * width);
+function largestAbs(values) {
+  let m = 0;
+  for (const v of values) m = Math.max(m, Math.abs(v));
+  return m;
 }

@@ -34,7 +34,7 @@ const PANEL_CLASSES = {
 // The panels that show what the Learn panel trained beside their own maps.
 const LEARNED_VIEWERS = ['heads', 'why'];
 // In slide mode on a wide screen these panels put their text beside their figures.
-const TWO_COLUMN_PANELS = new Set(['input', 'why', 'steps', 'heads', 'loop', 'learn']);
+const TWO_COLUMN_PANELS = new Set(['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn']);
 const NAV_LABELS = {
   input: 'Input',
   why: 'One head is not enough',
@@ -427,8 +427,8 @@ export class HeadwiseExplorer extends ElementBase {
   #compute(parts = this.#work.drawn.flatMap((id) => PANEL_PARTS[id])) {
     const t0 = performance.now();
     try {
-      // Word order's mask is the page's causal option (one source of truth); positions are its own.
-      const order = { ...this.#panels.order.inputs(), causal: this.#options.causal };
+      // Word order's mask and positions are its own controls: its claim needs the mask off.
+      const order = this.#panels.order.inputs();
       this.#computed = this.#owner.compute(this.#options, { parts: new Set(parts), order });
     } catch (error) {
       this.#computed = { status: 'invalid', message: error.message };

@@ -66,10 +66,10 @@ export function cellColours(pool, scale, maxAbs = 0, zeroBelow = 0) {
 }
 
 /** A cell's printed value: one decimal (two for probabilities, without the leading 0), never "-0.0". */
-export function cellText(v, scale, zeroBelow = 0) {
+export function cellText(v, scale, zeroBelow = 0, digits = 1) {
   if (scale === 'probability') return v.toFixed(2).replace(/^0/, '');
-  const text = (Math.abs(v) < zeroBelow ? 0 : v).toFixed(1);
-  return text === '-0.0' ? '0.0' : text;
+  const text = (Math.abs(v) < zeroBelow ? 0 : v).toFixed(digits);
+  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
 }
 
 /** Whether every printed value fits its cell at `size` px (a few px clear of each edge). */

@@ -47,7 +47,7 @@ export function heatmapTitle({ title = '', rows, cols, maxWidth = 480, textScale
  * maxHeight (cells shrink to fit it; rows shorter than their labels label every few rows), cellSize
  * ([width, height] of a cell, instead: maps side by side alike), textScale (every
  * font size times it: a slide's figures read at the slide's size), masked(i, j) and highlightRow in
- * matrix indices (not drawn cells), showValues,
+ * matrix indices (not drawn cells), showValues, digits (decimals of the printed cells, default 1),
  * columnBands: [{ from, to, label }] drawn under the columns (heads in the concatenation).
  * For the cell tooltip: cellLabels (row and column tokens named though not drawn), quantity
  * ('attention' | 'scores' | undefined), headDim, and the other of the pair aligned with `values`
@@ -115,7 +115,7 @@ export function heatmapFigure(o) {
     if (p.hidden[n]) continue;
     const i = Math.floor(n / p.c);
     const j = n % p.c;
-    const text = cellText(p.mean[n], scale, zeroBelow);
+    const text = cellText(p.mean[n], scale, zeroBelow, o.digits);
     cellTexts.push([left + j * cell + cell / 2, top + i * cellH + cellH / 2, text, textOn(colours[n])]);
   }
   const printed = cellTexts.map((t) => t[2]);

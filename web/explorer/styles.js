@@ -75,6 +75,9 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
 .explorer.slide .token-bar { max-height: 5.2em; }
 /* The trained-heads note sits in a row with its button: no paragraph margins there on a slide. */
 .explorer.slide .learned-note { margin: 0; }
+/* Word order's text beside its figures on a slide: its paragraphs and verdicts a little tighter. */
+.explorer.slide [data-panel="order"] p { margin: 0.45em 0; }
+.explorer.slide .order-verdicts { margin: 0.45em 0; font-size: 0.9em; }
 /* On a slide with live figures the steps list shows the current step's shapes only, so all five
    steps fit beside the figure (shapes-only slides, e.g. GPT-3, keep every shape). */
 .explorer.slide .steps.compact > li:not(.current) ul { display: none; }

@@ -1,8 +1,8 @@
-// Panel 6: word order, a view of the page's computation (its two checkboxes are inputs to it).
-// Without positions and without the mask, attention treats a sentence as a set: "All dogs are
-// animals" and "All animals are dogs" give each word the same output. The causal mask breaks that
-// symmetry (a word sees a different set of earlier words), and so do sinusoidal positions added to
-// the input: the bridge to the next lecture.
+// Panel 6: word order, a view of the page's computation (its mask and position kind are inputs
+// to it). The claim first: without positions and without the mask, attention treats a sentence
+// as a set, so "All dogs are animals" and "All animals are dogs" give each word the same output.
+// Then the two sources of order: the causal mask, and a position kind computed by the core, each
+// shown where it enters (x, q and k, or the scores).
 import { PanelFrame } from '../panel-frame.js';
 import { el, formatNumber } from '../dom.js';
 import { heatmapFigure, heatmapTable } from '../heatmap.js';
@@ -12,8 +12,16 @@ export const [SENTENCE_A, SENTENCE_B] = ORDER_SENTENCES;
 // Differences this small are float32 rounding, not a change: 8 float32 steps (2^-20 relative) of
 // the largest output, since the two sentences sum the same terms in another order.
 const ROUNDING_STEPS = 2 ** -20;
+const KIND_LABELS = {
+  none: 'none',
+  learned: 'learned absolute',
+  sinusoidal: 'sinusoidal',
+  rope: 'RoPE',
+  alibi: 'ALiBi',
+};
+export const kindLabel = (kind) => KIND_LABELS[kind] ?? kind;
 
-/** The largest |output| over both sentences: the fixed end of every map's colour scale here. */
+/** The largest |output| over both sentences: the fixed end of the outputs' colour scale. */
 export function outputScale({ outputA, outputB }) {
   let m = 0;
   for (const v of outputA) m = Math.max(m, Math.abs(v));
@@ -21,16 +29,33 @@ export function outputScale({ outputA, outputB }) {
   return m;
 }
 
-/** Below this a difference counts (and is drawn) as zero. */
+/** Below this a difference is float32 rounding. */
 export const float32Zero = (data) => outputScale(data) * ROUNDING_STEPS;
 
+/**
+ * How the difference map prints and colours: decimals enough for two significant digits of the
+ * largest difference, and one threshold, below which a cell is drawn and printed as 0 and a word
+ * is not called changed (float32 rounding, or less than half the last printed digit).
+ */
+export function differenceScale(data) {
+  const rounding = float32Zero(data);
+  if (data.maxDiff < rounding) return { scale: outputScale(data), digits: 1, zero: rounding, own: false };
+  const digits = Math.min(6, Math.max(1, 1 - Math.floor(Math.log10(data.maxDiff))));
+  return { scale: data.maxDiff, digits, zero: Math.max(rounding, 0.5 * 10 ** -digits), own: true };
+}
+
 /** One sentence per word: the same or changed, and, with the mask, which words it sees in each. */
-export function wordVerdicts(data, zero) {
+export function wordVerdicts(data, zero = differenceScale(data).zero) {
   const { a, b } = data.tokens;
+  const rounding = float32Zero(data);
   const sees = (tokens, i) => `{${tokens.slice(0, i + 1).join(', ')}}`;
   return data.perWord.map((w) => {
-    const changed = w.maxDiff >= zero;
-    const verdict = changed ? `changed (max |difference| ${formatNumber(w.maxDiff)})` : 'the same vector';
+    const verdict =
+      w.maxDiff >= zero
+        ? `changed (max |difference| ${formatNumber(w.maxDiff)})`
+        : w.maxDiff >= rounding
+          ? `the same to the figure's precision (max |difference| ${formatNumber(w.maxDiff)})`
+          : 'the same vector';
     if (!data.config.causal) return `"${w.word}": ${verdict}.`;
     const setA = a
       .slice(0, w.inA + 1)
@@ -49,71 +74,154 @@ export function wordVerdicts(data, zero) {
 }
 
 /**
- * The three maps (first sentence, second sentence's rows in the first's word order, difference),
- * all on one fixed colour scale, the outputs' largest |value|; differences below float32
- * rounding are drawn and printed as 0.
+ * The three maps (first sentence, second sentence's rows in the first's word order, difference).
+ * The outputs share one colour scale; the difference has its own (its largest |value|) whenever
+ * it is more than rounding, printed to two significant digits, with the same zero as the verdicts.
  */
 export function orderMaps(data) {
   const { a } = data.tokens;
   const { dModel } = data.config;
   const scale = outputScale(data);
-  const zero = float32Zero(data);
+  const diff = differenceScale(data);
   const rowOf = (out, i) => out.subarray(i * dModel, (i + 1) * dModel);
-  const common = { rows: a.length, cols: dModel, maxAbs: scale };
+  const common = { rows: a.length, cols: dModel };
   return [
-    { ...common, values: data.outputA, rowLabels: a, title: `"${SENTENCE_A}": outputs` },
+    { ...common, maxAbs: scale, values: data.outputA, rowLabels: a, title: `"${SENTENCE_A}": outputs` },
     {
       ...common,
+      maxAbs: scale,
       values: new Float32Array(data.perWord.flatMap((p) => Array.from(rowOf(data.outputB, p.inB)))),
       rowLabels: a.map((word, i) => `${word} (#${data.perWord[i].inB + 1})`),
       title: `"${SENTENCE_B}": same words`,
     },
     {
       ...common,
+      maxAbs: diff.scale,
+      digits: diff.digits,
       values: new Float32Array(
         data.perWord.flatMap((p) =>
           Array.from(rowOf(data.outputA, p.inA), (v, k) => v - data.outputB[p.inB * dModel + k]),
         ),
       ),
       rowLabels: a,
-      zeroBelow: zero,
-      title:
-        `difference, word by word (the outputs' colour scale, +-${formatNumber(scale)}; below ` +
-        `${formatNumber(zero)}, float32 rounding, drawn as 0)`,
+      zeroBelow: diff.zero,
+      title: diff.own
+        ? `difference (own scale +-${formatNumber(diff.scale)}; below ${formatNumber(diff.zero)}: 0)`
+        : `difference: all below ${formatNumber(diff.zero)} (float32 rounding), drawn as 0`,
     },
   ];
 }
 
+/** For a position kind: the maps that show where it enters and what makes it work. */
+export function kindMaps(data) {
+  const { positions, config } = data;
+  const { tokens: T, dModel: D, heads: H } = config;
+  const k = data.kind;
+  const labels = Array.from({ length: k.tableTokens ?? 0 }, (_, i) => String(i));
+  if (positions === 'learned' || positions === 'sinusoidal') {
+    const n = k.tableTokens;
+    return [
+      {
+        rows: n,
+        cols: D,
+        values: k.table,
+        rowLabels: labels,
+        title: `P (${n} x ${D}): rows 0-${T - 1} are added to x`,
+      },
+      { rows: n, cols: n, values: k.dots, rowLabels: labels, colLabels: labels, title: 'P(i) . P(j)' },
+    ];
+  }
+  if (positions === 'rope') {
+    const masked = config.causal ? (i, j) => j > i : null;
+    const common = { rows: T, cols: T, rowLabels: data.tokens.a, colLabels: data.tokens.a, masked };
+    return [
+      { ...common, values: k.scores.subarray(0, T * T), title: `head 1 scores, words at positions 0-${T - 1}` },
+      {
+        ...common,
+        values: k.scoresShifted.subarray(0, T * T),
+        title: `the same words at positions ${k.shift}-${k.shift + T - 1}`,
+      },
+    ];
+  }
+  if (positions === 'alibi') {
+    return Array.from({ length: H }, (_, h) => ({
+      rows: T,
+      cols: T,
+      values: k.scoreBias.subarray(h * T * T, (h + 1) * T * T),
+      rowLabels: data.tokens.a,
+      colLabels: data.tokens.a,
+      digits: 2,
+      title: `head ${h + 1}: bias -${formatNumber(k.slopes[h])} |i - j| on the scores`,
+    }));
+  }
+  return [];
+}
+
+/** Where the kind enters and what makes it work, in words, with the numbers the core gave. */
+export function kindText(data) {
+  const k = data.kind;
+  switch (data.positions) {
+    case 'learned':
+      return (
+        'Learned absolute: a table P, one row per position (seeded here; a trainer learns it), added to x ' +
+        'before Wq, Wk, Wv. P(i) . P(j) follows no distance (spread along a diagonal ' +
+        `${formatNumber(diagonalSpread(k))}); there is no row beyond the table.`
+      );
+    case 'sinusoidal':
+      return (
+        'Sinusoidal (Vaswani et al. 2017): sin and cos of t / 10000^(2i/d), added to x before Wq, Wk, Wv. ' +
+        `P(i) . P(j) depends only on |i - j| (spread along a diagonal ${formatNumber(diagonalSpread(k))}).`
+      );
+    case 'rope':
+      return (
+        'RoPE (Su et al. 2021): x gets nothing; each head turns q and k, pair by pair, by an angle proportional ' +
+        'to the position; V is untouched. A score depends only on the offset: moved ' +
+        `${k.shift} places on, the scores stay (max |difference| ${formatNumber(k.maxShiftDiff)}).`
+      );
+    case 'alibi':
+      return (
+        'ALiBi (Press et al. 2022): nothing enters x, q, k or v; head h of H adds -m_h |i - j| to its scores, ' +
+        `slopes m_h = 2^(-8h/H): ${k.slopes.map((m) => formatNumber(m)).join(', ')}.`
+      );
+    default:
+      return '';
+  }
+}
+
+// The largest spread (max - min) of P(i) . P(j) along one diagonal |i - j| = const.
+function diagonalSpread({ dots, tableTokens: n }) {
+  let spread = 0;
+  for (let offset = 0; offset < n; offset += 1) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = 0; i + offset < n; i += 1) {
+      const v = dots[i * n + i + offset];
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+    spread = Math.max(spread, hi - lo);
+  }
+  return spread;
+}
+
 export class WordOrderPanel extends PanelFrame {
   constructor(host) {
-    super(
-      'order',
-      '6. Word order',
-      `"${SENTENCE_A}" against "${SENTENCE_B}": the same words in another order. Compare each word's output ` +
-        `vector in the two sentences.`,
-      host,
-    );
-    // The page's causal option, shown here too: checking it changes every panel's mask.
-    this.mask = el('input', {
-      type: 'checkbox',
-      class: 'order-mask',
-      onchange: () => host.onOptions({ causal: this.mask.checked }),
-    });
-    this.positions = el('input', { type: 'checkbox', class: 'order-positions', onchange: () => host.refresh('order') });
+    super('order', '6. Word order', `"${SENTENCE_A}" against "${SENTENCE_B}": the same words in another order.`, host);
+    this.claim = el('p', { class: 'order-claim' });
+    // This panel's own mask (off: the claim), apart from the page's causal option.
+    this.mask = el('input', { type: 'checkbox', class: 'order-mask', onchange: () => host.refresh('order') });
+    this.kind = el('select', { class: 'order-kind', onchange: () => host.refresh('order') });
+    this.kind.append(el('option', { value: 'none', text: kindLabel('none') }));
     this.result = el('p', { class: 'order-diff', 'aria-live': 'polite' });
     this.why = el('p', { class: 'order-why' });
     this.verdicts = el('ul', { class: 'order-verdicts', 'aria-label': 'Each word, the same or changed' });
     this.body.append(
+      this.claim,
       el(
         'div',
         { class: 'controls' },
         el('label', { class: 'field check' }, this.mask, el('span', { text: 'Causal mask' })),
-        el(
-          'label',
-          { class: 'field check' },
-          this.positions,
-          el('span', { text: 'Add sinusoidal positions to the input' }),
-        ),
+        el('label', { class: 'field' }, el('span', { text: 'Positions' }), this.kind),
       ),
       this.result,
       this.why,
@@ -121,14 +229,13 @@ export class WordOrderPanel extends PanelFrame {
     );
   }
 
-  /** What this panel's own control asks of the computation (the mask is the page's causal option). */
+  /** What this panel's own controls ask of the computation. */
   inputs() {
-    return { positions: this.positions.checked };
+    return { causal: this.mask.checked, positions: this.kind.value || 'none' };
   }
 
   update(o, c) {
     this.options = o;
-    this.mask.checked = o.causal;
     const data = c?.order;
     if (data === this.data) return; // the two sentences are fixed: only the order part matters
     this.data = data;
@@ -139,54 +246,60 @@ export class WordOrderPanel extends PanelFrame {
       this.status(data?.error ? `This panel could not be computed: ${data.error}` : 'Waiting for the module.', 'error');
       return;
     }
+    this.#offerKinds(data.kinds);
     const { dModel, heads, causal } = data.config;
-    const { positions, maxDiff } = data;
-    const note = data.fallback
-      ? ` (the lecture's width 6 and 2 heads: the current configuration ${data.fallback})`
-      : '';
+    const { positions, maxDiff, claim } = data;
+    const bound = claim.scale * ROUNDING_STEPS;
+    this.claim.dataset.maxDiff = String(claim.maxDiff);
+    this.claim.dataset.bound = String(bound);
+    this.claim.dataset.wordGap = String(claim.wordGap);
+    this.claim.textContent =
+      `Without positions and without the mask, each word's output is the same in both sentences: largest ` +
+      `difference ${formatNumber(claim.maxDiff)}, within float32 rounding (at most ${formatNumber(bound)}, 2^-20 of ` +
+      `the largest output), while any two words differ by at least ${formatNumber(claim.wordGap)} (width ` +
+      `${dModel}, ${heads} heads, word vectors in +-${data.inputScale}). Attention sees a set, not a sequence.`;
     this.result.dataset.value = String(maxDiff);
-    const zero = float32Zero(data);
+    const diff = differenceScale(data);
     const same =
       maxDiff === 0
         ? ' (exactly the same vectors)'
-        : maxDiff < zero
-          ? ' (the same vectors up to float32 rounding: the sums run over the words in another order)'
+        : maxDiff < float32Zero(data)
+          ? ' (float32 rounding: the sums run over the words in another order)'
           : '';
     this.result.textContent =
-      `max |difference| over every word's output = ${formatNumber(maxDiff)}${same}. ` +
-      `Width ${dModel}, ${heads} heads${note}.`;
-    if (!causal && !positions) {
-      this.why.textContent =
-        'Without positions and without the mask, attention sees a set of tokens, not a sequence: every word ' +
-        'looks at the same words with the same weights in both sentences, so its output is the same. The layer ' +
-        'cannot tell who is the animal.';
-    } else if (causal && !positions) {
-      this.why.textContent =
-        `With the causal mask a word sees only itself and the words before it: "dogs" sees ` +
-        `{All, dogs} in the first sentence but all four words in the second. The mask itself leaks position, so ` +
-        `the outputs differ.`;
-    } else {
-      this.why.textContent =
-        'Sinusoidal positions added to the input make each token vector depend on where it stands, so the same ' +
-        'word gets different vectors and the symmetry breaks. This is the bridge to the next lecture: positional ' +
-        'encodings.';
-    }
-    this.verdicts.replaceChildren(...wordVerdicts(data, zero).map((text) => el('li', { text })));
-    this.status(
-      `Computed by the module just now: causal mask ${causal ? 'on' : 'off'}, positions ` +
-        `${positions ? 'added' : 'off'}.`,
-    );
+      `Mask ${causal ? 'on' : 'off'}, positions ${kindLabel(positions)}: max |difference| over every word's ` +
+      `output = ${formatNumber(maxDiff)}${same}.`;
+    const mask = causal
+      ? 'With the causal mask a word sees only itself and the words before it (below): a source of order of ' +
+        'its own. Haviv et al. (2022) found causal language models without positions still learn position. '
+      : '';
+    // Mask and positions off: the claim above already says why.
+    this.why.textContent = mask + kindText(data);
+    this.why.hidden = this.why.textContent === '';
+    this.verdicts.replaceChildren(...wordVerdicts(data, diff.zero).map((text) => el('li', { text })));
+    this.status('Computed by the module just now.');
     this.draw();
+  }
+
+  #offerKinds(kinds) {
+    if (!kinds || this.kind.options.length === kinds.length) return;
+    const chosen = this.kind.value;
+    this.kind.replaceChildren(...kinds.map((kind) => el('option', { value: kind, text: kindLabel(kind) })));
+    this.kind.value = kinds.includes(chosen) ? chosen : 'none';
   }
 
   draw() {
     if (!this.data || this.data.error) return;
-    const w = this.drawWidth >= 760 ? Math.floor(this.drawWidth / 3) - 12 : this.drawWidth;
-    const maxHeight = this.heightBelow(this.figureArea) - 8;
+    const maps = [...orderMaps(this.data), ...kindMaps(this.data)];
+    const perRow = Math.min(maps.length, this.drawWidth >= 900 ? 3 : this.drawWidth >= 440 ? 2 : 1);
+    const w = perRow > 1 ? Math.floor(this.drawWidth / perRow) - 12 : this.drawWidth;
+    // Side by side (a slide), the maps share the height left; one under another (a phone), the page scrolls.
+    const rows = Math.ceil(maps.length / perRow);
+    const maxHeight = perRow > 1 ? Math.floor((this.heightBelow(this.figureArea) - 8) / rows) - 8 : Infinity;
     this.showFigures(
-      orderMaps(this.data).map((m) => ({
+      maps.map((m) => ({
         figure: heatmapFigure({ ...m, maxWidth: w, maxHeight, textScale: this.textScale }),
-        table: () => heatmapTable(m),
+        table: () => heatmapTable({ ...m, digits: Math.max(4, m.digits ?? 0) }),
       })),
       { row: true },
     );

@@ -1,0 +1,48 @@
+// What createAttention is made from, as one struct that crosses from JavaScript whole (an Embind
+// value_object). The option table below is the only place the layer's options are named, typed,
+// bounded and defaulted: the core turns options into a Config with it, and JavaScript reads it
+// (attentionOptionTable) for names, types and defaults before calling in.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "config.hpp"
+#include "status.hpp"
+
+namespace headwise {
+
+struct AttentionOptions {
+  double batch = 1, tokens = 6, d_model = 6, heads = 2;
+  double head_dim = 0;  // 0: dModel / heads, which must then divide
+  bool causal = true, bias = false;
+  double seed = 0;
+  double memory_budget = 0;  // bytes; 0: the module's default budget
+  std::string positions = "none";
+};
+
+// kSize: a dimension the core judges against its Limits (refusals in words: "batch must be at
+// least 1 (got 0)"); kInteger: a whole number in [min, max] (max infinite: no upper bound).
+enum class AttentionOptionType { kSize, kInteger, kChoice, kBoolean };
+
+struct AttentionOptionRow {
+  const char* name;  // as JavaScript spells it
+  AttentionOptionType type;
+  double min, max;
+  const char* unit;  // "byte" for memoryBudget, "" otherwise
+  double AttentionOptions::*number;
+  bool AttentionOptions::*flag;
+  std::string AttentionOptions::*text;
+  const char* const* (*choices)();  // kChoice: the allowed values, null-terminated
+  const char* about;
+};
+
+const AttentionOptionRow* attention_option_rows();
+std::size_t attention_option_row_count();
+
+// Checks every option (sizes against `limits`) and builds the configuration. The budget is
+// taken from options.memory_budget into *limits when given.
+Status config_from_options(const AttentionOptions& options, Limits* limits, Config* out);
+
+}  // namespace headwise

@@ -1,0 +1,70 @@
+#include "position_steps.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "layers/positions/position_kind.hpp"
+
+namespace headwise {
+
+void fill_input_positions(const Dims& d, float* positions) {
+  std::fill_n(positions, d.tokens * d.d_model, 0.0f);
+  if (!d.position || !d.position->add_to_input) return;
+  for (std::size_t t = 0; t < d.tokens; ++t)
+    d.position->add_to_input(t, d.d_model, positions + t * d.d_model);
+}
+
+void add_input_positions(const Dims& d, const float* positions, const float* x, float* out) {
+  const std::size_t n = d.tokens * d.d_model;
+  for (std::size_t b = 0; b < d.batch; ++b)
+    for (std::size_t i = 0; i < n; ++i) out[b * n + i] = x[b * n + i] + positions[i];
+}
+
+void rotate_heads(const Dims& d, float* heads) {
+  for (std::size_t bh = 0; bh < d.batch * d.heads; ++bh)
+    for (std::size_t t = 0; t < d.tokens; ++t)
+      d.position->rotate(t, d.head_dim, heads + (bh * d.tokens + t) * d.head_dim, false);
+}
+
+void fill_score_bias(const Dims& d, float* bias) {
+  const std::size_t T = d.tokens;
+  for (std::size_t h = 0; h < d.heads; ++h)
+    for (std::size_t i = 0; i < T; ++i)
+      for (std::size_t j = 0; j < T; ++j)
+        bias[(h * T + i) * T + j] = d.position->score_bias(h, d.heads, i, j);
+}
+
+void attend_biased(const Dims& d, const float* q_heads, const float* k_heads, const float* v_heads,
+                   HeadScratch scratch, float* context_heads, float* scores, float* attention) {
+  const std::size_t T = d.tokens, hd = d.head_dim;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
+  for (std::size_t b = 0; b < d.batch; ++b) {
+    for (std::size_t h = 0; h < d.heads; ++h) {
+      const std::size_t bh = b * d.heads + h;
+      const float* q = q_heads + bh * T * hd;
+      const float* k = k_heads + bh * T * hd;
+      const float* v = v_heads + bh * T * hd;
+      for (std::size_t i = 0; i < T; ++i) {
+        float* s = scores ? scores + (bh * T + i) * T : scratch.data;
+        float* p = attention ? attention + (bh * T + i) * T : scratch.data;
+        for (std::size_t j = 0; j < T; ++j) {
+          if (d.causal && j > i) {
+            s[j] = -INFINITY;
+            continue;
+          }
+          float dot = 0.0f;
+          for (std::size_t c = 0; c < hd; ++c) dot += q[i * hd + c] * k[j * hd + c];
+          s[j] = dot * scale + d.position->score_bias(h, d.heads, i, j);
+        }
+        if (p != s) std::copy_n(s, T, p);
+        softmax_row_f32(p, T);
+        float* ctx = context_heads + (bh * T + i) * hd;
+        std::fill_n(ctx, hd, 0.0f);
+        for (std::size_t j = 0; j < T; ++j)
+          for (std::size_t c = 0; c < hd; ++c) ctx[c] += p[j] * v[j * hd + c];
+      }
+    }
+  }
+}
+
+}  // namespace headwise
