@@ -4,12 +4,13 @@
 
 namespace headwise::tasks {
 
-extern const Task kVerbNounTask, kVerbTask;
+extern const Task kVerbNounTask, kVerbTask, kInductionTask;
 
 namespace {
 const Task* const kTasks[] = {
     &kVerbNounTask,
     &kVerbTask,
+    &kInductionTask,
     nullptr,
 };
 }  // namespace
