@@ -58,7 +58,9 @@ function checked(checkpoint) {
     throw new TypeError(`checkpoint.weights must be a base64 string, got ${describe(checkpoint.weights)}`);
   }
   if (!Number.isInteger(checkpoint.parameterCount) || checkpoint.parameterCount < 1) {
-    throw new RangeError(`checkpoint.parameterCount must be a whole number, got ${describe(checkpoint.parameterCount)}`);
+    throw new RangeError(
+      `checkpoint.parameterCount must be a whole number, got ${describe(checkpoint.parameterCount)}`,
+    );
   }
   return checkpoint;
 }

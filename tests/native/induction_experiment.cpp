@@ -36,8 +36,9 @@ int main(int argc, char** argv) {
   o.heads = 4, o.d_model = 64, o.mlp = 0, o.positions = "learned";
   o.learning_rate = 3e-3, o.batch = 32, o.eval_size = 512;
   const long steps = std::strtol(argv[2], nullptr, 10), every = std::strtol(argv[3], nullptr, 10);
-  std::printf("layers seed step | loss: first-copy repeat other | induction(last) prev(first) | "
-              "ms/step | roles\n");
+  std::printf(
+      "layers seed step | loss: first-copy repeat other | induction(last) prev(first) | "
+      "ms/step | roles\n");
   for (int a = 4; a < argc; ++a) {
     o.seed = std::strtod(argv[a], nullptr);
     std::unique_ptr<Trainer> t;
@@ -51,15 +52,15 @@ int main(int argc, char** argv) {
       if (i % every) continue;
       const Evaluation e = t->evaluate();
       const HeadRoleScores r = t->role_scores();
-      std::printf("%g %g %ld | %.3f %.3f %.3f | %.3f %.3f | %.1f |", o.layers, o.seed, i,
-                  e.groups[0].loss, e.groups[1].loss, e.groups[2].loss,
-                  best_of(r.scores.back(), &RoleScores::induction),
-                  best_of(r.scores.front(), &RoleScores::previous_token), 1e3 * seconds / double(i));
+      std::printf(
+          "%g %g %ld | %.3f %.3f %.3f | %.3f %.3f | %.1f |", o.layers, o.seed, i, e.groups[0].loss,
+          e.groups[1].loss, e.groups[2].loss, best_of(r.scores.back(), &RoleScores::induction),
+          best_of(r.scores.front(), &RoleScores::previous_token), 1e3 * seconds / double(i));
       for (std::size_t l = 0; l < r.scores.size(); ++l) {
         std::printf(" L%zu:", l + 1);
         for (const RoleScores& h : r.scores[l])
-          std::printf(" [p%.2f i%.2f f%.2f s%.2f %s]", h.previous_token, h.induction,
-                      h.first_token, h.self, role_name(h));
+          std::printf(" [p%.2f i%.2f d%.2f f%.2f s%.2f %s]", h.previous_token, h.induction,
+                      h.duplicate, h.first_token, h.self, role_name(h));
       }
       std::printf("\n");
       std::fflush(stdout);

@@ -110,17 +110,19 @@ std::string evaluation_json(const Evaluation& e, const Trainer& t, const char* f
   return out + "}}";
 }
 
-// [[{ previousToken, firstToken, self, induction, role }] per block]
+// [[{ previousToken, firstToken, self, induction, duplicate, role }] per block]
 std::string roles_json(const HeadRoleScores& r, const char* format, bool names) {
   std::string out = "[";
   for (std::size_t l = 0; l < r.scores.size(); ++l) {
     out += l ? ", [" : "[";
     for (std::size_t h = 0; h < r.scores[l].size(); ++h) {
       const RoleScores& s = r.scores[l][h];
-      out += std::string(h ? ", " : "") + "{\"previousToken\": " + number(s.previous_token, format) +
+      out += std::string(h ? ", " : "") +
+             "{\"previousToken\": " + number(s.previous_token, format) +
              ", \"firstToken\": " + number(s.first_token, format) +
              ", \"self\": " + number(s.self, format) +
-             ", \"induction\": " + number(s.induction, format);
+             ", \"induction\": " + number(s.induction, format) +
+             ", \"duplicate\": " + number(s.duplicate, format);
       if (names) out += std::string(", \"role\": \"") + role_name(s) + "\"";
       out += "}";
     }
@@ -174,10 +176,10 @@ void write(const Model& m, const std::string& dir) {
                "  \"evaluation\": %s,\n  \"roles\": %s,\n  \"firstLosses\": [%s],\n"
                "  \"curve\": [\n    %s\n  ],\n"
                "  \"parameterCount\": %zu,\n  \"weights\": \"%s\"\n}\n",
-               m.name, m.about, options_json(m.options).c_str(), m.steps, kEarlyStep,
-               early.c_str(), m.steps, weight_hash(*t).c_str(),
-               evaluation_json(e, *t, "%.17g").c_str(), roles_json(roles, "%.17g", true).c_str(),
-               first_losses.c_str(), curve.c_str(), n, base64(w, n).c_str());
+               m.name, m.about, options_json(m.options).c_str(), m.steps, kEarlyStep, early.c_str(),
+               m.steps, weight_hash(*t).c_str(), evaluation_json(e, *t, "%.17g").c_str(),
+               roles_json(roles, "%.17g", true).c_str(), first_losses.c_str(), curve.c_str(), n,
+               base64(w, n).c_str());
   std::fclose(f);
   std::printf("%s: %ld steps, held-out loss %.6f accuracy %.6f", m.name, m.steps, e.loss,
               e.accuracy);

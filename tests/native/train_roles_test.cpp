@@ -57,6 +57,8 @@ TEST(InductionTask, RowsPredictTheNextTokenInTheirGroups) {
   EXPECT_STREQ(task->groups[1], "repeat");
   EXPECT_STREQ(task->groups[2], "other");
   EXPECT_STREQ(task->words[63], "t63");
+  EXPECT_STREQ(task->probes[0].name, "induction");
+  EXPECT_STREQ(task->probes[1].name, "duplicate");
   std::vector<int> ids(2 * 64), targets(2 * 64);
   std::vector<std::uint8_t> mask(2 * 64), groups(2 * 64);
   const tasks::Batch b{ids.data(), targets.data(), mask.data(), groups.data()};
@@ -81,8 +83,11 @@ TEST(InductionTask, RowsPredictTheNextTokenInTheirGroups) {
         EXPECT_EQ(ids[row + 1], ids[i * 64 + std::size_t(t - (s.second - s.first) + 1)]);
         const int key = task->probes[0].position(&ids[i * 64], &groups[i * 64], t);
         EXPECT_EQ(key, t - (s.second - s.first) + 1);
+        EXPECT_EQ(task->probes[1].position(&ids[i * 64], &groups[i * 64], t), key - 1);
+        EXPECT_EQ(ids[i * 64 + std::size_t(key - 1)], ids[row]);
       } else {
         EXPECT_EQ(task->probes[0].position(&ids[i * 64], &groups[i * 64], t), -1);
+        EXPECT_EQ(task->probes[1].position(&ids[i * 64], &groups[i * 64], t), -1);
       }
     }
     EXPECT_EQ(repeats, s.length - 1);
@@ -122,7 +127,7 @@ TEST(RoleScores, MeasureWhereEachHeadLooks) {
   for (const auto& layer : r.scores) {
     ASSERT_EQ(layer.size(), 4u);
     for (const RoleScores& s : layer) {
-      for (double v : {s.previous_token, s.first_token, s.self, s.induction}) {
+      for (double v : {s.previous_token, s.first_token, s.self, s.induction, s.duplicate}) {
         EXPECT_GT(v, 0.0);
         EXPECT_LT(v, 0.5);  // random weights: near uniform, nobody has a role yet
       }
@@ -136,6 +141,7 @@ TEST(RoleScores, MeasureWhereEachHeadLooks) {
   const HeadRoleScores rv = t->role_scores();
   ASSERT_EQ(rv.scores.size(), 1u);
   EXPECT_TRUE(std::isnan(rv.scores[0][0].induction));
+  EXPECT_TRUE(std::isnan(rv.scores[0][0].duplicate));
   EXPECT_GT(rv.scores[0][0].previous_token, 0.0);
 }
 
@@ -147,6 +153,8 @@ TEST(RoleScores, TheNamingRule) {
   EXPECT_STREQ(role_name(s), "previous token");
   s.induction = 0.7;
   EXPECT_STREQ(role_name(s), "induction");
+  s.duplicate = 0.75;
+  EXPECT_STREQ(role_name(s), "duplicate token");
   s.first_token = 0.8;
   EXPECT_STREQ(role_name(s), "first token");
   s.self = 0.9;

@@ -181,8 +181,8 @@ val trainer_probe_shares(int handle) {
   return out;
 }
 
-// Per block, per head: { previousToken, firstToken, self, induction (null: the task has no such
-// probe), role } over the held-out set (wasm/core/train/role_scores.hpp names the role).
+// Per block, per head: { previousToken, firstToken, self, induction, duplicate (null: the task has
+// no such probe), role } over the held-out set (wasm/core/train/role_scores.hpp names the role).
 val trainer_role_scores(int handle) {
   if (!can_allocate()) return val::null();
   Trainer* t = find(handle);
@@ -197,6 +197,7 @@ val trainer_role_scores(int handle) {
       head.set(text("firstToken"), s.first_token);
       head.set(text("self"), s.self);
       head.set(text("induction"), std::isnan(s.induction) ? val::null() : val(s.induction));
+      head.set(text("duplicate"), std::isnan(s.duplicate) ? val::null() : val(s.duplicate));
       head.set(text("role"), text(headwise::train::role_name(s)));
       list.call<void>("push", head);
     }

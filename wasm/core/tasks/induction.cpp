@@ -39,10 +39,9 @@ const char* const kWords[] = {
     "t52", "t53", "t54", "t55", "t56", "t57", "t58", "t59", "t60", "t61", "t62", "t63"};
 static_assert(sizeof(kWords) / sizeof(kWords[0]) == kVocab, "a word per id");
 
-// From a position of the second copy (a "repeat" row), the position after the earlier occurrence
-// of its token, found from the groups: the repeat rows are b..b+L-2 and the first-copy rows end
-// at a+L-2.
-int after_earlier_occurrence(const int*, const std::uint8_t* groups, int query) {
+// From a position of the second copy (a "repeat" row), the earlier occurrence of its token, found
+// from the groups: the repeat rows are b..b+L-2 and the first-copy rows end at a+L-2.
+int earlier_occurrence(const std::uint8_t* groups, int query) {
   if (groups[query] != kRepeat) return -1;
   int second = -1, repeats = 0, first_end = -1;
   for (int t = 0; t < kTokens; ++t) {
@@ -53,9 +52,19 @@ int after_earlier_occurrence(const int*, const std::uint8_t* groups, int query) 
     if (groups[t] == kFirstCopy) first_end = t;
   }
   const int length = repeats + 1, first = first_end + 2 - length;
-  return query - (second - first) + 1;
+  return query - (second - first);
 }
-const Probe kProbes[] = {{"induction", after_earlier_occurrence}, {nullptr, nullptr}};
+// The induction head's target: the token after the earlier occurrence (what comes next).
+int after_earlier_occurrence(const int*, const std::uint8_t* groups, int query) {
+  const int j = earlier_occurrence(groups, query);
+  return j < 0 ? -1 : j + 1;
+}
+// A duplicate-token head's: the earlier occurrence itself.
+int duplicate(const int*, const std::uint8_t* groups, int query) {
+  return earlier_occurrence(groups, query);
+}
+const Probe kProbes[] = {
+    {"induction", after_earlier_occurrence}, {"duplicate", duplicate}, {nullptr, nullptr}};
 const AnswerPart kParts[] = {{nullptr, nullptr}};
 
 void fill(Mulberry32& rng, std::size_t i, const Batch& b) {

@@ -27,6 +27,7 @@ const char* role_name(const RoleScores& s) {
     const char* name;
   } roles[] = {{s.previous_token, "previous token"},
                {s.induction, "induction"},
+               {s.duplicate, "duplicate token"},
                {s.first_token, "first token"},
                {s.self, "self"}};
   const char* best = "mixed";
