@@ -151,11 +151,12 @@ export class Trainer {
   /**
    * Per block, per head, where the head looks over the held-out set: previousToken (mean
    * attention from t to t - 1), firstToken (to position 0) and self (to t), over the queries
-   * t >= 1 the block computes; induction (from a position of the second copy to the token after
-   * the earlier occurrence of its token) and duplicate (to that earlier occurrence itself), both
-   * null for a task without copies; and role, the name the core gives the head: its highest
-   * score's role ("previous token", "induction", "duplicate token", "first token", "self") when
-   * that score is at least 0.3, else "mixed".
+   * t >= 1 the block computes; then each of the task's probes by name ("induction": from a
+   * position of the second copy to the token after the earlier occurrence of its token, and
+   * "duplicate": to that earlier occurrence itself; "verb" and "noun": from "?" to the latest
+   * verb and noun); and role, the name the core gives the head by its one rule: its highest
+   * score's role ("previous token", "first token", "self", "induction", "duplicate token",
+   * "latest verb", "latest noun") when that score is at least 0.3, else "mixed".
    */
   roleScores() {
     return this.#checked(this.#core.call('trainerRoleScores', this.#live()));

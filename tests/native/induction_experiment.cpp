@@ -2,7 +2,8 @@
 // width 64, 4 heads, T = 64, batch 32, learned positions, Adam 3e-3 after the trainer's default
 // 100-step warm-up) on the "induction" task and prints, every `every` steps, the held-out losses
 // per group, the best induction score in the last block and the best previous-token score in the
-// first block (role_scores.hpp), and the training time per step.
+// first block (role_scores.hpp), each head's scores (p previous token, i induction, d duplicate,
+// f first token, s self) and role, and the training time per step.
 // Usage: induction_experiment layers steps every seed [seed...]
 #include <algorithm>
 #include <chrono>
@@ -17,9 +18,15 @@ using namespace headwise::train;
 
 namespace {
 
+// The best score over the heads of one block: a task-free one, or probe k of the task.
 double best_of(const std::vector<RoleScores>& heads, double RoleScores::*score) {
   double best = 0;
   for (const RoleScores& s : heads) best = std::max(best, s.*score);
+  return best;
+}
+double best_probe(const std::vector<RoleScores>& heads, std::size_t k) {
+  double best = 0;
+  for (const RoleScores& s : heads) best = std::max(best, s.task[k]);
   return best;
 }
 
@@ -54,13 +61,13 @@ int main(int argc, char** argv) {
       const HeadRoleScores r = t->role_scores();
       std::printf(
           "%g %g %ld | %.3f %.3f %.3f | %.3f %.3f | %.1f |", o.layers, o.seed, i, e.groups[0].loss,
-          e.groups[1].loss, e.groups[2].loss, best_of(r.scores.back(), &RoleScores::induction),
+          e.groups[1].loss, e.groups[2].loss, best_probe(r.scores.back(), 0),
           best_of(r.scores.front(), &RoleScores::previous_token), 1e3 * seconds / double(i));
       for (std::size_t l = 0; l < r.scores.size(); ++l) {
         std::printf(" L%zu:", l + 1);
         for (const RoleScores& h : r.scores[l])
-          std::printf(" [p%.2f i%.2f d%.2f f%.2f s%.2f %s]", h.previous_token, h.induction,
-                      h.duplicate, h.first_token, h.self, role_name(h));
+          std::printf(" [p%.2f i%.2f d%.2f f%.2f s%.2f %s]", h.previous_token, h.task[0],
+                      h.task[1], h.first_token, h.self, role_name(h, t->task()));
       }
       std::printf("\n");
       std::fflush(stdout);

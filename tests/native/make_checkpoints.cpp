@@ -110,20 +110,20 @@ std::string evaluation_json(const Evaluation& e, const Trainer& t, const char* f
   return out + "}}";
 }
 
-// [[{ previousToken, firstToken, self, induction, duplicate, role }] per block]
-std::string roles_json(const HeadRoleScores& r, const char* format, bool names) {
+// [[{ previousToken, firstToken, self, the task's probes by name, role }] per block]
+std::string roles_json(const HeadRoleScores& r, const headwise::tasks::Task& task,
+                       const char* format, bool names) {
   std::string out = "[";
   for (std::size_t l = 0; l < r.scores.size(); ++l) {
     out += l ? ", [" : "[";
     for (std::size_t h = 0; h < r.scores[l].size(); ++h) {
       const RoleScores& s = r.scores[l][h];
-      out += std::string(h ? ", " : "") +
-             "{\"previousToken\": " + number(s.previous_token, format) +
+      out += std::string(h ? ", " : "") + "{\"previousToken\": " + number(s.previous_token, format) +
              ", \"firstToken\": " + number(s.first_token, format) +
-             ", \"self\": " + number(s.self, format) +
-             ", \"induction\": " + number(s.induction, format) +
-             ", \"duplicate\": " + number(s.duplicate, format);
-      if (names) out += std::string(", \"role\": \"") + role_name(s) + "\"";
+             ", \"self\": " + number(s.self, format);
+      for (std::size_t k = 0; k < s.task.size(); ++k)
+        out += std::string(", \"") + task.probes[k].name + "\": " + number(s.task[k], format);
+      if (names) out += std::string(", \"role\": \"") + role_name(s, task) + "\"";
       out += "}";
     }
     out += "]";
@@ -157,7 +157,7 @@ void write(const Model& m, const std::string& dir) {
     curve += std::string(curve.empty() ? "" : ",\n    ") + "{\"step\": " + std::to_string(i) +
              ", \"loss\": " + number(loss_sum / kCurveEvery, "%.5g") +
              ", \"heldOut\": " + evaluation_json(t->evaluate(), *t, "%.5g") +
-             ", \"roles\": " + roles_json(t->role_scores(), "%.4g", false) + "}";
+             ", \"roles\": " + roles_json(t->role_scores(), t->task(), "%.4g", false) + "}";
     loss_sum = 0;
   }
   const Evaluation e = t->evaluate();
@@ -178,7 +178,7 @@ void write(const Model& m, const std::string& dir) {
                "  \"parameterCount\": %zu,\n  \"weights\": \"%s\"\n}\n",
                m.name, m.about, options_json(m.options).c_str(), m.steps, kEarlyStep, early.c_str(),
                m.steps, weight_hash(*t).c_str(), evaluation_json(e, *t, "%.17g").c_str(),
-               roles_json(roles, "%.17g", true).c_str(), first_losses.c_str(), curve.c_str(), n,
+               roles_json(roles, t->task(), "%.17g", true).c_str(), first_losses.c_str(), curve.c_str(), n,
                base64(w, n).c_str());
   std::fclose(f);
   std::printf("%s: %ld steps, held-out loss %.6f accuracy %.6f", m.name, m.steps, e.loss,
@@ -188,7 +188,7 @@ void write(const Model& m, const std::string& dir) {
   std::printf(" | roles");
   for (std::size_t l = 0; l < roles.scores.size(); ++l) {
     std::printf(" L%zu:", l + 1);
-    for (const RoleScores& s : roles.scores[l]) std::printf(" %s;", role_name(s));
+    for (const RoleScores& s : roles.scores[l]) std::printf(" %s;", role_name(s, t->task()));
   }
   std::printf(" -> %s\n", path.c_str());
   std::fflush(stdout);

@@ -115,9 +115,8 @@ TEST(RoleScores, VerbNounSharesAreUnchangedToTheBit) {
 }
 
 TEST(RoleScores, MeasureWhereEachHeadLooks) {
-  // A fresh 2-layer induction model: every score is a mean of attention weights in [0, 1]; a
-  // causal block's scores over queries t >= 1 cannot exceed 1 together (distinct keys apart
-  // from t = 1, where the first token is the previous one).
+  // A fresh 2-layer induction model: every score is a mean of attention weights in [0, 1], near
+  // what uniform attention gives with random weights, so no head has a role yet.
   TrainerOptions o;
   o.task = "induction", o.layers = 2, o.heads = 4, o.d_model = 64, o.mlp = 0, o.eval_size = 16;
   std::unique_ptr<Trainer> t;
@@ -127,41 +126,49 @@ TEST(RoleScores, MeasureWhereEachHeadLooks) {
   for (const auto& layer : r.scores) {
     ASSERT_EQ(layer.size(), 4u);
     for (const RoleScores& s : layer) {
-      for (double v : {s.previous_token, s.first_token, s.self, s.induction, s.duplicate}) {
+      ASSERT_EQ(s.task.size(), 2u);  // induction, duplicate
+      for (double v : {s.previous_token, s.first_token, s.self, s.task[0], s.task[1]}) {
         EXPECT_GT(v, 0.0);
-        EXPECT_LT(v, 0.5);  // random weights: near uniform, nobody has a role yet
+        EXPECT_LT(v, 0.2);
       }
-      EXPECT_STREQ(role_name(s), "mixed");
+      EXPECT_STREQ(role_name(s, t->task()), "mixed");
     }
   }
-  // The verb-noun task has no induction probe: NaN there, and the last block reads "?" only.
+  // Verb-noun: the last block reads "?" only, and its probes are the latest verb and noun.
   TrainerOptions v;
   v.eval_size = 16;
   ASSERT_TRUE(Trainer::create(v, kNoLimit, &t).is_ok());
   const HeadRoleScores rv = t->role_scores();
   ASSERT_EQ(rv.scores.size(), 1u);
-  EXPECT_TRUE(std::isnan(rv.scores[0][0].induction));
-  EXPECT_TRUE(std::isnan(rv.scores[0][0].duplicate));
+  ASSERT_EQ(rv.scores[0][0].task.size(), 2u);
   EXPECT_GT(rv.scores[0][0].previous_token, 0.0);
+  EXPECT_EQ(rv.scores[0][0].task[0], t->probe_shares().shares[0][0]);  // = headShares' verb
 }
 
 TEST(RoleScores, TheNamingRule) {
+  const tasks::Task& task = *tasks::find_task("induction");
   RoleScores s;
   s.previous_token = 0.1, s.first_token = 0.1, s.self = 0.1;
-  EXPECT_STREQ(role_name(s), "mixed");  // induction NaN is never the best
+  s.task = {std::numeric_limits<double>::quiet_NaN(), 0.1};
+  EXPECT_STREQ(role_name(s, task), "mixed");  // NaN is never the best
   s.previous_token = kRoleScore;
-  EXPECT_STREQ(role_name(s), "previous token");
-  s.induction = 0.7;
-  EXPECT_STREQ(role_name(s), "induction");
-  s.duplicate = 0.75;
-  EXPECT_STREQ(role_name(s), "duplicate token");
+  EXPECT_STREQ(role_name(s, task), "previous token");
+  s.task[0] = 0.7;
+  EXPECT_STREQ(role_name(s, task), "induction");
+  s.task[1] = 0.75;
+  EXPECT_STREQ(role_name(s, task), "duplicate token");
   s.first_token = 0.8;
-  EXPECT_STREQ(role_name(s), "first token");
+  EXPECT_STREQ(role_name(s, task), "first token");
   s.self = 0.9;
-  EXPECT_STREQ(role_name(s), "self");
+  EXPECT_STREQ(role_name(s, task), "self");
   s = RoleScores{};
-  s.induction = kRoleScore - 1e-9;
-  EXPECT_STREQ(role_name(s), "mixed");
+  s.task = {kRoleScore - 1e-9, 0};
+  EXPECT_STREQ(role_name(s, task), "mixed");
+  const tasks::Task& verb_noun = *tasks::find_task("verb-noun");
+  s.task = {0.9, 0.05};
+  EXPECT_STREQ(role_name(s, verb_noun), "latest verb");
+  s.task = {0.05, 0.6};
+  EXPECT_STREQ(role_name(s, verb_noun), "latest noun");
 }
 
 }  // namespace

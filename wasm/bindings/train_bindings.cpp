@@ -181,24 +181,26 @@ val trainer_probe_shares(int handle) {
   return out;
 }
 
-// Per block, per head: { previousToken, firstToken, self, induction, duplicate (null: the task has
-// no such probe), role } over the held-out set (wasm/core/train/role_scores.hpp names the role).
+// Per block, per head: { previousToken, firstToken, self, then each of the task's probes by
+// name (induction, duplicate; verb, noun), role } over the held-out set; a probe that counted
+// nothing is null (wasm/core/train/role_scores.hpp names the role).
 val trainer_role_scores(int handle) {
   if (!can_allocate()) return val::null();
   Trainer* t = find(handle);
   if (!t) return val::null();
   const headwise::train::HeadRoleScores r = t->role_scores();
+  const auto number = [](double v) { return std::isnan(v) ? val::null() : val(v); };
   val layers = val::array();
   for (const auto& heads : r.scores) {
     val list = val::array();
     for (const headwise::train::RoleScores& s : heads) {
       val head = val::object();
-      head.set(text("previousToken"), s.previous_token);
-      head.set(text("firstToken"), s.first_token);
-      head.set(text("self"), s.self);
-      head.set(text("induction"), std::isnan(s.induction) ? val::null() : val(s.induction));
-      head.set(text("duplicate"), std::isnan(s.duplicate) ? val::null() : val(s.duplicate));
-      head.set(text("role"), text(headwise::train::role_name(s)));
+      head.set(text("previousToken"), number(s.previous_token));
+      head.set(text("firstToken"), number(s.first_token));
+      head.set(text("self"), number(s.self));
+      for (std::size_t k = 0; k < s.task.size(); ++k)
+        head.set(text(t->task().probes[k].name), number(s.task[k]));
+      head.set(text("role"), text(headwise::train::role_name(s, t->task())));
       list.call<void>("push", head);
     }
     layers.call<void>("push", list);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <new>
 #include <string>
@@ -240,19 +239,8 @@ ProbeShares Trainer::probe_shares() {
 HeadRoleScores Trainer::role_scores() {
   std::vector<tasks::Probe> probes;
   for (const tasks::Probe* p = role_probes(); p->name; ++p) probes.push_back(*p);
-  // The task's probes that measure a role, by name, and where their scores go.
-  const struct {
-    const char* name;
-    double RoleScores::*score;
-  } kTaskRoles[] = {{"induction", &RoleScores::induction}, {"duplicate", &RoleScores::duplicate}};
-  std::vector<double RoleScores::*> task_scores;
-  for (const auto& role : kTaskRoles) {
-    for (const tasks::Probe* p = task_->probes; p->name; ++p) {
-      if (std::strcmp(p->name, role.name) != 0) continue;
-      probes.push_back(*p);
-      task_scores.push_back(role.score);
-    }
-  }
+  const std::size_t fixed = probes.size();
+  for (const tasks::Probe* p = task_->probes; p->name; ++p) probes.push_back(*p);
   ProbeMeans means;
   evaluate_chunks(probes, &means);
   HeadRoleScores out;
@@ -262,8 +250,7 @@ HeadRoleScores Trainer::role_scores() {
       heads[hh].previous_token = layer[0][hh];
       heads[hh].first_token = layer[1][hh];
       heads[hh].self = layer[2][hh];
-      for (std::size_t k = 0; k < task_scores.size(); ++k)
-        heads[hh].*task_scores[k] = layer[3 + k][hh];
+      for (std::size_t k = fixed; k < probes.size(); ++k) heads[hh].task.push_back(layer[k][hh]);
     }
     out.scores.push_back(heads);
   }
