@@ -301,14 +301,7 @@ export interface TrainerWeights {
 }
 
 export type HeadRole =
-  | 'previous token'
-  | 'first token'
-  | 'self'
-  | 'induction'
-  | 'duplicate token'
-  | 'latest verb'
-  | 'latest noun'
-  | 'mixed';
+  'previous token' | 'first token' | 'self' | 'induction' | 'duplicate token' | 'latest verb' | 'latest noun' | 'mixed';
 
 /** One head's role scores: mean attention weights over the held-out set (null: nothing counted). */
 export interface HeadRoleScores {

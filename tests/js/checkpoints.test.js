@@ -102,7 +102,12 @@ test('the verb-noun checkpoints: two heads split the work, one head cannot', asy
   expect(two.specialisation().state).toBe('specialised');
   expect(one.specialisation().state).not.toBe('specialised');
   expect(two.evaluate().accuracy).toBeGreaterThan(one.evaluate().accuracy + 0.1);
-  expect(two.roleScores()[0].map((h) => h.role).sort()).toEqual(['latest noun', 'latest verb']);
+  expect(
+    two
+      .roleScores()[0]
+      .map((h) => h.role)
+      .sort(),
+  ).toEqual(['latest noun', 'latest verb']);
   expect(one.roleScores()[0][0].role).not.toMatch(/latest/);
   two.dispose();
   one.dispose();

@@ -66,8 +66,8 @@ int main(int argc, char** argv) {
       for (std::size_t l = 0; l < r.scores.size(); ++l) {
         std::printf(" L%zu:", l + 1);
         for (const RoleScores& h : r.scores[l])
-          std::printf(" [p%.2f i%.2f d%.2f f%.2f s%.2f %s]", h.previous_token, h.task[0],
-                      h.task[1], h.first_token, h.self, role_name(h, t->task()));
+          std::printf(" [p%.2f i%.2f d%.2f f%.2f s%.2f %s]", h.previous_token, h.task[0], h.task[1],
+                      h.first_token, h.self, role_name(h, t->task()));
       }
       std::printf("\n");
       std::fflush(stdout);

@@ -118,7 +118,8 @@ std::string roles_json(const HeadRoleScores& r, const headwise::tasks::Task& tas
     out += l ? ", [" : "[";
     for (std::size_t h = 0; h < r.scores[l].size(); ++h) {
       const RoleScores& s = r.scores[l][h];
-      out += std::string(h ? ", " : "") + "{\"previousToken\": " + number(s.previous_token, format) +
+      out += std::string(h ? ", " : "") +
+             "{\"previousToken\": " + number(s.previous_token, format) +
              ", \"firstToken\": " + number(s.first_token, format) +
              ", \"self\": " + number(s.self, format);
       for (std::size_t k = 0; k < s.task.size(); ++k)
@@ -178,8 +179,8 @@ void write(const Model& m, const std::string& dir) {
                "  \"parameterCount\": %zu,\n  \"weights\": \"%s\"\n}\n",
                m.name, m.about, options_json(m.options).c_str(), m.steps, kEarlyStep, early.c_str(),
                m.steps, weight_hash(*t).c_str(), evaluation_json(e, *t, "%.17g").c_str(),
-               roles_json(roles, t->task(), "%.17g", true).c_str(), first_losses.c_str(), curve.c_str(), n,
-               base64(w, n).c_str());
+               roles_json(roles, t->task(), "%.17g", true).c_str(), first_losses.c_str(),
+               curve.c_str(), n, base64(w, n).c_str());
   std::fclose(f);
   std::printf("%s: %ld steps, held-out loss %.6f accuracy %.6f", m.name, m.steps, e.loss,
               e.accuracy);

@@ -7,7 +7,9 @@ namespace headwise::train {
 
 namespace {
 
-int previous_token(const int*, const std::uint8_t*, int query) { return query >= 1 ? query - 1 : -1; }
+int previous_token(const int*, const std::uint8_t*, int query) {
+  return query >= 1 ? query - 1 : -1;
+}
 int first_token(const int*, const std::uint8_t*, int query) { return query >= 1 ? 0 : -1; }
 int self(const int*, const std::uint8_t*, int query) { return query >= 1 ? query : -1; }
 
