@@ -192,11 +192,12 @@ def main():
     opt = torch.optim.Adam(model.parameters(), lr=3e-3, betas=(0.9, 0.999), eps=1e-8)
     rng = Mulberry32(args.seed)
     held = batch_of(Mulberry32(args.seed ^ 0x5EED5EED), 512)
-    times, first_losses = [], []
-    print("layers seed step | loss: first-copy repeat other | induction(last) prev(first) | ms/step")
+    times, cpu, first_losses = [], [], []
+    print("layers seed step | loss: first-copy repeat other | induction(last) prev(first) | "
+          "ms/step median wall (mean CPU)")
     for step in range(1, args.steps + 1):
         ids, _, _ = batch_of(rng, args.batch)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         for group in opt.param_groups:
             group["lr"] = 3e-3 * min(1.0, step / 100)
         logits, _ = model.forward(ids)
@@ -206,13 +207,14 @@ def main():
         opt.step()
         value = loss.item()
         times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
         if step <= args.losses:
             first_losses.append(value)
         if step % args.every == 0:
             losses, scores = evaluate(model, held)
-            print("%d %d %d | %.3f %.3f %.3f | %.3f %.3f | %.1f | %s" % (
+            print("%d %d %d | %.3f %.3f %.3f | %.3f %.3f | %.1f (%.1f) | %s" % (
                 args.layers, args.seed, step, *losses, max(scores[-1][1]), max(scores[0][0]),
-                1e3 * statistics.median(times[20:] or times),
+                1e3 * statistics.median(times[20:] or times), 1e3 * statistics.mean(cpu[20:] or cpu),
                 " ".join("L%d: p %s i %s" % (l + 1, " ".join("%.2f" % v for v in s[0]),
                                              " ".join("%.2f" % v for v in s[1])) for l, s in enumerate(scores))))
             sys.stdout.flush()
