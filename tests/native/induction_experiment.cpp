@@ -3,12 +3,13 @@
 // 100-step warm-up) on the "induction" task and prints, every `every` steps, the held-out losses
 // per group, the best induction score in the last block and the best previous-token score in the
 // first block (role_scores.hpp), each head's scores (p previous token, i induction, d duplicate,
-// f first token, s self) and role, and the training time per step.
+// f first token, s self) and role, and the mean training time per step, wall (CPU).
 // Usage: induction_experiment layers steps every seed [seed...]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <limits>
 #include <memory>
 
@@ -51,10 +52,12 @@ int main(int argc, char** argv) {
     std::unique_ptr<Trainer> t;
     const headwise::Status s = Trainer::create(o, std::numeric_limits<std::uint64_t>::max(), &t);
     if (!s.is_ok()) return std::fprintf(stderr, "%s\n", s.message().c_str()), 1;
-    double seconds = 0;
+    double seconds = 0, cpu_seconds = 0;
     for (long i = 1; i <= steps; ++i) {
       const auto start = std::chrono::steady_clock::now();
+      const std::clock_t start_cpu = std::clock();
       t->step();
+      cpu_seconds += double(std::clock() - start_cpu) / CLOCKS_PER_SEC;
       seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (i % every) continue;
       const Evaluation e = t->evaluate();

@@ -50,4 +50,22 @@ hw.createTrainer({ task: 'induction', layers: 2, mlpWidth: 0 });
 // @ts-expect-error: no such checkpoint
 hw.loadCheckpoint('gpt-2');
 
-export { y, all, loop, out, trace, headDim, reason, stats, stack, stopped, err, trained, shares, row, live, role, repeat };
+export {
+  y,
+  all,
+  loop,
+  out,
+  trace,
+  headDim,
+  reason,
+  stats,
+  stack,
+  stopped,
+  err,
+  trained,
+  shares,
+  row,
+  live,
+  role,
+  repeat,
+};
