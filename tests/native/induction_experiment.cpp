@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
   const long steps = std::strtol(argv[2], nullptr, 10), every = std::strtol(argv[3], nullptr, 10);
   std::printf(
       "layers seed step | loss: first-copy repeat other | induction(last) prev(first) | "
-      "ms/step | roles\n");
+      "ms/step wall (CPU) | roles\n");
   for (int a = 4; a < argc; ++a) {
     o.seed = std::strtod(argv[a], nullptr);
     std::unique_ptr<Trainer> t;
