@@ -18,8 +18,15 @@ export const CHECKPOINT_FORMAT = 'headwise-checkpoint/1';
 const isNode =
   typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
 
+// The folder of the shipped checkpoints; the explorer's classic-script bundle has no module URL
+// and sets it to undefined (scripts/explorer-bundle.config.js): it passes checkpoint objects.
+const CHECKPOINT_FOLDER = new URL('./checkpoints/', import.meta.url);
+
 async function readCheckpoint(name) {
-  const url = new URL(`./checkpoints/${name}.json`, import.meta.url);
+  if (CHECKPOINT_FOLDER === undefined) {
+    throw new HeadwiseError(`this build cannot read checkpoint files: pass the checkpoint object of "${name}"`);
+  }
+  const url = new URL(`${name}.json`, CHECKPOINT_FOLDER);
   if (isNode && url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
     return JSON.parse(await readFile(url, 'utf8'));
