@@ -186,9 +186,15 @@ def main():
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--weights", help="a headwise getWeights() JSON to start from")
     ap.add_argument("--losses", type=int, default=0, help="print the first N batch losses")
+    ap.add_argument("--dump-init", help="write the initial weights as getWeights() JSON and stop")
     args = ap.parse_args()
     torch.set_num_threads(1)
-    model = Model(initial_weights(args.layers, args.width, args.seed, args.weights), args.layers, args.heads)
+    init = initial_weights(args.layers, args.width, args.seed, args.weights)
+    if args.dump_init:
+        with open(args.dump_init, "w") as f:
+            json.dump({n: init[n].flatten().tolist() for n in names(args.layers)}, f)
+        return
+    model = Model(init, args.layers, args.heads)
     opt = torch.optim.Adam(model.parameters(), lr=3e-3, betas=(0.9, 0.999), eps=1e-8)
     rng = Mulberry32(args.seed)
     held = batch_of(Mulberry32(args.seed ^ 0x5EED5EED), 512)

@@ -62,10 +62,11 @@ int main(int argc, char** argv) {
       if (i % every) continue;
       const Evaluation e = t->evaluate();
       const HeadRoleScores r = t->role_scores();
-      std::printf(
-          "%g %g %ld | %.3f %.3f %.3f | %.3f %.3f | %.1f |", o.layers, o.seed, i, e.groups[0].loss,
-          e.groups[1].loss, e.groups[2].loss, best_probe(r.scores.back(), 0),
-          best_of(r.scores.front(), &RoleScores::previous_token), 1e3 * seconds / double(i));
+      std::printf("%g %g %ld | %.3f %.3f %.3f | %.3f %.3f | %.1f (%.1f) |", o.layers, o.seed, i,
+                  e.groups[0].loss, e.groups[1].loss, e.groups[2].loss,
+                  best_probe(r.scores.back(), 0),
+                  best_of(r.scores.front(), &RoleScores::previous_token), 1e3 * seconds / double(i),
+                  1e3 * cpu_seconds / double(i));
       for (std::size_t l = 0; l < r.scores.size(); ++l) {
         std::printf(" L%zu:", l + 1);
         for (const RoleScores& h : r.scores[l])
