@@ -15,9 +15,11 @@ for (let step = 1; step <= 2000; step += 1) {
   if (step % 250) continue;
   const repeat = trainer.evaluate().groups.repeat.loss;
   const roles = trainer.roleScores();
-  const best = (heads, key) => Math.max(...heads.map((h) => h[key]));
+  const best = (heads, key) => Math.max(...heads.map((h) => h[key])).toFixed(3);
+  const induction = best(roles.at(-1), 'induction');
+  const prev = best(roles[0], 'previousToken');
+  const named = roles[0].map((h) => h.role).join(', ');
   console.log(
-    `${layers} ${seed} ${step} | repeat ${repeat.toFixed(3)} | induction ${best(roles.at(-1), 'induction').toFixed(3)}` +
-      ` prev ${best(roles[0], 'previousToken').toFixed(3)} | L1 ${roles[0].map((h) => h.role).join(', ')}`,
+    `${layers} ${seed} ${step} | repeat ${repeat.toFixed(3)} | induction ${induction} prev ${prev} | L1 ${named}`,
   );
 }

@@ -18,8 +18,7 @@ for (const layers of [1, 2]) {
   const used = process.cpuUsage(cpu);
   wall.sort((a, b) => a - b);
   const cpuMs = (used.user + used.system) / 1000 / rounds;
-  console.log(
-    `wasm ${layers} layer(s): median ${wall[wall.length >> 1].toFixed(1)} ms/step wall, ${cpuMs.toFixed(1)} ms/step CPU`,
-  );
+  const median = wall[wall.length >> 1];
+  console.log(`wasm ${layers} layer(s): median ${median.toFixed(1)} ms/step wall, ${cpuMs.toFixed(1)} ms/step CPU`);
   trainer.dispose();
 }
