@@ -30,6 +30,20 @@ export const dropDefaultWasmUrl = {
   },
 };
 
+// checkpoint.js finds the shipped checkpoint files from its module URL, which a classic script
+// has not: there the folder is undefined and checkpoints are passed as objects.
+const CHECKPOINT_FOLDER = "new URL('./checkpoints/', import.meta.url)";
+const dropCheckpointFolder = {
+  name: 'headwise-drop-checkpoint-folder',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!id.endsWith('/web/checkpoint.js')) return null;
+    if (!code.includes(CHECKPOINT_FOLDER))
+      this.error(`checkpoint.js no longer contains ${CHECKPOINT_FOLDER}; update ${import.meta.url}`);
+    return code.replace(CHECKPOINT_FOLDER, 'undefined');
+  },
+};
+
 // core-loader.js reads the wasm file with node:fs when it runs in Node; the browser bundle never
 // does, so that import resolves to a module that says so.
 const NODE_FS = 'node:fs/promises';
@@ -46,7 +60,7 @@ export const noNodeFs = {
 export default {
   root,
   logLevel: 'warn',
-  plugins: [inlineWasm, dropDefaultWasmUrl, noNodeFs],
+  plugins: [inlineWasm, dropDefaultWasmUrl, dropCheckpointFolder, noNodeFs],
   build: {
     outDir: `${root}web/build/explorer`,
     emptyOutDir: true,

@@ -213,6 +213,12 @@ export function createAttention(config?: AttentionConfig): Promise<MultiHeadAtte
 // ---- Training: the "latest verb and latest noun" classifier (web/trainer.js) ----
 
 export type TrainVariant = 'verb-noun' | 'verb';
+/**
+ * What a trainer learns: the verb-noun classifiers, or 'induction' (64 random tokens of 64 in
+ * which a segment of 12-31 repeats at a random place; next-token prediction at every position,
+ * loss groups "first copy", "repeat", "other").
+ */
+export type TrainTask = TrainVariant | 'induction';
 
 export interface TrainerOptions {
   /** Attention heads; dModel must be a multiple. Default 2. */
@@ -222,7 +228,7 @@ export interface TrainerOptions {
   /** Hidden width of the ReLU MLP. Default 64. */
   mlpWidth?: number;
   /** The task: "verb-noun" (64 classes, default) or the "verb" control (8 classes). */
-  task?: TrainVariant;
+  task?: TrainTask;
   /** Another name for task, from before the layer library. */
   variant?: TrainVariant;
   /** Blocks in the stack, 1-8. Default 1. */
@@ -317,6 +323,63 @@ export interface TrainerWeights {
   [tensor: string]: number[] | string | number | object;
 }
 
+export type HeadRole =
+  'previous token' | 'first token' | 'self' | 'induction' | 'duplicate token' | 'latest verb' | 'latest noun' | 'mixed';
+
+/** One head's role scores: mean attention weights over the held-out set (null: nothing counted). */
+export interface HeadRoleScores {
+  /** From t to t - 1, over the queries t >= 1 the block computes. */
+  previousToken: number | null;
+  /** From t to position 0, over t >= 1. */
+  firstToken: number | null;
+  /** From t to t itself, over t >= 1. */
+  self: number | null;
+  /** Task 'induction': from a second-copy position to the token after the earlier occurrence of its token. */
+  induction?: number | null;
+  /** Task 'induction': from a second-copy position to the earlier occurrence of its token itself. */
+  duplicate?: number | null;
+  /** Tasks 'verb-noun' and 'verb': from "?" to the latest verb. */
+  verb?: number | null;
+  /** Tasks 'verb-noun' and 'verb': from "?" to the latest noun. */
+  noun?: number | null;
+  role: HeadRole;
+}
+
+/** A shipped checkpoint's name (web/checkpoints/<name>.json). */
+export type CheckpointName = 'induction-1-layer' | 'induction-2-layers' | 'verb-noun-1-head' | 'verb-noun-2-heads';
+export const CHECKPOINT_NAMES: ReadonlyArray<CheckpointName>;
+
+/** What scripts/make-checkpoints.sh measured while training a checkpoint (native trainer). */
+export interface CheckpointInfo {
+  format: 'headwise-checkpoint/1';
+  name: string;
+  about: string;
+  command: string;
+  options: Required<Omit<TrainerOptions, 'variant'>>;
+  steps: number;
+  /** FNV-1a 64 of the weight bytes after `step` steps (reproducibility checks). */
+  weightHashes: ReadonlyArray<{ step: number; fnv1a64: string }>;
+  /** Held-out evaluation after the last step. */
+  evaluation: { loss: number; accuracy: number; groups: Record<string, { loss: number; accuracy: number }> };
+  /** Role scores after the last step. */
+  roles: ReadonlyArray<ReadonlyArray<HeadRoleScores>>;
+  /** The first 20 batch losses (the wasm trainer reproduces them within 1e-6). */
+  firstLosses: ReadonlyArray<number>;
+  /** Every 50 steps: the mean batch loss since the last point, the held-out evaluation, the role scores (no names). */
+  curve: ReadonlyArray<{
+    step: number;
+    loss: number;
+    heldOut: { loss: number; accuracy: number; groups: Record<string, { loss: number; accuracy: number }> };
+    roles: ReadonlyArray<ReadonlyArray<Omit<HeadRoleScores, 'role'>>>;
+  }>;
+  parameterCount: number;
+}
+
+/** A checkpoint file's contents: CheckpointInfo plus the weights (float32 little-endian, base64, buffer order). */
+export interface Checkpoint extends CheckpointInfo {
+  weights: string;
+}
+
 export class Trainer {
   readonly options: Readonly<Required<TrainerOptions>>;
   /** Parameter tensors in order, with shapes. */
@@ -358,6 +421,13 @@ export class Trainer {
    * latest noun), 'mixed' (no head at 0.5 on either: the stuck 1-head-like solution) or 'partial'.
    */
   specialisation(threshold?: number): Specialisation;
+  /**
+   * Per block, per head, where each head looks over the held-out set, and the role the core names
+   * it by (the one rule: its highest score's role when that score is at least 0.3, else "mixed").
+   */
+  roleScores(): HeadRoleScores[][];
+  /** For a trainer made by loadCheckpoint(): the checkpoint without its weights; otherwise null. */
+  readonly checkpoint: CheckpointInfo | null;
   /** Attention from "?" for 11 words (+ "?"), given as a string, words or token ids. */
   attentionFrom(sequence: string | ReadonlyArray<string | number>): { tokens: string[]; heads: Float32Array[] };
   /** Every block's attention on one sequence. */
@@ -393,12 +463,18 @@ export interface Headwise {
   /** createAttention's options as the core defines them (positions: the core's position kinds). */
   attentionOptions(): ReadonlyArray<AttentionOptionRow>;
   createTrainer(options?: TrainerOptions): Trainer;
+  /**
+   * A trainer holding a shipped checkpoint's weights (read from web/checkpoints/) or a checkpoint
+   * object's; trainer.checkpoint keeps the curve, evaluation and role scores measured at make time.
+   */
+  loadCheckpoint(source: CheckpointName | Checkpoint): Promise<Trainer>;
   /** The trainer's options as the core defines them (names, types, ranges, defaults). */
   trainerOptions(): ReadonlyArray<TrainerOptionRow>;
   liveTrainers(): number;
 }
 
 export function createTrainer(options?: TrainerOptions): Promise<Trainer>;
+export function loadCheckpoint(source: CheckpointName | Checkpoint): Promise<Trainer>;
 
 // ---- A pool of module instances in Workers (web/pool/) ----
 

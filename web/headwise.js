@@ -5,9 +5,11 @@ import { deepFreeze, floatArrayArgument, optionsArgument, positiveSize, seedArgu
 import { attentionOptionTableOf, coreOptions, normalizeConfig } from './attention-options.js';
 import { HeadwiseError } from './errors.js';
 import { GuardedCore } from './guarded-core.js';
+import { loadCheckpointWith } from './checkpoint.js';
 import { createTrainerOn, trainerOptionsOn } from './trainer.js';
 
 export { HeadwiseError };
+export { CHECKPOINT_NAMES } from './checkpoint.js';
 export { Trainer, TRAIN_VOCABULARY } from './trainer.js';
 export { headRoles, ROLE_SHARE, MIXED_SHARE } from './head-roles.js';
 export { createPool } from './pool/pool.js';
@@ -396,6 +398,15 @@ export class Headwise {
     return attentionOptionTableOf(this.#core).rows;
   }
 
+  /**
+   * A trainer holding a shipped checkpoint's weights (a name of CHECKPOINT_NAMES, read from
+   * web/checkpoints/) or a checkpoint object; trainer.checkpoint keeps its curve, evaluation and
+   * role scores. Training on continues from those weights with fresh Adam moments.
+   */
+  loadCheckpoint(source) {
+    return loadCheckpointWith((options) => this.createTrainer(options), source);
+  }
+
   /** The trainer's options as the core defines them: [{ name, type, min, max, default, choices, about }]. */
   trainerOptions() {
     return trainerOptionsOn(this.#core);
@@ -476,6 +487,11 @@ export function weightsFromPyTorch(weights, dModel) {
 /** Shorthand: load the shared module and create one layer. */
 export async function createAttention(config) {
   return (await loadHeadwise()).createAttention(config);
+}
+
+/** Shorthand: load the shared module and a trainer holding a checkpoint. */
+export async function loadCheckpoint(source) {
+  return (await loadHeadwise()).loadCheckpoint(source);
 }
 
 /** Shorthand: load the shared module and create one trainer. */

@@ -79,6 +79,11 @@ export class Trainer {
     /** Multiply-adds of one step: step(n) is refused when n of them exceed one call's limit. */
     this.stepMultiplyAdds = info.stepMultiplyAdds;
     this.steps = 0;
+    /**
+     * For a trainer made by loadCheckpoint(): the checkpoint without its weights ({ name, options,
+     * steps, evaluation, roles, curve, firstLosses, weightHashes }); otherwise null.
+     */
+    this.checkpoint = null;
   }
 
   get disposed() {
@@ -141,6 +146,20 @@ export class Trainer {
       throw new HeadwiseError(`specialisation() reads the verb and noun probes; task "${this.task.name}" has none`);
     }
     return headRoles(this.headShares(), { variant: this.options.task, threshold });
+  }
+
+  /**
+   * Per block, per head, where the head looks over the held-out set: previousToken (mean
+   * attention from t to t - 1), firstToken (to position 0) and self (to t), over the queries
+   * t >= 1 the block computes; then each of the task's probes by name ("induction": from a
+   * position of the second copy to the token after the earlier occurrence of its token, and
+   * "duplicate": to that earlier occurrence itself; "verb" and "noun": from "?" to the latest
+   * verb and noun); and role, the name the core gives the head by its one rule: its highest
+   * score's role ("previous token", "first token", "self", "induction", "duplicate token",
+   * "latest verb", "latest noun") when that score is at least 0.3, else "mixed".
+   */
+  roleScores() {
+    return this.#checked(this.#core.call('trainerRoleScores', this.#live()));
   }
 
   /**

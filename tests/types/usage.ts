@@ -43,5 +43,29 @@ const live: number = hw.liveTrainers();
 hw.createTrainer({ variant: 'noun' });
 // @ts-expect-error: unknown option
 hw.createTrainer({ lr: 1 });
+const copier = await hw.loadCheckpoint('induction-2-layers');
+const role: string = copier.roleScores()[1][0].role;
+const repeat: number = copier.checkpoint!.curve[0].heldOut.groups.repeat.loss;
+hw.createTrainer({ task: 'induction', layers: 2, mlpWidth: 0 });
+// @ts-expect-error: no such checkpoint
+hw.loadCheckpoint('gpt-2');
 
-export { y, all, loop, out, trace, headDim, reason, stats, stack, stopped, err, trained, shares, row, live };
+export {
+  y,
+  all,
+  loop,
+  out,
+  trace,
+  headDim,
+  reason,
+  stats,
+  stack,
+  stopped,
+  err,
+  trained,
+  shares,
+  row,
+  live,
+  role,
+  repeat,
+};

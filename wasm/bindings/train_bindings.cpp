@@ -181,6 +181,33 @@ val trainer_probe_shares(int handle) {
   return out;
 }
 
+// Per block, per head: { previousToken, firstToken, self, then each of the task's probes by
+// name (induction, duplicate; verb, noun), role } over the held-out set; a probe that counted
+// nothing is null (wasm/core/train/role_scores.hpp names the role).
+val trainer_role_scores(int handle) {
+  if (!can_allocate()) return val::null();
+  Trainer* t = find(handle);
+  if (!t) return val::null();
+  const headwise::train::HeadRoleScores r = t->role_scores();
+  const auto number = [](double v) { return std::isnan(v) ? val::null() : val(v); };
+  val layers = val::array();
+  for (const auto& heads : r.scores) {
+    val list = val::array();
+    for (const headwise::train::RoleScores& s : heads) {
+      val head = val::object();
+      head.set(text("previousToken"), number(s.previous_token));
+      head.set(text("firstToken"), number(s.first_token));
+      head.set(text("self"), number(s.self));
+      for (std::size_t k = 0; k < s.task.size(); ++k)
+        head.set(text(t->task().probes[k].name), number(s.task[k]));
+      head.set(text("role"), text(headwise::train::role_name(s, t->task())));
+      list.call<void>("push", head);
+    }
+    layers.call<void>("push", list);
+  }
+  return layers;
+}
+
 // ids: a typed Int32Array of spec.tokens ids < vocab, checked by the caller. Returns every
 // block's attention, [Float32Array (H, Tq, T)] per block.
 val trainer_attention(int handle, val ids) {
@@ -316,6 +343,7 @@ EMSCRIPTEN_BINDINGS(headwise_train) {
   emscripten::function("trainerStep", &trainer_step);
   emscripten::function("trainerEvaluate", &trainer_evaluate);
   emscripten::function("trainerProbeShares", &trainer_probe_shares);
+  emscripten::function("trainerRoleScores", &trainer_role_scores);
   emscripten::function("trainerAttention", &trainer_attention);
   emscripten::function("trainerTable", &trainer_table);
   emscripten::function("trainerInfo", &trainer_info);

@@ -4,13 +4,14 @@
 
 namespace headwise::tasks {
 
-extern const Task kVerbNounTask, kVerbTask, kOrderTask;
+extern const Task kVerbNounTask, kVerbTask, kOrderTask, kInductionTask;
 
 namespace {
 const Task* const kTasks[] = {
     &kVerbNounTask,
     &kVerbTask,
     &kOrderTask,
+    &kInductionTask,
     nullptr,
 };
 }  // namespace

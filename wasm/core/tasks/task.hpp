@@ -19,9 +19,11 @@ struct Batch {
   std::uint8_t* groups;
 };
 
-// A probe: a position in each sequence whose attention weight from the read position is worth
-// reporting per head ("how much does head h look at the latest verb?"). -1: none here.
-using ProbeFn = int (*)(const int* ids);
+// A probe: for a query position of a sequence, the key position whose attention weight is worth
+// reporting per head ("how much does head h look at the latest verb from '?'"); -1: this query
+// is not counted. ids: the sequence's T ids; groups: its read rows' loss groups (Tq bytes, row
+// = query - (T - Tq)); query: a position in [0, T).
+using ProbeFn = int (*)(const int* ids, const std::uint8_t* groups, int query);
 
 struct Probe {
   const char* name;

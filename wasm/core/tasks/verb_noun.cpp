@@ -43,8 +43,13 @@ const char* const kWords[] = {"dog",  "ball",   "cat",   "bird", "boy",  "girl",
 static_assert(sizeof(kWords) / sizeof(kWords[0]) == kVocab, "a word per id");
 const char* const kGroups[] = {"answer", nullptr};
 
-int latest_verb(const int* ids) { return latest_of_kind(ids, kVerbBase); }
-int latest_noun(const int* ids) { return latest_of_kind(ids, kNounBase); }
+// Counted from "?" only.
+int latest_verb(const int* ids, const std::uint8_t*, int query) {
+  return query == kTokens - 1 ? latest_of_kind(ids, kVerbBase) : -1;
+}
+int latest_noun(const int* ids, const std::uint8_t*, int query) {
+  return query == kTokens - 1 ? latest_of_kind(ids, kNounBase) : -1;
+}
 const Probe kProbes[] = {{"verb", latest_verb}, {"noun", latest_noun}, {nullptr, nullptr}};
 int verb_of(int cls) { return cls / 8; }
 int noun_of(int cls) { return cls % 8; }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <new>
 #include <string>
 
@@ -164,18 +165,16 @@ Evaluation Trainer::step() {
   return e;
 }
 
-Evaluation Trainer::evaluate_chunks(ProbeShares* shares) {
+Evaluation Trainer::evaluate_chunks(const std::vector<tasks::Probe>& probes, ProbeMeans* means) {
   const std::size_t N = std::size_t(options_.eval_size), T = task_->tokens;
-  const std::size_t reads = tasks::read_tokens(*task_), H = spec().heads;
-  const std::size_t last = spec().layers - 1;
+  const std::size_t reads = tasks::read_tokens(*task_), H = spec().heads, L = spec().layers;
   layers::LossSums total;
-  std::size_t probes = 0, parts = 0;
-  while (task_->probes[probes].name) ++probes;
+  std::size_t parts = 0;
   while (task_->parts[parts].name) ++parts;
   std::vector<double> part_right(parts, 0.0);
-  const std::size_t K = task_->classes;
-  const bool probing = shares && task_->readout == layers::Readout::kLast;
-  if (shares) shares->shares.assign(probing ? probes : 0, std::vector<double>(H, 0.0));
+  const std::size_t K = task_->classes, P = probes.size();
+  std::vector<std::vector<std::size_t>> counted(L, std::vector<std::size_t>(P, 0));
+  if (means) means->assign(L, std::vector<std::vector<double>>(P, std::vector<double>(H, 0.0)));
   tasks::Batch h = held_.batch();
   for (std::size_t start = 0; start < N; start += kEvalChunk) {
     const std::size_t n = std::min(kEvalChunk, N - start);
@@ -199,14 +198,23 @@ Evaluation Trainer::evaluate_chunks(ProbeShares* shares) {
       total.group_correct[g] += r.group_correct[g];
       total.group_counted[g] += r.group_counted[g];
     }
-    if (!probing) continue;
-    // The last block's attention (n, H, 1, T): the read position's row.
-    const float* p = model_->attention(last);
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t k = 0; k < probes; ++k) {
-        const int pos = task_->probes[k].position(ids + i * T);
-        if (pos < 0) continue;
-        for (std::size_t hh = 0; hh < H; ++hh) shares->shares[k][hh] += p[(i * H + hh) * T + pos];
+    if (!means) continue;
+    // Block l's attention (n, H, Tq_l, T); its queries are the last Tq_l positions.
+    for (std::size_t layer = 0; layer < L; ++layer) {
+      const float* p = model_->attention(layer);
+      const std::size_t Tq = spec().out_tokens(layer);
+      for (std::size_t i = 0; i < n; ++i) {
+        const int* seq = ids + i * T;
+        const std::uint8_t* groups = h.groups + at + i * reads;
+        for (std::size_t k = 0; k < P; ++k) {
+          for (std::size_t q = 0; q < Tq; ++q) {
+            const int key = probes[k].position(seq, groups, int(T - Tq + q));
+            if (key < 0 || std::size_t(key) >= T) continue;
+            ++counted[layer][k];
+            for (std::size_t hh = 0; hh < H; ++hh)
+              (*means)[layer][k][hh] += p[((i * H + hh) * Tq + q) * T + std::size_t(key)];
+          }
+        }
       }
     }
   }
@@ -214,19 +222,48 @@ Evaluation Trainer::evaluate_chunks(ProbeShares* shares) {
   Evaluation e = evaluation_of(total, *task_);
   for (double right : part_right)
     e.parts.push_back(total.counted ? right / double(total.counted) : 0.0);
-  if (probing) {
-    for (auto& per_head : shares->shares)
-      for (double& v : per_head) v /= double(N);
+  if (means) {
+    for (std::size_t layer = 0; layer < L; ++layer)
+      for (std::size_t k = 0; k < P; ++k)
+        for (double& v : (*means)[layer][k])
+          v = counted[layer][k] ? v / double(counted[layer][k])
+                                : std::numeric_limits<double>::quiet_NaN();
   }
   return e;
 }
 
-Evaluation Trainer::evaluate() { return evaluate_chunks(nullptr); }
+Evaluation Trainer::evaluate() { return evaluate_chunks({}, nullptr); }
 
 ProbeShares Trainer::probe_shares() {
   ProbeShares s;
-  evaluate_chunks(&s);
+  if (task_->readout != layers::Readout::kLast) return s;
+  std::vector<tasks::Probe> probes;
+  for (const tasks::Probe* p = task_->probes; p->name; ++p) probes.push_back(*p);
+  ProbeMeans means;
+  evaluate_chunks(probes, &means);
+  s.shares = means.back();
   return s;
+}
+
+HeadRoleScores Trainer::role_scores() {
+  std::vector<tasks::Probe> probes;
+  for (const tasks::Probe* p = role_probes(); p->name; ++p) probes.push_back(*p);
+  const std::size_t fixed = probes.size();
+  for (const tasks::Probe* p = task_->probes; p->name; ++p) probes.push_back(*p);
+  ProbeMeans means;
+  evaluate_chunks(probes, &means);
+  HeadRoleScores out;
+  for (const auto& layer : means) {
+    std::vector<RoleScores> heads(spec().heads);
+    for (std::size_t hh = 0; hh < heads.size(); ++hh) {
+      heads[hh].previous_token = layer[0][hh];
+      heads[hh].first_token = layer[1][hh];
+      heads[hh].self = layer[2][hh];
+      for (std::size_t k = fixed; k < probes.size(); ++k) heads[hh].task.push_back(layer[k][hh]);
+    }
+    out.scores.push_back(heads);
+  }
+  return out;
 }
 
 void Trainer::run_one(const int* ids) { model_->run(ids, 1, layers::Targets{}, false); }

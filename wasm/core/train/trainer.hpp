@@ -12,6 +12,7 @@
 #include "adam.hpp"
 #include "checked_array.hpp"
 #include "layers/stack.hpp"
+#include "role_scores.hpp"
 #include "status.hpp"
 #include "tasks/task.hpp"
 #include "trainer_options.hpp"
@@ -39,6 +40,11 @@ struct ProbeShares {
   std::vector<std::vector<double>> shares;
 };
 
+// Per block and head (scores[layer][head]), measured on the held-out set (role_scores.hpp).
+struct HeadRoleScores {
+  std::vector<std::vector<RoleScores>> scores;
+};
+
 class Trainer {
  public:
   // Bytes the options need (model, activations, data), or an error for bad options.
@@ -56,6 +62,7 @@ class Trainer {
   Evaluation step();
   Evaluation evaluate();
   ProbeShares probe_shares();
+  HeadRoleScores role_scores();
   // Forward on one sequence of spec().tokens ids (each < vocab: checked by the caller).
   void run_one(const int* ids);
 
@@ -68,7 +75,10 @@ class Trainer {
 
  private:
   Trainer() = default;
-  Evaluation evaluate_chunks(ProbeShares* shares);
+  // means[layer][probe][head]: each probe's mean attention over its counted (sequence, query)
+  // pairs of the held-out set (NaN for a probe that counted none).
+  using ProbeMeans = std::vector<std::vector<std::vector<double>>>;
+  Evaluation evaluate_chunks(const std::vector<tasks::Probe>& probes, ProbeMeans* means);
   struct Data {
     CheckedArray<int> ids, targets;
     CheckedArray<std::uint8_t> mask, groups;

@@ -1,0 +1,153 @@
+// The shipped checkpoints (web/checkpoints/*.json, scripts/make-checkpoints.sh): loaded through the
+// JS API they evaluate as the native make run measured, their heads have the roles the run
+// measured (and random weights do not), the wasm trainer reproduces the native run's first batch
+// losses, and a native re-run reproduces the weights' early hashes bit for bit.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, expect, test } from 'vitest';
+import { CHECKPOINT_NAMES, loadHeadwise } from '../../web/headwise.js';
+
+const maker = fileURLToPath(new URL('../../build/native/tests/native/make_checkpoints', import.meta.url));
+const read = (name) => JSON.parse(readFileSync(new URL(`../../web/checkpoints/${name}.json`, import.meta.url), 'utf8'));
+const near = (a, b, rel = 1e-6) => Math.abs(a - b) <= 1e-7 + rel * Math.abs(b);
+
+// FNV-1a 64 over the little-endian float32 bytes, as make_checkpoints computes it.
+function fnv1a64(values) {
+  const bytes = new Uint8Array(Float32Array.from(values).buffer);
+  let h = 0xcbf29ce484222325n;
+  for (const b of bytes) h = BigInt.asUintN(64, (h ^ BigInt(b)) * 0x100000001b3n);
+  return h.toString(16).padStart(16, '0');
+}
+
+let hw;
+beforeAll(async () => {
+  hw = await loadHeadwise();
+});
+
+test('every shipped checkpoint loads and evaluates as the make run measured', async () => {
+  for (const name of CHECKPOINT_NAMES) {
+    const file = read(name);
+    const trainer = await hw.loadCheckpoint(name);
+    expect(trainer.checkpoint.name).toBe(name);
+    expect(trainer.checkpoint.weights).toBeUndefined();
+    const weights = trainer.getWeights();
+    const flat = trainer.parameters.flatMap(({ name: tensor }) => weights[tensor]);
+    expect(fnv1a64(flat), `${name}: the loaded weights are the ones the make run hashed`).toBe(
+      file.weightHashes.at(-1).fnv1a64,
+    );
+    const e = trainer.evaluate();
+    expect(near(e.loss, file.evaluation.loss), `${name} loss ${e.loss} vs ${file.evaluation.loss}`).toBe(true);
+    expect(Math.abs(e.accuracy - file.evaluation.accuracy)).toBeLessThanOrEqual(1e-4);
+    for (const [group, { loss }] of Object.entries(file.evaluation.groups)) {
+      expect(near(e.groups[group].loss, loss), `${name} ${group}`).toBe(true);
+    }
+    const roles = trainer.roleScores();
+    roles.forEach((heads, l) =>
+      heads.forEach((head, h) => {
+        const want = file.roles[l][h];
+        expect(Object.keys(head).sort()).toEqual(Object.keys(want).sort());
+        for (const [key, value] of Object.entries(want)) {
+          if (key === 'role') expect(head.role, `${name} L${l + 1} h${h}`).toBe(value);
+          else if (value === null) expect(head[key]).toBeNull();
+          else expect(Math.abs(head[key] - value), `${name} L${l + 1} h${h} ${key}`).toBeLessThanOrEqual(1e-5);
+        }
+      }),
+    );
+    trainer.dispose();
+  }
+});
+
+test('two layers copy and name an induction head; one layer and random weights do not', async () => {
+  const two = await hw.loadCheckpoint('induction-2-layers');
+  const one = await hw.loadCheckpoint(read('induction-1-layer'));
+  const fresh = hw.createTrainer(two.options);
+  const repeat = (t) => t.evaluate().groups.repeat.loss;
+  expect(repeat(two)).toBeLessThan(1.5);
+  expect(repeat(one)).toBeGreaterThan(3);
+  expect(repeat(fresh)).toBeGreaterThan(4);
+  const [first, second] = two.roleScores();
+  expect(second.some((h) => h.role === 'induction' && h.induction > 0.5)).toBe(true);
+  // What this run's first layer does: a head that looks from the second copy at the earlier
+  // occurrence of the current token (not a previous-token head: see docs/induction.md).
+  expect(first.some((h) => h.role === 'duplicate token' && h.duplicate > 0.6)).toBe(true);
+  // The heads differ: a head's induction score is far from another's somewhere in the model.
+  const scores = [...first, ...second].map((h) => h.induction);
+  expect(Math.max(...scores) - Math.min(...scores)).toBeGreaterThan(0.4);
+  expect(one.roleScores()[0].every((h) => h.role !== 'induction')).toBe(true);
+  for (const layer of fresh.roleScores()) for (const h of layer) expect(h.role).toBe('mixed');
+  // The map behind the name, on one held-out-like sequence: from each position of the second
+  // copy, the induction head's largest weight is on the token after the earlier occurrence.
+  const ids = [];
+  for (let t = 0; t < 64; t += 1) ids.push((t * 37 + 11) % 64); // 64 distinct tokens
+  for (let j = 0; j < 20; j += 1) ids[40 + j] = ids[10 + j]; // copy of 10..29 at 40..59
+  const { layers } = two.attention(ids);
+  const head = second.findIndex((h) => h.role === 'induction');
+  const map = layers[1].heads[head];
+  let hits = 0;
+  for (let q = 41; q < 59; q += 1) {
+    const row = map.subarray(q * 64, (q + 1) * 64);
+    hits += row.indexOf(Math.max(...row)) === q - 30 + 1;
+  }
+  expect(hits).toBeGreaterThanOrEqual(15);
+  const curve = two.checkpoint.curve;
+  expect(curve.at(-1).step).toBe(two.checkpoint.steps);
+  expect(curve[0].heldOut.groups.repeat.loss).toBeGreaterThan(3.5);
+  for (const t of [two, one, fresh]) t.dispose();
+});
+
+test('the verb-noun checkpoints: two heads split the work, one head cannot', async () => {
+  const two = await hw.loadCheckpoint('verb-noun-2-heads');
+  const one = await hw.loadCheckpoint('verb-noun-1-head');
+  expect(two.specialisation().state).toBe('specialised');
+  expect(one.specialisation().state).not.toBe('specialised');
+  expect(two.evaluate().accuracy).toBeGreaterThan(one.evaluate().accuracy + 0.1);
+  expect(
+    two
+      .roleScores()[0]
+      .map((h) => h.role)
+      .sort(),
+  ).toEqual(['latest noun', 'latest verb']);
+  expect(one.roleScores()[0][0].role).not.toMatch(/latest/);
+  two.dispose();
+  one.dispose();
+});
+
+test('the wasm trainer reproduces the native make run: the first 20 batch losses', () => {
+  for (const name of CHECKPOINT_NAMES) {
+    const { options, firstLosses } = read(name);
+    const trainer = hw.createTrainer(options);
+    firstLosses.forEach((want, i) => {
+      const { loss } = trainer.step();
+      expect(near(loss, want), `${name} step ${i + 1}: ${loss} vs ${want}`).toBe(true);
+    });
+    trainer.dispose();
+  }
+});
+
+test('a native re-run reproduces the checkpoints bit for bit (weight hashes after 100 steps)', () => {
+  expect(existsSync(maker), `${maker} is missing: run npm test, which builds it first`).toBe(true);
+  const hashes = JSON.parse(execFileSync(maker, ['verify'], { encoding: 'utf8' }));
+  for (const name of CHECKPOINT_NAMES) {
+    const early = read(name).weightHashes[0];
+    expect(hashes[name], name).toEqual(early);
+  }
+});
+
+test('bad checkpoints are refused with a clear error and leave no trainer behind', async () => {
+  const live = hw.liveTrainers();
+  await expect(hw.loadCheckpoint('gpt-2')).rejects.toThrow(/no checkpoint "gpt-2": the shipped ones are/);
+  await expect(hw.loadCheckpoint(42)).rejects.toThrow(/a checkpoint must be a name or an object, got 42/);
+  await expect(hw.loadCheckpoint({ format: 'x' })).rejects.toThrow(/checkpoint.format must be/);
+  const file = read('verb-noun-1-head');
+  await expect(hw.loadCheckpoint({ ...file, weights: file.weights.slice(0, 400) })).rejects.toThrow(
+    /checkpoint.weights holds 300 bytes/,
+  );
+  await expect(hw.loadCheckpoint({ ...file, options: read('induction-1-layer').options })).rejects.toThrow(
+    /its options' model has/,
+  );
+  expect(hw.liveTrainers()).toBe(live);
+  const ok = await hw.loadCheckpoint(file);
+  expect(ok.evaluate().loss).toBeCloseTo(file.evaluation.loss, 5);
+  ok.dispose();
+});
