@@ -3,6 +3,7 @@
 // trainer options, the weights (float32 little-endian, base64, in buffer order), the held-out
 // evaluation and role scores measured at the end, the first batch losses and a curve.
 // Use it through Headwise.loadCheckpoint().
+import { readFileInNode } from './core-loader.js';
 import { describe } from './arguments.js';
 import { HeadwiseError } from './errors.js';
 
@@ -28,8 +29,7 @@ async function readCheckpoint(name) {
   }
   const url = new URL(`${name}.json`, CHECKPOINT_FOLDER);
   if (isNode && url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
-    return JSON.parse(await readFile(url, 'utf8'));
+    return JSON.parse(new TextDecoder().decode(await readFileInNode(url)));
   }
   const response = await fetch(url);
   if (!response.ok) throw new HeadwiseError(`could not load checkpoint "${name}" from ${url}: HTTP ${response.status}`);

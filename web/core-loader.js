@@ -10,7 +10,7 @@ const isNode =
 
 // Node reads a file: URL from disk. Through process.getBuiltinModule (Node 20.16+), not an import:
 // bundlers then see no Node module in this file, and browsers never reach it.
-function readFileInNode(url) {
+export function readFileInNode(url) {
   const fs = process.getBuiltinModule?.('node:fs/promises');
   if (!fs) throw new Error(`reading ${url} needs Node 20.16 or later (or pass wasmBinary to loadHeadwise)`);
   return fs.readFile(url);

@@ -27,7 +27,10 @@ TEST(OrderTask, BothAnswersHoldTheSameWordsAndOnlyOrderDecides) {
   int trues = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const int* s = ids.data() + i * T;
-    const int subject = task->probes[0].position(s), predicate = task->probes[1].position(s);
+    const int ask = int(T) - 1;  // the probes are counted from "?"
+    const int subject = task->probes[0].position(s, nullptr, ask);
+    const int predicate = task->probes[1].position(s, nullptr, ask);
+    EXPECT_EQ(task->probes[0].position(s, nullptr, ask - 1), -1);
     ASSERT_GE(subject, 1);
     EXPECT_EQ(std::string(task->words[s[subject - 1]]), "all");
     EXPECT_EQ(std::string(task->words[s[subject + 1]]), "are");

@@ -35,7 +35,15 @@ int predicate_at(const int* ids) {
   const int s = subject_at(ids);
   return s < 0 ? -1 : s + 2;
 }
-const Probe kProbes[] = {{"subject", subject_at}, {"predicate", predicate_at}, {nullptr, nullptr}};
+// Probes are counted from "?" only (the last position).
+int subject_from_question(const int* ids, const std::uint8_t*, int query) {
+  return query == kTokens - 1 ? subject_at(ids) : -1;
+}
+int predicate_from_question(const int* ids, const std::uint8_t*, int query) {
+  return query == kTokens - 1 ? predicate_at(ids) : -1;
+}
+const Probe kProbes[] = {
+    {"subject", subject_from_question}, {"predicate", predicate_from_question}, {nullptr, nullptr}};
 const AnswerPart kParts[] = {{nullptr, nullptr}};
 
 void fill(Mulberry32& rng, std::size_t i, const Batch& b) {

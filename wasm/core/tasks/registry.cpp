@@ -8,11 +8,7 @@ extern const Task kVerbNounTask, kVerbTask, kOrderTask, kInductionTask;
 
 namespace {
 const Task* const kTasks[] = {
-    &kVerbNounTask,
-    &kVerbTask,
-    &kOrderTask,
-    &kInductionTask,
-    nullptr,
+    &kVerbNounTask, &kVerbTask, &kOrderTask, &kInductionTask, nullptr,
 };
 }  // namespace
 
