@@ -142,7 +142,11 @@ export class StepsPanel extends PanelFrame {
     }
     const maxDiff = formatNumber(this.outputs.maxDiff);
     this.check.textContent = `Step by step through the API = forward(): max difference ${maxDiff}.`;
-    this.status(`Step ${this.step + 1} of 5: ${STEPS[this.step]}.`);
+    const batch =
+      c.sentences.length > 1
+        ? ` The batch: ${c.sentences.map((words, i) => `${i + 1}. "${words.join(' ')}"`).join(', ')}.`
+        : '';
+    this.status(`Step ${this.step + 1} of 5: ${STEPS[this.step]}.${batch}`);
     this.draw();
   }
 
