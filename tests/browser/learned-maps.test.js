@@ -20,7 +20,8 @@ before(async () => {
 });
 
 // In the page: the learned block of a panel, as a user sees it: its sentence and whether it is in
-// the view, the canvases of its maps (placed by the panel) (size, place, how many bright-yellow pixels: viridis near 1), its numbers.
+// the view, the canvases of its maps, which the panel places (size, place, how many bright-yellow
+// pixels: viridis near 1), its numbers.
 const READ = (id) => {
   const root = document.querySelector('headwise-explorer').shadowRoot;
   const panel = root.querySelector(`#panel-${id}`);

@@ -43,7 +43,7 @@ const READ = (id) => {
 const argmax = (v) => v.indexOf(Math.max(...v));
 
 for (const id of ['heads', 'why']) {
-  test(`embed.html?panel=${id} at 1280x720: Train here, progress while it trains, trained maps inside the frame`, async () => {
+  test(`embed.html?panel=${id} at 1280x720: trains here with progress, trained maps inside the frame`, async () => {
     const context = await web.browser.newContext({ viewport: SIZE });
     const page = await context.newPage();
     const errors = [];
