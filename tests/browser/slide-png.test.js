@@ -95,8 +95,8 @@ for (const [panel, theme] of [
       px.perBox.forEach((n, k) => assert.ok(n > 4, `figure ${k + 1} drawn in its box: ${n} colours`));
       assert.equal(px.strayInk, 0, 'nothing drawn outside the title and the figures');
       console.log(
-        `# ${panel} ${theme}: ${layout.boxes.length} figures at scale ${layout.scale.toFixed(2)}, figure text ` +
-          `${layout.text.min.toFixed(1)}-${layout.text.median.toFixed(1)} px (min-median), title ${layout.titleSize} px`,
+        `${panel} ${theme}: ${layout.boxes.length} figures at scale ${layout.scale.toFixed(2)}, figure text ` +
+          `${layout.text.min.toFixed(1)} px min, ${layout.text.median.toFixed(1)} px median, title ${layout.titleSize} px`,
       );
       assert.deepEqual(errors, []);
     } finally {
