@@ -96,7 +96,8 @@ for (const [panel, theme] of [
       assert.equal(px.strayInk, 0, 'nothing drawn outside the title and the figures');
       console.log(
         `${panel} ${theme}: ${layout.boxes.length} figures at scale ${layout.scale.toFixed(2)}, figure text ` +
-          `${layout.text.min.toFixed(1)} px min, ${layout.text.median.toFixed(1)} px median, title ${layout.titleSize} px`,
+          `${layout.text.min.toFixed(1)} px min, ${layout.text.median.toFixed(1)} px median, ` +
+          `title ${layout.titleSize} px`,
       );
       assert.deepEqual(errors, []);
     } finally {
