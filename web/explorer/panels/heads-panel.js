@@ -216,12 +216,13 @@ export class HeadsPanel extends PanelFrame {
       `columns, back to width d_model. W_out then mixes them, so each output feature can combine what different ` +
       `heads found.`;
     // The trained heads' maps (after a run) first: on a slide the others take the height they leave.
-    // On a slide they are kept to a fifth of the height (their two rows as short as their labels).
+    // Beside the text on a slide they are kept to a fifth of the height (rows as short as their labels).
+    const besideText = this.side.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
     const sideWidth = this.side.getBoundingClientRect().width || this.drawWidth;
     const height = this.heightBelow(this.figureArea);
     const learnedTables = this.learnedView.draw(Math.min(this.drawWidth, sideWidth), {
       across: sideWidth >= 480 ? 2 : 1,
-      maxHeight: Number.isFinite(height) ? Math.round(height * 0.2) : Infinity,
+      maxHeight: besideText && Number.isFinite(height) ? Math.round(height * 0.2) : Infinity,
       textScale: k,
     });
     const layout = this.#layout(shown, headMap(0), outProjectTitle(shapes), (mix) => product(mix).height);
@@ -281,7 +282,7 @@ export class HeadsPanel extends PanelFrame {
     const labelRoom =
       shown > 2 ? heatmapFigure({ ...sample, maxWidth: 400 }).items.find((it) => it.kind === 'grid').x - 8 : 0;
     const inner = (space, columns) => Math.floor((space - labelRoom - (columns - 1) * gap) / columns) - 4;
-    if (!Number.isFinite(available)) {
+    const pageLayout = () => {
       let fit = 1;
       while (fit < shown && inner(width, fit + 1) >= 100 * k) fit += 1;
       const columns = Math.ceil(shown / Math.ceil(shown / fit));
@@ -292,7 +293,8 @@ export class HeadsPanel extends PanelFrame {
       const map = { maxWidth: each + labelRoom, cellSize };
       const mix = { maxWidth: width };
       return { columns, map, inner: { maxWidth: each, cellSize }, mix, mixInRow: false };
-    }
+    };
+    if (!Number.isFinite(available)) return pageLayout();
     // Beside the text (a wide slide), the maps and the mixing figures share the right column.
     const mapsWidth = this.figureArea.getBoundingClientRect().width || width;
     // Unless the text stands beside them, the paragraph and the trained heads' view come first.
@@ -308,6 +310,9 @@ export class HeadsPanel extends PanelFrame {
     const planned = Math.floor(mixText + Math.max(60 * k, (rest - mixText) * 0.3));
     const forMix = Math.max(planned, mixHeight({ maxWidth: mapsWidth, maxHeight: Math.max(60, planned - 8) }) + 8);
     const forMaps = rest - forMix;
+    // Under text that already fills the frame (a phone held upright) the slide scrolls: the maps keep
+    // the size they have on a page rather than shrink to specks.
+    if (!beside && forMaps < 160 * k) return pageLayout();
     let best = null;
     for (let columns = 1; columns <= shown; columns += 1) {
       const rows = Math.ceil(shown / columns);

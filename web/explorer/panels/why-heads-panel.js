@@ -104,17 +104,21 @@ export class WhyHeadsPanel extends PanelFrame {
     const gap = 12;
     const half = Math.floor((width - gap) / 2) - 4;
     const third = Math.floor((width - 2 * gap) / 3) - 4;
-    // On a slide: the height for figures, less what the learned maps under them take (drawn first,
-    // kept to a fifth of the height).
+    // On a slide: the height for figures, less what the learned maps under them take (drawn first;
+    // beside the text, kept to a fifth of the height).
     const height = this.heightBelow(this.figureArea);
+    const besideText = this.side.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
     const sideWidth = this.side.getBoundingClientRect().width || width;
     const learnedTables = this.learnedView.draw(Math.min(width, sideWidth), {
       across: sideWidth >= 480 ? 2 : 1,
-      maxHeight: Number.isFinite(height) ? Math.round(height * 0.2) : Infinity,
+      maxHeight: besideText && Number.isFinite(height) ? Math.round(height * 0.2) : Infinity,
       textScale: k,
     });
     const learned = this.learnedView.height;
-    const available = height - (learned ? learned + gap : 0);
+    // Under text that already fills the frame (a phone held upright) the slide scrolls: the figures
+    // keep their page sizes rather than shrink to specks.
+    const left = height - (learned ? learned + gap : 0);
+    const available = !besideText && left < 400 * k ? Infinity : left;
     const barsHeight = Number.isFinite(available) ? Math.min(240 * k, Math.max(120 * k, available * 0.42)) : null;
     const mapHeight = Number.isFinite(available) ? Math.max(120, available - barsHeight - 2 * gap) : Infinity;
     const tokens = this.tokens;
