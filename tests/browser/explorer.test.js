@@ -631,7 +631,9 @@ describe('explorer hardening and export', () => {
       await page.locator('.run-sweep').click();
       // While it runs the page still answers and shows progress.
       await page.waitForFunction(
-        () => document.querySelector('headwise-explorer').shadowRoot.querySelector('progress').value >= 1,
+        () =>
+          document.querySelector('headwise-explorer').shadowRoot.querySelector('[data-panel="loop"] progress').value >=
+          1,
         null,
         { timeout: 30_000 },
       );
@@ -693,10 +695,14 @@ describe('explorer hardening and export', () => {
     const { page, context, problems } = await openExplorer(web.browser, `${web.server.url}index.html?panel=loop`);
     try {
       const progress = () =>
-        page.locator('headwise-explorer').evaluate((h) => h.shadowRoot.querySelector('progress').value);
+        page
+          .locator('headwise-explorer')
+          .evaluate((h) => h.shadowRoot.querySelector('[data-panel="loop"] progress').value);
       await page.locator('.run-sweep').click();
       await page.waitForFunction(
-        () => document.querySelector('headwise-explorer').shadowRoot.querySelector('progress').value >= 1,
+        () =>
+          document.querySelector('headwise-explorer').shadowRoot.querySelector('[data-panel="loop"] progress').value >=
+          1,
         null,
         { timeout: 30_000 },
       );
@@ -712,7 +718,9 @@ describe('explorer hardening and export', () => {
         h.style.display = '';
       });
       await page.waitForFunction(
-        (p) => document.querySelector('headwise-explorer').shadowRoot.querySelector('progress').value > p,
+        (p) =>
+          document.querySelector('headwise-explorer').shadowRoot.querySelector('[data-panel="loop"] progress').value >
+          p,
         paused,
         { timeout: 30_000 },
       );

@@ -314,7 +314,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
         }, HEADS);
       await page.locator('[data-panel="heads"] .token-bar button[tabindex="0"]').focus();
       await page.keyboard.press('Tab');
-      // The note on untrained weights, said before the maps, has its "Train in panel 7" button.
+      // The note on untrained weights, said before the maps, has its Train button.
       const train = page.locator('[data-panel="heads"] .learned button');
       if (await train.evaluate((b) => b.getRootNode().activeElement === b)) await page.keyboard.press('Tab');
       assert.equal(await active(), 0, 'Tab after the token bar (and the Train button) reaches head 1');

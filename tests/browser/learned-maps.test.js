@@ -1,6 +1,6 @@
 // What the Learn panel trained, in the panels that show it beside their own maps (issue 13): before
 // training, the heads panel says its weights are random and untrained and what trained heads would
-// show; "Train in panel 7" trains on demand (panel 7 hidden in an embed); after the run, the heads
+// show; "Train the heads" trains on demand, in place (panel 7 hidden in an embed); after the run, the heads
 // panel draws the same 2-head model random and trained, and the trained heads' maps from "?" land
 // on the latest verb and the latest noun; the "why one head" panel draws the learned 1-head and
 // 2-head maps beside the designed ones.
@@ -20,7 +20,8 @@ before(async () => {
 });
 
 // In the page: the learned block of a panel, as a user sees it: its sentence and whether it is in
-// the view, its canvases (size, place, how many bright-yellow pixels: viridis near 1), its numbers.
+// the view, the canvases of its maps, which the panel places (size, place, how many bright-yellow
+// pixels: viridis near 1), its numbers.
 const READ = (id) => {
   const root = document.querySelector('headwise-explorer').shadowRoot;
   const panel = root.querySelector(`#panel-${id}`);
@@ -42,7 +43,7 @@ const READ = (id) => {
     noteBox: box(block.querySelector('.learned-note')),
     button: button.hidden ? null : { text: button.textContent, disabled: button.disabled, box: box(button) },
     panelBox: box(panel),
-    canvases: [...block.querySelectorAll('canvas:not([hidden])')].map((c) => ({
+    canvases: [...panel.querySelectorAll('.learned-maps canvas:not([hidden])')].map((c) => ({
       kind: c.dataset.kind,
       box: box(c),
       bright: bright(c),
@@ -87,7 +88,7 @@ test('heads panel: random and untrained said before; after training, trained hea
     assert.match(before.note, /random and untrained/);
     assert.match(before.note, /one head at the latest verb \("catch"\), another at the latest noun \("ball"\)/);
     assert.ok(before.noteBox.height > 0 && before.noteBox.bottom <= before.view.h, JSON.stringify(before.noteBox));
-    assert.equal(before.button?.text, 'Train in panel 7');
+    assert.equal(before.button?.text, 'Train the heads');
     assert.equal(before.canvases.length, 0);
 
     const seen = await trainHere(page, 'heads');
@@ -119,7 +120,7 @@ test('heads panel: random and untrained said before; after training, trained hea
     // What is drawn: the trained map has cells near 1 (bright yellow), the random one has none.
     assert.ok(trained.bright > 200 && random.bright < trained.bright / 10, JSON.stringify(seen.canvases));
     assert.match(seen.note, /head \d looks at "(catch|ball)" \(\d\.\d\d\), head \d looks at "(catch|ball)"/);
-    assert.match(seen.note, /The maps above still use random weights/);
+    assert.match(seen.note, /The T x T head maps still use random weights/);
     console.log(`# heads panel after training: ${seen.note}`);
     assert.deepEqual(problems, []);
   } finally {
@@ -135,10 +136,11 @@ test('"why one head" panel: the learned 1-head and 2-head maps beside the design
   try {
     const before = await open(page, 'why');
     assert.match(before.note, /designed by hand/);
-    assert.equal(before.button?.text, 'Train in panel 7');
+    assert.equal(before.button?.text, 'Train the heads');
     const designed = await page.evaluate(
       () =>
-        document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('#panel-why > .figures canvas').length,
+        document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('#panel-why .side > .figures canvas')
+          .length,
     );
     // A wide panel draws the bars and the maps of one head and of two heads as five figures.
     assert.equal(designed, 5, 'the designed bars and maps are there');
@@ -184,7 +186,7 @@ test('index.html: one run in panel 7 feeds the heads and why panels; a reset tak
       document
         .querySelector('headwise-explorer')
         .shadowRoot.querySelector('#panel-why .learned-note')
-        .textContent.startsWith('Training in panel 7'),
+        .textContent.startsWith('Training 1 and 2 heads'),
     );
     await page.waitForFunction(
       () =>

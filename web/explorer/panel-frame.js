@@ -2,7 +2,7 @@
 // a table equivalent of each figure for screen readers, and PNG / SVG / JSON export.
 import { el } from './dom.js';
 import { Figure, SLIDE_TEXT_BASE, stackFigures } from './figure.js';
-import { exportJSON, exportPNG, exportSVG } from './export.js';
+import { exportJSON, exportPNG, exportSlidePNG, exportSVG } from './export.js';
 import { attachCellTooltip } from './cell-tooltip.js';
 
 /**
@@ -45,6 +45,7 @@ export class PanelFrame {
    */
   constructor(id, title, intro, host) {
     this.id = id;
+    this.title = title;
     this.host = host;
     this.figures = [];
     this.tableMakers = [];
@@ -80,6 +81,11 @@ export class PanelFrame {
         // Exports are drawn in the theme the reader sees.
         exportButton('PNG', 'PNG', () => exportPNG(this.exportFigure(), `headwise-${id}`, this.host.palette())),
         exportButton('SVG', 'SVG', () => exportSVG(this.exportFigure(), `headwise-${id}`, this.host.palette())),
+        // The figures on one 1920x1080 image for a slide; the button keeps what it laid out (tests read it).
+        exportButton('a 16:9 PNG for a slide', 'PNG 16:9', (event) => {
+          const figures = this.figures.length ? this.figures : [this.exportFigure()];
+          event.currentTarget.headwiseLayout = exportSlidePNG(figures, title, `headwise-${id}`, this.host.palette());
+        }),
         exportButton('JSON', 'JSON', () => exportJSON(this.exportData(), `headwise-${id}`)),
       ),
     );

@@ -38,6 +38,7 @@ input[type=number], select { padding: 0.3rem 0.4rem; min-height: 2.25rem; }
 input[type=number] { width: 7rem; }
 .controls { display: flex; flex-wrap: wrap; gap: 0.75rem 1rem; align-items: end; margin: 0.5rem 0; }
 .help { margin: 0.2rem 0 0.5rem; font-size: 0.85em; color: var(--muted); }
+.sentence-choices { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.35rem 0 0; }
 .tokens, .token-bar { display: flex; flex-wrap: wrap; gap: 0.3rem; list-style: none; padding: 0; margin: 0.5rem 0;
   max-height: 12rem; overflow: auto; }
 .tokens li { background: var(--chip); border-radius: 4px; padding: 0.05rem 0.4rem; white-space: pre; }

@@ -25,9 +25,9 @@ function learnedText(learned) {
     return `head ${h + 1} looks at "${words[at]}" (${v[at].toFixed(2)})`;
   });
   return (
-    `The same ${run.heads}-head model before and after ${learned.step} steps in panel 7 (width ` +
+    `The same ${run.heads}-head model before and after ${learned.step} steps of training (width ` +
     `${learned.config.dModel}, seed ${learned.config.seed}), attention from "?" in "${words.join(' ')}": ` +
-    `random, the heads spread out; trained, ${found.join(', ')}. The maps above still use random weights.`
+    `random, the heads spread out; trained, ${found.join(', ')}. The T x T head maps still use random weights.`
   );
 }
 
@@ -76,17 +76,19 @@ export class HeadsPanel extends PanelFrame {
       maps: (learned) => {
         const run = lectureRun(learned);
         return [
-          { run, kind: 'untrained', title: `Random (step 0): ${run.heads} heads, attention from "?"` },
-          { run, kind: 'trained', title: `Trained (step ${learned.step}): ${run.heads} heads, attention from "?"` },
+          { run, kind: 'untrained', title: 'Random: from "?"' },
+          { run, kind: 'trained', title: `Trained ${learned.step} steps` },
         ];
       },
     });
     // What merge does and what trained heads would show are said first (on a wide slide, under the
-    // text); the maps and the mixing figures go together (on a wide slide, the right column).
+    // text); the maps, the mixing figures and the trained heads' maps go together (on a wide slide,
+    // the right column, where they share its height).
     const side = el('div', { class: 'side' });
+    this.side = side;
     this.figureArea.replaceWith(side);
     side.before(this.mixing, this.learnedView.element);
-    side.append(this.figureArea, this.mixArea);
+    side.append(this.figureArea, this.mixArea, this.learnedView.area);
   }
 
   /** Highlights a row while the pointer or the focus is on it; a locked row stays instead. */
@@ -222,7 +224,17 @@ export class HeadsPanel extends PanelFrame {
       `Merge puts each head's ${hd} context features side by side: ${H} x ${hd} = ${D} ` +
       `columns, back to width d_model. W_out then mixes them, so each output feature can combine what different ` +
       `heads found.`;
-    const layout = this.#layout(shown, headMap(0), outProjectTitle(shapes));
+    // The trained heads' maps (after a run) first: on a slide the others take the height they leave.
+    // Beside the text on a slide they are kept to a fifth of the height (rows as short as their labels).
+    const besideText = this.side.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
+    const sideWidth = this.side.getBoundingClientRect().width || this.drawWidth;
+    const height = this.heightBelow(this.figureArea);
+    const learnedTables = this.learnedView.draw(Math.min(this.drawWidth, sideWidth), {
+      across: sideWidth >= 480 ? 2 : 1,
+      maxHeight: besideText && Number.isFinite(height) ? Math.round(height * 0.2) : Infinity,
+      textScale: k,
+    });
+    const layout = this.#layout(shown, headMap(0), outProjectTitle(shapes), (mix) => product(mix).height);
     const items = [];
     for (let h = 0; h < shown; h += 1) {
       const common = headMap(h);
@@ -259,7 +271,7 @@ export class HeadsPanel extends PanelFrame {
     this.addTables(
       () => heatmapTable(concat),
       () => heatmapTable(out),
-      ...this.learnedView.draw(this.drawWidth),
+      ...learnedTables,
     );
     this.figures.push(...this.mixFigures, ...this.learnedView.figures);
     this.fitToFrame();
@@ -269,7 +281,7 @@ export class HeadsPanel extends PanelFrame {
   // map inside the frame (the maps beside the text on a wide slide, under it otherwise; one layout
   // read per draw). Elsewhere as many columns as keep maps 140 px wide (times the text scale), in
   // rows of equal length.
-  #layout(shown, sample, productTitle) {
+  #layout(shown, sample, productTitle, mixHeight) {
     const gap = 12;
     const k = this.textScale;
     const width = this.drawWidth;
@@ -279,7 +291,7 @@ export class HeadsPanel extends PanelFrame {
     const labelRoom =
       shown > 2 ? heatmapFigure({ ...sample, maxWidth: 400 }).items.find((it) => it.kind === 'grid').x - 8 : 0;
     const inner = (space, columns) => Math.floor((space - labelRoom - (columns - 1) * gap) / columns) - 4;
-    if (!Number.isFinite(available)) {
+    const pageLayout = () => {
       let fit = 1;
       while (fit < shown && inner(width, fit + 1) >= 100 * k) fit += 1;
       const columns = Math.ceil(shown / Math.ceil(shown / fit));
@@ -290,7 +302,8 @@ export class HeadsPanel extends PanelFrame {
       const map = { maxWidth: each + labelRoom, cellSize };
       const mix = { maxWidth: width };
       return { columns, map, inner: { maxWidth: each, cellSize }, mix, mixInRow: false };
-    }
+    };
+    if (!Number.isFinite(available)) return pageLayout();
     // Beside the text (a wide slide), the maps and the mixing figures share the right column.
     const mapsWidth = this.figureArea.getBoundingClientRect().width || width;
     // Unless the text stands beside them, the paragraph and the trained heads' view come first.
@@ -299,10 +312,16 @@ export class HeadsPanel extends PanelFrame {
     const paragraph = beside ? 0 : above + 2 * gap;
     // The product's title (as long as it wraps) and its three maps' titles, a line each.
     const titles = heatmapTitle({ title: productTitle, maxWidth: mapsWidth, textScale: k }).height + 20 * k;
-    const rest = available - paragraph - 3 * gap;
+    const learned = this.learnedView.height;
+    const rest = available - paragraph - 3 * gap - (learned ? learned + gap : 0);
     const mixText = titles + 12 * k + 16;
-    const forMix = Math.floor(mixText + Math.max(60 * k, (rest - mixText) * 0.3));
+    // The mixing figure has a least height (its rows keep their labels): the maps get what it leaves.
+    const planned = Math.floor(mixText + Math.max(60 * k, (rest - mixText) * 0.3));
+    const forMix = Math.max(planned, mixHeight({ maxWidth: mapsWidth, maxHeight: Math.max(60, planned - 8) }) + 8);
     const forMaps = rest - forMix;
+    // Under text that already fills the frame (a phone held upright) the slide scrolls: the maps keep
+    // the size they have on a page rather than shrink to specks.
+    if (!beside && forMaps < 160 * k) return pageLayout();
     let best = null;
     for (let columns = 1; columns <= shown; columns += 1) {
       const rows = Math.ceil(shown / columns);

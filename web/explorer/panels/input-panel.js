@@ -5,6 +5,10 @@ import { el, shapeText } from '../dom.js';
 import { heatmapFigure, heatmapTable } from '../heatmap.js';
 import { PRESETS, presetOf } from '../presets.js';
 import { divisorsOf } from '../odd-input.js';
+import { optionRow } from '../options.js';
+
+// The lecture's sentence: the sentence option's default, as the options schema gives it.
+const LECTURE_TEXT = optionRow('sentence').fallback;
 
 /** How long typing in a number field may pause before the value is taken as meant. */
 export const TYPING_PAUSE_MS = 700;
@@ -38,6 +42,14 @@ export class InputPanel extends PanelFrame {
     const send = (partial) => host.onOptions(partial);
     const int = (input) => (input.value.trim() === '' ? NaN : Number(input.value));
     this.sentence.addEventListener('input', () => send({ sentence: this.sentence.value }));
+    // Back to the lecture's sentence after trying others (its tokens are what the other panels tell).
+    this.defaultSentence = el('button', {
+      type: 'button',
+      class: 'default-sentence',
+      text: "The lecture's sentence",
+      title: LECTURE_TEXT.replace(/\n/g, ' / '),
+      onclick: () => send({ sentence: LECTURE_TEXT }),
+    });
     this.preset.addEventListener('change', () => {
       const p = PRESETS[this.preset.value];
       if (p) send({ preset: this.preset.value, dModel: p.dModel, heads: p.heads });
@@ -66,6 +78,7 @@ export class InputPanel extends PanelFrame {
     this.causal.addEventListener('change', () => send({ causal: this.causal.checked }));
     this.body.append(
       field('Sentence', this.sentence),
+      el('div', { class: 'sentence-choices' }, this.defaultSentence),
       el('p', {
         id: 'sentence-help',
         class: 'help',
@@ -94,6 +107,7 @@ export class InputPanel extends PanelFrame {
       if (this.section.getRootNode().activeElement !== input) input.value = value;
     };
     setIfIdle(this.sentence, o.sentence);
+    this.defaultSentence.disabled = o.sentence === LECTURE_TEXT;
     setIfIdle(this.width, Number.isFinite(o.dModel) ? String(o.dModel) : '');
     setIfIdle(this.heads, Number.isFinite(o.heads) ? String(o.heads) : '');
     setIfIdle(this.seed, String(o.seed));

@@ -12,7 +12,7 @@ import { SAMPLE_NOUN_AT, SAMPLE_VERB_AT } from '../learn-verdict.js';
 
 const UNTRAINED =
   'These query and key weights are designed by hand. Training finds the same split by itself: train 1 head and ' +
-  '2 heads in panel 7 and their learned attention from "?" is drawn here beside the designed maps.';
+  '2 heads here and their learned attention from "?" is drawn under the designed maps.';
 
 // Where each head of a trained run puts most of its attention from "?".
 function learnedText(learned) {
@@ -27,7 +27,7 @@ function learnedText(learned) {
     return `${name} (${Math.round(100 * run.accuracy)}% held-out): ${heads.join(', ')}`;
   });
   return (
-    `Learned, not designed: after ${learned.step} steps in panel 7, the attention from "?" in ` +
+    `Learned, not designed: after ${learned.step} steps of training, the attention from "?" in ` +
     `"${words.join(' ')}" (latest verb "catch", latest noun "ball"). ${described.join('; ')}.`
   );
 }
@@ -52,7 +52,12 @@ export class WhyHeadsPanel extends PanelFrame {
           .filter((run) => run.heads <= 2)
           .map((run) => ({ run, kind: 'trained', title: `Learned: ${run.heads} head${run.heads === 1 ? '' : 's'}` })),
     });
-    this.figureArea.after(this.learnedView.element);
+    // The note and its Train button go with the text; the learned maps under the designed ones (on
+    // a wide slide, in the right column, sharing its height).
+    this.side = el('div', { class: 'side' });
+    this.figureArea.replaceWith(this.side);
+    this.side.before(this.learnedView.element);
+    this.side.append(this.figureArea, this.learnedView.area);
   }
 
   update(o, c) {
@@ -99,10 +104,21 @@ export class WhyHeadsPanel extends PanelFrame {
     const gap = 12;
     const half = Math.floor((width - gap) / 2) - 4;
     const third = Math.floor((width - 2 * gap) / 3) - 4;
-    const beside = this.figureArea.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
-    // On a slide: the height for figures, less what the trained heads' view under them takes.
-    const under = beside ? 0 : this.learnedView.element.getBoundingClientRect().height + gap;
-    const available = this.heightBelow(this.figureArea) - under;
+    // On a slide: the height for figures, less what the learned maps under them take (drawn first;
+    // beside the text, kept to a fifth of the height).
+    const height = this.heightBelow(this.figureArea);
+    const besideText = this.side.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
+    const sideWidth = this.side.getBoundingClientRect().width || width;
+    const learnedTables = this.learnedView.draw(Math.min(width, sideWidth), {
+      across: sideWidth >= 480 ? 2 : 1,
+      maxHeight: besideText && Number.isFinite(height) ? Math.round(height * 0.2) : Infinity,
+      textScale: k,
+    });
+    const learned = this.learnedView.height;
+    // Under text that already fills the frame (a phone held upright) the slide scrolls: the figures
+    // keep their page sizes rather than shrink to specks.
+    const left = height - (learned ? learned + gap : 0);
+    const available = !besideText && left < 400 * k ? Infinity : left;
     const barsHeight = Number.isFinite(available) ? Math.min(240 * k, Math.max(120 * k, available * 0.42)) : null;
     const mapHeight = Number.isFinite(available) ? Math.max(120, available - barsHeight - 2 * gap) : Infinity;
     const tokens = this.tokens;
@@ -180,7 +196,7 @@ export class WhyHeadsPanel extends PanelFrame {
       ];
     }
     this.showFigures(items, { row: true });
-    this.addTables(...this.learnedView.draw(this.drawWidth));
+    this.addTables(...learnedTables);
     this.figures.push(...this.learnedView.figures);
     this.fitToFrame();
   }
