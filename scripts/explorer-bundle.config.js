@@ -30,17 +30,17 @@ export const dropDefaultWasmUrl = {
   },
 };
 
-// checkpoint.js finds the shipped checkpoint files from its module URL, which a classic script
-// has not: there the folder is undefined and checkpoints are passed as objects.
-const CHECKPOINT_FOLDER = "new URL('./checkpoints/', import.meta.url)";
-const dropCheckpointFolder = {
-  name: 'headwise-drop-checkpoint-folder',
+// checkpoint.js finds each shipped checkpoint file from its module URL, which a classic script
+// has not (and Vite would inline every file, 840 KB): there the URLs are undefined and
+// checkpoints are passed as objects.
+const CHECKPOINT_URL = /new URL\('\.\/checkpoints\/[a-z0-9-]+\.json', import\.meta\.url\)/g;
+export const dropCheckpointUrls = {
+  name: 'headwise-drop-checkpoint-urls',
   enforce: 'pre',
   transform(code, id) {
     if (!id.endsWith('/web/checkpoint.js')) return null;
-    if (!code.includes(CHECKPOINT_FOLDER))
-      this.error(`checkpoint.js no longer contains ${CHECKPOINT_FOLDER}; update ${import.meta.url}`);
-    return code.replace(CHECKPOINT_FOLDER, 'undefined');
+    if (!CHECKPOINT_URL.test(code)) this.error(`checkpoint.js no longer has its file URLs; update ${import.meta.url}`);
+    return code.replace(CHECKPOINT_URL, 'undefined');
   },
 };
 
@@ -60,7 +60,7 @@ export const noNodeFs = {
 export default {
   root,
   logLevel: 'warn',
-  plugins: [inlineWasm, dropDefaultWasmUrl, dropCheckpointFolder, noNodeFs],
+  plugins: [inlineWasm, dropDefaultWasmUrl, dropCheckpointUrls, noNodeFs],
   build: {
     outDir: `${root}web/build/explorer`,
     emptyOutDir: true,

@@ -3,7 +3,7 @@
 // web/build/pool/worker-source.js, an ES module whose default export is the script's text (the pool
 // starts it from a Blob URL, e.g. on file://).
 import { fileURLToPath } from 'node:url';
-import { dropDefaultWasmUrl, noNodeFs } from './explorer-bundle.config.js';
+import { dropCheckpointUrls, dropDefaultWasmUrl, noNodeFs } from './explorer-bundle.config.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -35,7 +35,7 @@ const asSourceModule = {
 export default {
   root,
   logLevel: 'warn',
-  plugins: [dropDefaultWasmUrl, noNodeFs, noNestedSource, asSourceModule],
+  plugins: [dropDefaultWasmUrl, dropCheckpointUrls, noNodeFs, noNestedSource, asSourceModule],
   build: {
     outDir: `${root}web/build/pool`,
     emptyOutDir: true,

@@ -7,27 +7,28 @@ import { readFileInNode } from './core-loader.js';
 import { describe } from './arguments.js';
 import { HeadwiseError } from './errors.js';
 
+// Each file by a static URL (read only when asked for), so that bundlers find and emit them; the
+// classic-script bundles have no module URL and make these undefined
+// (scripts/explorer-bundle.config.js): there checkpoints are passed as objects.
+const CHECKPOINT_URLS = {
+  'induction-1-layer': () => new URL('./checkpoints/induction-1-layer.json', import.meta.url),
+  'induction-2-layers': () => new URL('./checkpoints/induction-2-layers.json', import.meta.url),
+  'verb-noun-1-head': () => new URL('./checkpoints/verb-noun-1-head.json', import.meta.url),
+  'verb-noun-2-heads': () => new URL('./checkpoints/verb-noun-2-heads.json', import.meta.url),
+};
+
 /** The checkpoints in web/checkpoints/, by name. */
-export const CHECKPOINT_NAMES = Object.freeze([
-  'induction-1-layer',
-  'induction-2-layers',
-  'verb-noun-1-head',
-  'verb-noun-2-heads',
-]);
+export const CHECKPOINT_NAMES = Object.freeze(Object.keys(CHECKPOINT_URLS));
 export const CHECKPOINT_FORMAT = 'headwise-checkpoint/1';
 
 const isNode =
   typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
 
-// The folder of the shipped checkpoints; the explorer's classic-script bundle has no module URL
-// and sets it to undefined (scripts/explorer-bundle.config.js): it passes checkpoint objects.
-const CHECKPOINT_FOLDER = new URL('./checkpoints/', import.meta.url);
-
 async function readCheckpoint(name) {
-  if (CHECKPOINT_FOLDER === undefined) {
+  const url = CHECKPOINT_URLS[name]();
+  if (url === undefined) {
     throw new HeadwiseError(`this build cannot read checkpoint files: pass the checkpoint object of "${name}"`);
   }
-  const url = new URL(`${name}.json`, CHECKPOINT_FOLDER);
   if (isNode && url.protocol === 'file:') {
     return JSON.parse(new TextDecoder().decode(await readFileInNode(url)));
   }
