@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { launchChromium } from './chromium.js';
 import { serveDir, STRICT_CSP } from './static-server.js';
-import { dropDefaultWasmUrl, inlineWasm, noNodeFs } from '../../scripts/explorer-bundle.config.js';
+import { dropCheckpointUrls, dropDefaultWasmUrl, inlineWasm, noNodeFs } from '../../scripts/explorer-bundle.config.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGE = 'tests/browser/pool-page.html';
@@ -30,7 +30,7 @@ before(async () => {
     root: ROOT,
     logLevel: 'warn',
     configFile: false,
-    plugins: [inlineWasm, dropDefaultWasmUrl, noNodeFs],
+    plugins: [inlineWasm, dropDefaultWasmUrl, dropCheckpointUrls, noNodeFs],
     build: {
       outDir: fileDir,
       emptyOutDir: false,

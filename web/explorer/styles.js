@@ -46,6 +46,7 @@ input[type=number] { width: 7rem; }
 .token[data-highlight="true"] { border-color: var(--accent); }
 .token[aria-pressed="true"] { border-color: var(--accent); box-shadow: inset 0 -3px 0 var(--accent); font-weight: 600; }
 .figures { display: flex; flex-direction: column; gap: 0.75rem; margin: 0.5rem 0; }
+.figures.learned-maps:empty { display: none; }
 .figures.row { flex-direction: row; flex-wrap: wrap; align-items: flex-start; }
 canvas { display: block; width: 100%; height: auto; max-width: calc(var(--figure-width, 100%) * var(--fit, 1)); }
 canvas[hidden] { display: none; }
