@@ -137,7 +137,7 @@ TEST(TensorTable, TheBudgetIsTheSumOfWhatAModelHolds) {
       ASSERT_TRUE(model->keep_intermediates(kept).is_ok());
       std::uint64_t held = 0;
       for (int i = 0; i < kTensorCount; ++i) held += model->tensor_size(static_cast<TensorId>(i));
-      const CheckedU64 needed = needed_bytes(c, kept);
+      const CheckedU64 needed = tensor_bytes(c, kept);
       ASSERT_TRUE(needed.ok());
       EXPECT_EQ(needed.value(), held * sizeof(float)) << "kept " << kept;
     }
@@ -150,8 +150,8 @@ TEST(TensorTable, TheBudgetMatchesTheFormulaWrittenOut) {
     const std::uint64_t hd = c.head_dim ? c.head_dim : D / H, C = H * hd;
     std::uint64_t floats = 4 * D * C + 2 * B * T * D + 8 * B * T * C + head_scratch_floats(T, hd);
     if (c.bias) floats += 3 * C + D;
-    EXPECT_EQ(needed_bytes(c, false).value(), 4 * floats);
-    EXPECT_EQ(needed_bytes(c, true).value(), 4 * (floats + 2 * B * H * T * T));
+    EXPECT_EQ(tensor_bytes(c, false).value(), 4 * floats);
+    EXPECT_EQ(tensor_bytes(c, true).value(), 4 * (floats + 2 * B * H * T * T));
   }
 }
 

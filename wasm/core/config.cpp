@@ -177,7 +177,7 @@ bool row_allocated(const TensorRow& row, const Config& c, bool with_intermediate
   return false;
 }
 
-CheckedU64 needed_bytes(const Config& c, bool with_intermediates) {
+CheckedU64 tensor_bytes(const Config& c, bool with_intermediates) {
   DimValues dims{};
   if (!dim_values(c, &dims)) return CheckedU64::overflowed();
   CheckedU64 floats = 0;
@@ -186,6 +186,13 @@ CheckedU64 needed_bytes(const Config& c, bool with_intermediates) {
     if (row_allocated(row, c, with_intermediates)) floats += row_floats(row, dims);
   }
   return floats * sizeof(float);
+}
+
+CheckedU64 needed_bytes(const Config& c, bool with_intermediates) {
+  std::uint64_t allocations = 0;
+  for (int i = 0; i < kTensorCount; ++i)
+    allocations += row_allocated(tensor_table()[i], c, with_intermediates);
+  return tensor_bytes(c, with_intermediates) + kLayerObjectBytes + allocations * kAllocationBytes;
 }
 
 std::uint64_t effective_budget(const Limits& limits) {

@@ -77,6 +77,11 @@ bool dim_values(const Config& config, DimValues* out);
 // Whether a model with this configuration holds the row (intermediates: while they are kept).
 bool row_allocated(const TensorRow& row, const Config& config, bool with_intermediates);
 // Bytes of every row allocated in that state, checked; !ok() if the sum overflows 64 bits.
+CheckedU64 tensor_bytes(const Config& config, bool with_intermediates);
+// What a layer holds in the heap in that state: its rows' bytes, and for the layer object, its
+// handle and each allocation's header a fixed kLayerObjectBytes + kAllocationBytes per row. The
+// memory budget is checked against this, so a layer never holds more than the budget it fits.
+constexpr std::uint64_t kLayerObjectBytes = 1024, kAllocationBytes = 16;
 CheckedU64 needed_bytes(const Config& config, bool with_intermediates);
 // min(budget, address space): the budget validate() applies.
 std::uint64_t effective_budget(const Limits& limits);
