@@ -12,16 +12,6 @@ namespace {
 using Type = AttentionOptionType;
 constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 
-const char* const* position_choices() {
-  static const char* names[16] = {};
-  if (!names[0]) {
-    int i = 0;
-    for (const layers::PositionKind* const* k = layers::position_kinds(); *k && i < 15; ++k)
-      names[i++] = (*k)->name;
-  }
-  return names;
-}
-
 constexpr AttentionOptionRow size(const char* name, double lo, double hi,
                                   double AttentionOptions::*field, const char* about) {
   return {name, Type::kSize, lo, hi, "", field, nullptr, nullptr, nullptr, about};
@@ -50,7 +40,7 @@ const AttentionOptionRow kRows[] = {
     {"memoryBudget", Type::kInteger, 1, kUnbounded, "byte", &AttentionOptions::memory_budget,
      nullptr, nullptr, nullptr, "bytes the layer may use (left out: 1 GB)"},
     {"positions", Type::kChoice, 0, 0, "", nullptr, nullptr, &AttentionOptions::positions,
-     position_choices, "how word order enters: none, learned, sinusoidal, rope, alibi"},
+     layers::position_kind_names, "how word order enters: none, learned, sinusoidal, rope, alibi"},
 };
 
 Status choice_status(const AttentionOptionRow& r, const std::string& v) {

@@ -13,16 +13,6 @@ using layers::SpecLimit;
 const char* const kActivations[] = {"relu", "gelu", nullptr};
 const char* const* activation_choices() { return kActivations; }
 
-const char* const* position_choices() {
-  static const char* names[16] = {};
-  if (!names[0]) {
-    int i = 0;
-    for (const layers::PositionKind* const* k = layers::position_kinds(); *k && i < 15; ++k)
-      names[i++] = (*k)->name;
-  }
-  return names;
-}
-
 const char* const* task_choices() {
   static const char* names[32] = {};
   if (!names[0]) {
@@ -57,7 +47,7 @@ const OptionRow kRows[] = {
             "width of one head (0: dModel / heads)"),
     sized(layers::kMlpLimit, &TrainerOptions::mlp, "hidden width of each block's MLP (0: none)"),
     choice("activation", &TrainerOptions::activation, activation_choices, "the MLP's nonlinearity"),
-    choice("positions", &TrainerOptions::positions, position_choices,
+    choice("positions", &TrainerOptions::positions, layers::position_kind_names,
            "how word order enters the model"),
     flag("causal", &TrainerOptions::causal,
          "each position attends only to itself and earlier ones"),

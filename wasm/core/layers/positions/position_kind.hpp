@@ -26,6 +26,8 @@ struct PositionKind {
 
 // The registered kinds, in the order JavaScript lists them; null-terminated.
 const PositionKind* const* position_kinds();
+// Their names, in the same order, null-terminated (the option tables' choices).
+const char* const* position_kind_names();
 // The kind named `name`, or null.
 const PositionKind* find_position_kind(const char* name);
 
