@@ -3,43 +3,26 @@
 // nothing here repeats them. Types are checked here (release builds of the glue coerce silently);
 // sizes ("size" rows) are judged by the core, which says what is wrong in words.
 import { describe } from './arguments.js';
-import { HeadwiseError } from './errors.js';
+import { checkedType, optionTable } from './option-rows.js';
 
 // A layer's own config carries this derived value, so it can be passed back in as it is.
 const DERIVED_KEYS = new Set(['concatWidth']);
 // Options whose 0 in the core means "not given": from JavaScript they are left out instead.
 const LEFT_OUT_AS_ZERO = new Set(['headDim', 'memoryBudget']);
 
-const tables = new WeakMap();
 /** The core's rows, frozen: [{ name, type, min, max, unit, default, choices, about }], by name. */
 export function attentionOptionTableOf(core) {
-  let table = tables.get(core);
-  if (!table) {
-    const raw = core.call('attentionOptionTable');
-    if (raw === null) throw new HeadwiseError(core.call('lastError'));
-    const rows = raw.map((row) => Object.freeze({ ...row, choices: row.choices && Object.freeze([...row.choices]) }));
-    table = Object.freeze({ rows: Object.freeze(rows), byName: new Map(rows.map((row) => [row.name, row])) });
-    tables.set(core, table);
-  }
-  return table;
+  return optionTable(
+    core,
+    'attentionOptionTable',
+    (raw) => raw,
+    (raw, rows, byName) => ({ rows, byName }),
+  );
 }
 
 function checkValue(row, value) {
   const { name, type } = row;
-  if (type === 'boolean') {
-    if (typeof value !== 'boolean') throw new TypeError(`${name} must be true or false, got ${describe(value)}`);
-    return value;
-  }
-  if (type === 'choice') {
-    if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${describe(value)}`);
-    if (!row.choices.includes(value)) {
-      throw new RangeError(
-        `${name} must be one of ${row.choices.map((c) => JSON.stringify(c)).join(', ')}, got ${describe(value)}`,
-      );
-    }
-    return value;
-  }
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+  if (checkedType(row, value)) return value;
   if (!Number.isInteger(value)) throw new RangeError(`${name} must be a whole number, got ${describe(value)}`);
   if (LEFT_OUT_AS_ZERO.has(name) && value === 0) {
     throw new RangeError(

@@ -2,49 +2,27 @@
 // names, types, ranges, choices and defaults live in C++ (wasm/core/train/trainer_options.cpp),
 // so nothing here repeats them. Wrong types are TypeErrors, values out of range RangeErrors.
 import { describe } from './arguments.js';
-import { HeadwiseError } from './errors.js';
+import { checkedType, optionTable } from './option-rows.js';
 
 // Options of an earlier release, still accepted: variant 'verb-noun' | 'verb' names the task.
 const ALIASES = Object.freeze({ variant: 'task' });
 
-const tables = new WeakMap();
 /**
  * The core's option table: { options: [{ name, type, min, max, default, choices, about }],
  * maxMultiplyAddsPerCall }.
  */
 export function optionTableOf(core) {
-  let table = tables.get(core);
-  if (!table) {
-    const raw = core.call('trainerOptionTable');
-    if (raw === null) throw new HeadwiseError(core.call('lastError'));
-    table = Object.freeze({
-      options: Object.freeze(
-        raw.options.map((row) => Object.freeze({ ...row, choices: row.choices && Object.freeze(row.choices) })),
-      ),
-      maxMultiplyAddsPerCall: raw.maxMultiplyAddsPerCall,
-      byName: new Map(raw.options.map((row) => [row.name, row])),
-    });
-    tables.set(core, table);
-  }
-  return table;
+  return optionTable(
+    core,
+    'trainerOptionTable',
+    (raw) => raw.options,
+    (raw, options, byName) => ({ options, maxMultiplyAddsPerCall: raw.maxMultiplyAddsPerCall, byName }),
+  );
 }
 
 function checkValue(row, value) {
   const { name, type } = row;
-  if (type === 'boolean') {
-    if (typeof value !== 'boolean') throw new TypeError(`${name} must be true or false, got ${describe(value)}`);
-    return value;
-  }
-  if (type === 'choice') {
-    if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${describe(value)}`);
-    if (!row.choices.includes(value)) {
-      throw new RangeError(
-        `${name} must be one of ${row.choices.map((c) => JSON.stringify(c)).join(', ')}, got ${describe(value)}`,
-      );
-    }
-    return value;
-  }
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+  if (checkedType(row, value)) return value;
   if (type === 'number') {
     if (!(value > row.min && value <= row.max) || !Number.isFinite(value)) {
       throw new RangeError(`${name} must be a number in (${row.min}, ${row.max}], got ${describe(value)}`);

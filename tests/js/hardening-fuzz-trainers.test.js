@@ -7,20 +7,10 @@
 //   HEADWISE_FUZZ_SECONDS=600 HEADWISE_FUZZ_SEED=n npx vitest run tests/js/hardening-fuzz-trainers.test.js
 import { expect, test } from 'vitest';
 import { HeadwiseError, loadHeadwise } from '../../web/headwise.js';
+import { mulberry32 } from '../../web/train-task.js';
 
 const SECONDS = Number(process.env.HEADWISE_FUZZ_SECONDS ?? 3);
 const SEED = Number(process.env.HEADWISE_FUZZ_SEED ?? Date.now() % 2 ** 32);
-
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const random = mulberry32(SEED);
 const int = (n) => Math.floor(random() * n);

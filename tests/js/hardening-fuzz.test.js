@@ -8,6 +8,7 @@
 import vm from 'node:vm';
 import { expect, test } from 'vitest';
 import { HeadwiseError, loadHeadwise } from '../../web/headwise.js';
+import { mulberry32 } from '../../web/train-task.js';
 import { compare, referenceMha } from './reference.js';
 
 const SECONDS = Number(process.env.HEADWISE_FUZZ_SECONDS ?? 3);
@@ -16,17 +17,6 @@ const SEED = Number(process.env.HEADWISE_FUZZ_SEED ?? Date.now() % 2 ** 32);
 // 64-bit (issue 11, item 2), so no budget lets a 32-bit size wrap. HEADWISE_FUZZ_HUGE_BUDGETS=0
 // keeps layer budgets at 2^26 or less (faster runs, no layers of up to 2 GB).
 const HUGE_BUDGETS_FOR_LAYERS = process.env.HEADWISE_FUZZ_HUGE_BUDGETS !== '0';
-
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const random = mulberry32(SEED);
 const int = (n) => Math.floor(random() * n);
