@@ -6,21 +6,31 @@ import { fileURLToPath } from 'node:url';
 export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 mkdirSync(ARTIFACTS, { recursive: true });
 
+/**
+ * What a page must never do, recorded as it happens: page errors, console errors (and warnings,
+ * but the canvas readback hint the tests' own pixel reads cause), and requests to any URL that
+ * does not start with one of `allowed`.
+ */
+export function watchPage(page, allowed, { warnings = false } = {}) {
+  const problems = [];
+  const kinds = warnings ? ['error', 'warning'] : ['error'];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (!kinds.includes(message.type()) || /willReadFrequently/.test(message.text())) return;
+    problems.push(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on('request', (request) => {
+    if (!allowed.some((prefix) => request.url().startsWith(prefix))) problems.push(`outside request: ${request.url()}`);
+  });
+  return problems;
+}
+
 /** Opens url; `problems` collects console errors, page errors and outside requests. */
 export async function openExplorer(browser, url, viewport = { width: 1920, height: 1080 }) {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
   const page = await context.newPage();
-  const problems = [];
   const origin = url.startsWith('file:') ? 'file://' : new URL(url).origin;
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('request', (request) => {
-    const u = request.url();
-    if (!(u.startsWith(origin) || u.startsWith('data:') || u.startsWith('blob:')))
-      problems.push(`outside request: ${u}`);
-  });
+  const problems = watchPage(page, [origin, 'data:', 'blob:']);
   await page.goto(url);
   await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 20_000 });
   return { page, context, problems };

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { launchChromium } from './chromium.js';
 import { serveDir, STRICT_CSP } from './static-server.js';
-import { ARTIFACTS } from './page-checks.js';
+import { ARTIFACTS, watchPage } from './page-checks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SITE = `${ROOT}build/site/`;
@@ -48,17 +48,7 @@ after(async () => {
 async function openDeck(hash) {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    // The canvas readback hint is this test's own doing.
-    if (!['error', 'warning'].includes(m.type()) || /willReadFrequently/.test(m.text())) return;
-    problems.push(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on('request', (r) => {
-    if (![server.url, 'data:', 'blob:', 'about:'].some((prefix) => r.url().startsWith(prefix)))
-      problems.push(`outside request: ${r.url()}`);
-  });
+  const problems = watchPage(page, [server.url, 'data:', 'blob:', 'about:'], { warnings: true });
   await page.goto(`${server.url}${DECK}${hash}`);
   return { page, context, problems };
 }
