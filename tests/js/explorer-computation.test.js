@@ -58,13 +58,19 @@ describe('one change, one forward per version shown', () => {
       expect(tally(calls, main.label)).toEqual(MAIN_LAYER_CALLS);
       // why: two designed layers, one forward each; order: one layer, one forward per sentence (the
       // claim's setting: nothing more to compute).
-      const others = layers.filter((l) => l !== main).map((l) => forwardsOn(calls, l.label));
+      // The heads panel's view: the batch's two lines read as one 12-token sequence, on a layer of
+      // its own (made, run once, freed), with the main layer's weights.
+      const whole = layers.find((l) => l.config.batch === 1 && l.config.tokens === 12);
+      expect(tally(calls, whole.label)).toEqual({ 'forward fused +intermediates': 1, dispose: 1 });
+      expect(c.whole.joined).toBe(true);
+      expect(c.whole.tokens.join(' ')).toBe('The dog chased the ball , but it could not catch it');
+      const others = layers.filter((l) => l !== main && l !== whole).map((l) => forwardsOn(calls, l.label));
       expect(others).toEqual([
         ['forward fused +intermediates'],
         ['forward fused +intermediates'],
         ['forward fused +intermediates', 'forward fused +intermediates'],
       ]);
-      expect(calls.filter((x) => x.method === 'check')).toHaveLength(1); // validated once
+      expect(calls.filter((x) => x.method === 'check')).toHaveLength(2); // the batch, the joined sequence
       // The numbers the panels show are the module's forward pass.
       const twin = realHw.createAttention(c.config); // same seed, same weights
       const weights = twin.getWeights();
@@ -76,6 +82,10 @@ describe('one change, one forward per version shown', () => {
       expect(c.steps.output).toBeCloseToReference(ref.output);
       expect(c.loop.maxDiff).toBeLessThan(1e-5);
       expect(c.steps.maxDiff).toBeLessThan(1e-5);
+      // The joined sequence's maps: the same weights on the 12 tokens' vectors (the batch's, in order).
+      const joined = referenceMha({ ...c.config, batch: 1, tokens: 12, headDim: c.headDim }, weights, c.x);
+      expect(c.whole.fused.attention).toBeCloseToReference(joined.attention);
+      expect(c.whole.fused.output).toBeCloseToReference(joined.output);
       expect(Object.isFrozen(c) && Object.isFrozen(c.fused) && Object.isFrozen(c.config)).toBe(true);
     } finally {
       computation.dispose();
@@ -92,10 +102,12 @@ describe('one change, one forward per version shown', () => {
       const c = computation.compute({ ...o, heads: 3 }, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
       expect(c.headDim).toBe(2);
       const fresh = layers.slice(before);
-      // The main layer only: word order runs at its own width and heads, so it is not redone.
-      expect(fresh.map((l) => l.config.heads)).toEqual([3]);
+      // The main layer and the heads panel's joined sequence: word order runs at its own width and
+      // heads, so it is not redone.
+      expect(fresh.map((l) => l.config.heads)).toEqual([3, 3]);
       expect(tally(calls, fresh[0].label)).toEqual(MAIN_LAYER_CALLS);
-      const elsewhere = layerCalls(calls).filter((x) => x.on !== fresh[0].label);
+      expect(tally(calls, fresh[1].label)).toEqual({ 'forward fused +intermediates': 1, dispose: 1 });
+      const elsewhere = layerCalls(calls).filter((x) => !fresh.some((l) => l.label === x.on));
       expect(elsewhere.map((x) => `${x.on} ${x.method}`)).toEqual(['layer 0 dispose']); // the old main layer
       expect(realHw.liveLayers()).toBe(1); // the old main layer was freed
     } finally {
@@ -111,7 +123,9 @@ describe('one change, one forward per version shown', () => {
       calls.length = 0;
       const sentence = 'A cat chased the ball ,\nbut it could not catch it'; // the same (2, 6)
       computation.compute({ ...o, sentence }, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
-      expect(calls.filter((x) => x.method === 'createAttention')).toHaveLength(0);
+      // The main layer is reused; only the heads panel's joined sequence has a layer of its own.
+      const created = calls.filter((x) => x.method === 'createAttention');
+      expect(created.map((x) => x.args[0])).toEqual([expect.objectContaining({ batch: 1, tokens: 12 })]);
       const main = layers[0].label;
       expect(forwardsOn(calls, main)).toEqual(['forward fused +intermediates', 'forward loop +intermediates']);
       calls.length = 0;
@@ -134,12 +148,10 @@ describe('one change, one forward per version shown', () => {
       const c = computation.compute(o, { parts: PANEL_PARTS.heads });
       expect(c.loop).toBeUndefined();
       expect(c.steps).toBeUndefined();
-      expect(tally(calls, layers[0].label)).toEqual({
-        'forward fused +intermediates': 1,
-        getWeights: 1,
-        shapeTrace: 1,
-      });
-      expect(layers).toHaveLength(1);
+      // The main layer gives the shapes and W_out; the maps are the joined sequence's, on its own layer.
+      expect(tally(calls, layers[0].label)).toEqual({ getWeights: 1, shapeTrace: 1 });
+      expect(tally(calls, layers[1].label)).toEqual({ 'forward fused +intermediates': 1, dispose: 1 });
+      expect(layers).toHaveLength(2);
       calls.length = 0;
       const parts = ALL_PARTS;
       computation.compute(o, { parts, order: NO_ORDER_CHANGE });

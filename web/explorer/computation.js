@@ -19,7 +19,7 @@ export const PANEL_PARTS = Object.freeze({
   input: [],
   why: ['why', 'learned'],
   steps: ['fused', 'steps', 'wOut'],
-  heads: ['fused', 'wOut', 'learned'],
+  heads: ['whole', 'wOut', 'learned'],
   loop: ['fused', 'loop'],
   order: ['order'],
   learn: [],
@@ -92,7 +92,9 @@ export class ExplorerComputation {
    * @param o the element's options
    * @param {{ parts?: Iterable<string>, order?: { causal: boolean, positions: string } }} want
    * @returns a frozen result: { status, message?, sentences?, tokens?, config?, trace?, x?, fused?,
-   *   loop?, steps?, wOut?, why?, order?, learned? }; status is 'sentence', 'invalid', 'shapes-only' or 'ok'.
+   *   whole?, loop?, steps?, wOut?, why?, order?, learned? }; status is 'sentence', 'invalid',
+   *   'shapes-only' or 'ok'. whole: { tokens, config, fused, joined }: the batch's sentences read
+   *   as one sequence (joined), or sentence 1 when there is one or they would be too long together.
    *   sentences: the batch, one token list per sentence (config.batch of them, config.tokens each);
    *   tokens: the first sentence's, which label the figures that draw one sentence.
    */
@@ -103,10 +105,16 @@ export class ExplorerComputation {
     const result = { ...base };
     if (base.status === 'ok') {
       const key = base.key;
-      const needFused = wanted.has('fused') || wanted.has('loop') || wanted.has('steps');
+      const one = base.config.batch === 1; // the whole text is the batch's one sentence
+      const needFused = ['fused', 'loop', 'steps'].some((p) => wanted.has(p)) || (one && wanted.has('whole'));
       if (needFused) result.fused = this.#remember('fused', key, () => this.#fused(base));
       const { fused } = result;
       const part = (name, run) => this.#remember(name, key, () => attempt(run));
+      if (wanted.has('whole')) {
+        const joined = one ? null : this.#remember('whole', key, () => this.#whole(base));
+        const first = () => this.#remember('fused', key, () => this.#fused(base));
+        result.whole = joined ?? { tokens: base.tokens, config: base.config, fused: fused ?? first(), joined: false };
+      }
       if (wanted.has('loop')) result.loop = part('loop', () => this.#loop(base, fused));
       if (wanted.has('steps')) result.steps = part('steps', () => this.#steps(base, fused));
       if (wanted.has('wOut')) {
@@ -215,6 +223,24 @@ export class ExplorerComputation {
     this.#layer = this.#hw.createAttention(config);
     this.#layerKey = key;
     return this.#layer;
+  }
+
+  // The batch's sentences read as one sequence (the lecture's sentence is a batch of two lines, and
+  // its last "it" must be able to look at "ball"): the same weights (they do not depend on the
+  // batch or the length), a layer of its own made and freed here. Null when the page would not
+  // compute a layer that long.
+  #whole(base) {
+    const tokens = base.sentences.flat();
+    const config = { ...base.config, batch: 1, tokens: tokens.length };
+    if (this.#hw.check(config) ?? pageBudgetProblem(config)) return null;
+    const layer = this.#hw.createAttention(config);
+    try {
+      const { trace, ...fused } = layer.forward(embedTokens(this.#hw, tokens, config.dModel), { intermediates: true });
+      void trace;
+      return { tokens, config, fused, joined: true };
+    } finally {
+      layer.dispose();
+    }
   }
 
   #fused(base) {

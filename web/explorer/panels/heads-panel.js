@@ -142,10 +142,11 @@ export class HeadsPanel extends PanelFrame {
       );
       return;
     }
-    if (this.highlight >= c.tokens.length) this.highlight = -1;
-    if (this.locked >= c.tokens.length) this.locked = -1;
+    const v = c.whole; // the sentences as one sequence (or sentence 1): what the maps show
+    if (this.highlight >= v.tokens.length) this.highlight = -1;
+    if (this.locked >= v.tokens.length) this.locked = -1;
     this.tokenBar.replaceChildren(
-      ...c.tokens.map((token, i) =>
+      ...v.tokens.map((token, i) =>
         el('button', {
           type: 'button',
           class: 'token',
@@ -163,48 +164,56 @@ export class HeadsPanel extends PanelFrame {
     const { heads: H } = c.config;
     const drawn = H > MAX_HEADS_DRAWN ? ` (the first ${MAX_HEADS_DRAWN} are drawn; all are in the JSON export)` : '';
     const mask = c.config.causal ? ', causal: no token looks ahead' : ', no mask';
-    const which = c.config.batch > 1 ? ` Sentence 1 of the batch of ${c.config.batch}.` : '';
-    this.status(`${H} head${H === 1 ? '' : 's'}${drawn}, each ${c.tokens.length} x ${c.tokens.length}${mask}.${which}`);
+    const B = c.config.batch;
+    const which = v.joined
+      ? ` The batch's ${B} sentences read as one sequence of ${v.tokens.length} tokens.`
+      : B > 1
+        ? ` Sentence 1 of the batch of ${B} (all ${B} as one sequence would be too long for the page).`
+        : '';
+    const T = v.tokens.length;
+    this.status(`${H} head${H === 1 ? '' : 's'}${drawn}, each ${T} x ${T}${mask}.${which}`);
     this.draw();
   }
 
   draw() {
     const c = this.computed;
     if (!c || c.status !== 'ok') return;
-    const { tokens: T, heads: H, dModel: D, causal } = c.config;
+    const v = c.whole;
+    const { heads: H, dModel: D, causal } = c.config;
+    const T = v.tokens.length;
     const hd = c.headDim;
     const shown = Math.min(H, MAX_HEADS_DRAWN);
     const k = this.textScale;
     const headMap = (h) => ({
-      values: c.fused.attention,
+      values: v.fused.attention,
       offset: h * T * T,
       rows: T,
       cols: T,
-      rowLabels: c.tokens,
-      colLabels: c.tokens,
+      rowLabels: v.tokens,
+      colLabels: v.tokens,
       scale: 'probability',
       masked: causal ? (i, j) => j > i : null,
       title: `head ${h + 1}`,
       quantity: 'attention',
-      scores: c.fused.scores,
+      scores: v.fused.scores,
       headDim: hd,
       textScale: k,
     });
     const bands = headBands(H, hd);
     // Sentence 1's rows of concat and output (the maps above are its heads), for the tables.
-    const concat = { values: c.fused.concat, rows: T, cols: D, rowLabels: c.tokens, title: 'concat' };
-    const out = { values: c.fused.output, rows: T, cols: D, rowLabels: c.tokens, title: 'output = concat @ W_out' };
+    const concat = { values: v.fused.concat, rows: T, cols: D, rowLabels: v.tokens, title: 'concat' };
+    const out = { values: v.fused.output, rows: T, cols: D, rowLabels: v.tokens, title: 'output = concat @ W_out' };
     const shapes = { concat: [T, D], wOut: [D, D], output: [T, D] };
     const product = (mix) =>
       outProjectFigure({
-        concat: c.fused.concat,
+        concat: v.fused.concat,
         wOut: c.wOut,
-        output: c.fused.output,
+        output: v.fused.output,
         rows: T,
         C: D,
         D,
         shapes,
-        rowLabels: c.tokens,
+        rowLabels: v.tokens,
         bands,
         maxWidth: mix.maxWidth,
         maxHeight: mix.maxHeight,
@@ -354,15 +363,19 @@ export class HeadsPanel extends PanelFrame {
   exportData() {
     const c = this.computed;
     if (!c || c.status !== 'ok') return { panel: 'heads', status: this.statusLine.textContent };
+    const v = c.whole;
+    const T = v.tokens.length;
+    const B = v.joined ? 1 : c.config.batch;
     return {
       panel: 'heads',
-      tokens: c.tokens,
+      tokens: v.tokens,
       config: c.config,
-      attentionShape: [c.config.batch, c.config.heads, c.tokens.length, c.tokens.length],
-      attention: c.fused.attention,
-      concat: c.fused.concat,
+      sentences: v.joined ? 'the batch read as one sequence' : 'sentence 1 of the batch',
+      attentionShape: [B, c.config.heads, T, T],
+      attention: v.fused.attention,
+      concat: v.fused.concat,
       wOut: c.wOut,
-      output: c.fused.output,
+      output: v.fused.output,
       learned: this.learnedView.exportData(),
     };
   }
