@@ -13,6 +13,8 @@ import { LIGHT } from '../../web/explorer/figure.js';
 const FILE_URL = pathToFileURL(WEB_DIR).href;
 // The default text: "The dog chased the ball ," and "but it could not catch it", a batch of 2 sentences of 6.
 const [BATCH, DEFAULT_TOKENS] = [2, 6];
+// The heads panel reads the batch's two lines as the lecture's one sentence of 12 tokens.
+const WHOLE = BATCH * DEFAULT_TOKENS;
 
 const web = chromiumAndWeb();
 
@@ -105,7 +107,7 @@ for (const origin of ['http', 'file']) {
         }
         await assertPanelsDrawn(page, ['input', 'why', 'steps', 'heads', 'order', 'learn']);
         assert.equal(await page.locator('.tokens li').count(), BATCH * DEFAULT_TOKENS);
-        for (const h of [0, 1]) await assertHeatmapMatchesTable(page, h, DEFAULT_TOKENS);
+        for (const h of [0, 1]) await assertHeatmapMatchesTable(page, h, WHOLE);
 
         // Shapes follow the configuration: 2 sentences of 6 tokens, width 6, 2 heads of 3.
         const steps = await panelText(page, 'steps');
@@ -310,7 +312,7 @@ describe('explorer layouts and embedding', () => {
       assert.ok(counts.every((n) => n >= 4));
       assert.match(
         await page.locator('[data-panel="heads"] .status').innerText(),
-        /^12 heads, each 6 x 6, causal: no token looks ahead\. Sentence 1 of the batch of 2\./,
+        /^12 heads, each 12 x 12, causal: no token looks ahead\. The batch.s 2 sentences read as one sequence of 12 tokens\./,
       );
       // All 12 head maps fit the 16:9 frame, above the fold.
       const bottoms = await page
@@ -411,18 +413,18 @@ describe('explorer layouts and embedding', () => {
       await page.keyboard.press('Enter');
       const toSweep = await tabUntil((a) => a.cls.includes('run-sweep'), 2);
       assert.ok(toNav + 1 + toSweep <= 9, `keys to the sweep button: ${toNav} Tabs, Enter, ${toSweep} Tabs`);
-      // The heads panel's 6 tokens (sentence 1): one Tab enters the bar, arrows walk it, one Tab leaves it.
+      // The heads panel's 12 tokens (the whole sentence): one Tab enters the bar, arrows walk it, one Tab leaves it.
       await page.locator('[data-panel="heads"] .token-bar button').first().focus();
       assert.equal((await active()).text, 'The');
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
       assert.deepEqual(await active(), { cls: 'token', text: 'chased', pressed: 'true' });
       await page.keyboard.press('End');
-      assert.equal((await active()).text, ',');
+      assert.equal((await active()).text, 'it');
       await page.keyboard.press('Tab');
       assert.notEqual((await active()).cls, 'token', 'one Tab leaves the token bar');
       await page.keyboard.press('Shift+Tab');
-      assert.deepEqual(await active(), { cls: 'token', text: ',', pressed: 'true' });
+      assert.deepEqual(await active(), { cls: 'token', text: 'it', pressed: 'true' });
       const stops = await page
         .locator('[data-panel="heads"] .token-bar button')
         .evaluateAll((bs) => bs.filter((b) => b.tabIndex === 0).length);
@@ -574,11 +576,16 @@ describe('explorer hardening and export', () => {
       const json = await saved('JSON');
       assert.equal(json.name, 'headwise-heads.json');
       const data = JSON.parse(json.bytes.toString('utf8'));
-      assert.deepEqual(data.attentionShape, [BATCH, 2, DEFAULT_TOKENS, DEFAULT_TOKENS]);
-      assert.equal(data.attention.length, BATCH * 2 * DEFAULT_TOKENS * DEFAULT_TOKENS);
+      assert.deepEqual(data.attentionShape, [1, 2, WHOLE, WHOLE]);
+      assert.equal(data.attention.length, 2 * WHOLE * WHOLE);
+      assert.equal(data.tokens.length, WHOLE);
+      // The last "it" (row 11) can look at "ball" (column 4): causal, so every earlier column is open.
+      assert.deepEqual([data.tokens[4], data.tokens[WHOLE - 1]], ['ball', 'it']);
+      for (const h of [0, 1])
+        assert.ok(data.attention[(h * WHOLE + WHOLE - 1) * WHOLE + 4] > 0, `head ${h + 1}: it -> ball`);
       // Each unmasked attention row sums to 1.
-      for (let r = 0; r < BATCH * 2 * DEFAULT_TOKENS; r += 1) {
-        const sum = data.attention.slice(r * DEFAULT_TOKENS, (r + 1) * DEFAULT_TOKENS).reduce((a, b) => a + b, 0);
+      for (let r = 0; r < 2 * WHOLE; r += 1) {
+        const sum = data.attention.slice(r * WHOLE, (r + 1) * WHOLE).reduce((a, b) => a + b, 0);
         assert.ok(Math.abs(sum - 1) < 1e-5, `row ${r} sums to ${sum}`);
       }
       const svg = await saved('SVG');

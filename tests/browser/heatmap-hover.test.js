@@ -52,9 +52,11 @@ async function open(url, { viewport = { width: 1280, height: 720 }, colorScheme 
  * sentence 1 (the one the maps draw; its tokens are `tokens`), in double precision from the module's
  * weights: score(h, i, j) = q_i . k_j / sqrt(hd) and the causal softmax weight(h, i, j).
  */
-async function reference(page) {
+async function reference(page, { whole = false } = {}) {
   const state = await page.locator('headwise-explorer').evaluate((host) => host.getState());
-  const { sentences } = sentenceBatch(state.sentence);
+  const batch = sentenceBatch(state.sentence).sentences;
+  // The heads panel reads the batch as one sequence; the steps panel draws sentence 1 of the batch.
+  const sentences = whole ? [batch.flat()] : batch;
   const tokens = sentences[0];
   const [B, T, D, H] = [sentences.length, tokens.length, state.width, state.heads];
   const hd = D / H;
@@ -206,14 +208,14 @@ describe('heatmap cells, read by pointer and keyboard', () => {
     const viewport = { width: 1280, height: 720 };
     const { page, context, problems } = await open(`${web.server.url}index.html?panel=heads`, { viewport });
     try {
-      const ref = await reference(page);
+      const ref = await reference(page, { whole: true });
       const { T } = ref;
       const image = await canvasOf(page, HEADS, 1);
       const grid = drawnGrid(image, T);
       const before = await image.canvas.evaluate((c) => c.toDataURL());
-      // Head 2, the last token of sentence 1 (the one drawn), "," (row 5), looking at "ball" (column 4).
+      // Head 2, the lecture's last "it" (row 12 of the whole sentence), looking at "ball" (column 5).
       const [i, j] = [T - 1, ref.tokens.indexOf('ball')];
-      assert.deepEqual([ref.sentences.length, T, ref.tokens[i], j], [2, 6, ',', 4], 'the default batch');
+      assert.deepEqual([T, ref.tokens[i], j], [12, 'it', 4], 'the default sentence, read whole');
       await page.mouse.move(grid.cell(i, j).x, grid.cell(i, j).y);
       const tip = await readTip(page, 'heads');
       assertTipMatches(tip, ref, 1, i, j);
@@ -306,7 +308,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
   test('keyboard: one tab stop per heatmap, arrows move a cell cursor, Escape and blur hide it', async () => {
     const { page, context, problems } = await open(`${web.server.url}index.html?panel=heads`);
     try {
-      const ref = await reference(page);
+      const ref = await reference(page, { whole: true });
       const active = () =>
         page.locator('headwise-explorer').evaluate((host, selector) => {
           const canvases = [...host.shadowRoot.querySelectorAll(selector.replace('[data-panel="heads"] ', ''))];
@@ -373,7 +375,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
     const viewport = { width: 1280, height: 720 };
     const { page, context, problems } = await open(`${web.server.url}embed.html?panel=heads`, { viewport });
     try {
-      const { T } = await reference(page);
+      const { T } = await reference(page, { whole: true });
       const count = await page.locator(HEADS).count();
       for (let h = 0; h < count; h += 1) {
         if (!(await page.locator(HEADS).nth(h).isVisible())) continue;
@@ -404,7 +406,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
       hasTouch: true,
     });
     try {
-      const ref = await reference(page);
+      const ref = await reference(page, { whole: true });
       const { T } = ref;
       const image = await canvasOf(page, HEADS, 0);
       const grid = drawnGrid(image, T);
@@ -440,18 +442,13 @@ describe('themes and contrast', () => {
     test(`${scheme} mode: masked cells stand apart from low attention and from a zero score by >= 3:1`, async () => {
       const { page, context, problems } = await open(`${web.server.url}index.html`, { colorScheme: scheme });
       try {
-        const ref = await reference(page);
-        const { T } = ref;
-        // The cell of head 1 whose |value| is least among the visible ones: the nearest to a masked cell.
-        const least = (value) => {
+        const measure = (ref, grid, value, darkest, what) => {
+          const { T } = ref;
+          // The cell of head 1 whose |value| is least among the visible ones: the nearest to a masked cell.
           let low = [0, 0];
           for (let i = 0; i < T; i += 1) {
             for (let j = 0; j <= i; j += 1) if (Math.abs(value(0, i, j)) < Math.abs(value(0, ...low))) low = [i, j];
           }
-          return low;
-        };
-        const measure = (grid, value, darkest, what) => {
-          const low = least(value);
           const [maskedPixel, lowPixel] = [grid.pixelAt(0, T - 1), grid.pixelAt(...low)];
           const [ratio, toEnd] = [contrast(maskedPixel, lowPixel), contrast(maskedPixel, rgbOf(darkest))];
           console.log(
@@ -460,15 +457,17 @@ describe('themes and contrast', () => {
           );
           assert.ok(ratio >= 3 && toEnd >= 3, `masked against ${what}: ${ratio.toFixed(2)}, ${toEnd.toFixed(2)}`);
         };
-        // The heads panel's attention (viridis, low is dark), as pixels on the canvas.
-        const heads = drawnGrid(await canvasOf(page, HEADS, 0), T);
-        measure(heads, ref.weight, viridis(0), 'weight');
-        // The attend step's scores before softmax (PuOr, zero is white), masked where they are -Infinity.
+        // The heads panel's attention (viridis, low is dark) over the whole sentence, as pixels on the canvas.
+        const whole = await reference(page, { whole: true });
+        const heads = drawnGrid(await canvasOf(page, HEADS, 0), whole.T);
+        measure(whole, heads, whole.weight, viridis(0), 'weight');
+        // The attend step's scores before softmax (PuOr, zero is white) of sentence 1, masked where -Infinity.
+        const ref = await reference(page);
         await page.locator('headwise-explorer').evaluate((host) => host.goToStep(2));
         await page.waitForSelector('headwise-explorer:not([data-drawing])');
         const maps = '[data-panel="steps"] .figures > canvas:not([hidden])';
-        const scores = drawnGrid(await canvasOf(page, maps, 0), T, PUOR_RGB);
-        measure(scores, ref.score, diverging(0, 1), '|score|');
+        const scores = drawnGrid(await canvasOf(page, maps, 0), ref.T, PUOR_RGB);
+        measure(ref, scores, ref.score, diverging(0, 1), '|score|');
         assert.deepEqual(problems, []);
       } finally {
         await context.close();

@@ -327,8 +327,8 @@ describe('the steps panel', () => {
     });
   }
 
-  // The steps panel's out-project step (the batch's 12 rows) and the heads panel's mixing figure
-  // (sentence 1's 6 rows, under its heads' maps): the same product.
+  // The steps panel's out-project step (the batch's 2 x 6 rows) and the heads panel's mixing figure
+  // (the whole sentence's 12 rows, under its heads' maps): the same product.
   for (const { name, query, D, panel } of [
     { name: 'toy', query: '', D: 6, panel: 'steps' },
     { name: 'GPT-2', query: '&preset=gpt2', D: 768, panel: 'steps' },
@@ -344,7 +344,7 @@ describe('the steps panel', () => {
           panel === 'steps' ? await stepCanvases(page) : await stepCanvases(page, '#panel-heads .figures.mix > canvas');
         assert.equal(canvases.length, 1);
         const [product] = canvases;
-        const rows = panel === 'steps' ? 12 : 6;
+        const rows = 12;
         assert.match(
           product.label,
           panel === 'steps'

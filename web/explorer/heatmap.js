@@ -65,7 +65,11 @@ export function heatmapFigure(o) {
   const valueSize = 10 * k;
   const gap = 6 * k; // between a label and the cells
   const widest = (labels, weight = 'normal') => Math.max(0, ...labels.map((l) => textWidth(l, fontSize, weight)));
-  const left = rowLabels.length ? Math.ceil(gap + widest(rowLabels, '700') + 2) : 8;
+  // Without row labels the first column's upright label (fontSize tall, centred on a cell that may
+  // be only a few pixels wide) still needs half its height left of the grid.
+  const left = rowLabels.length
+    ? Math.ceil(gap + widest(rowLabels, '700') + 2)
+    : Math.max(8, Math.ceil(fontSize / 2 + 1));
   const { text: fullTitle, lines: titleLines, lineHeight: titleLine, height: titleHeight } = heatmapTitle(o);
   const bands = o.columnBands ?? [];
   const bottom = bands.length ? Math.ceil(12 * k + 12) : 4;

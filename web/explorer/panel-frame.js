@@ -144,7 +144,10 @@ export class PanelFrame {
         return sizes.length ? (Math.min(...sizes) * c.getBoundingClientRect().width) / f.width : Infinity;
       }),
     );
-    const floor = Math.min(1, Math.max(0.25, MIN_FIGURE_TEXT / smallest));
+    // While a box says the input is wrong above the figures, they are the last good ones, kept for
+    // reference: their text may go to 80% of the floor so that the box and they still fit the frame.
+    const minText = this.oddInput?.parentElement === this.figureArea ? 0.8 * MIN_FIGURE_TEXT : MIN_FIGURE_TEXT;
+    const floor = Math.min(1, Math.max(0.25, minText / smallest));
     let fit = 1;
     let end = this.section.getBoundingClientRect().bottom;
     const shrinkFigures = () => {
