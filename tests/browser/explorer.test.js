@@ -312,7 +312,7 @@ describe('explorer layouts and embedding', () => {
       assert.ok(counts.every((n) => n >= 4));
       assert.match(
         await page.locator('[data-panel="heads"] .status').innerText(),
-        /^12 heads, each 12 x 12, causal: no token looks ahead\. The batch.s 2 sentences read as one sequence of 12 tokens\./,
+        /^12 heads, each 12 x 12, causal: no token looks ahead\. The batch.s 2 sentences read as one sequence of 12/,
       );
       // All 12 head maps fit the 16:9 frame, above the fold.
       const bottoms = await page
