@@ -96,9 +96,13 @@ test('one change runs the forward once per version shown; steps and slide messag
           shapeTrace: 1,
         },
       },
+      // The heads panel's whole sentence (the batch read as one sequence): one forward on a layer
+      // of its own, freed at once.
+      { heads: 3, tokens: 12, calls: { 'forward fused +intermediates': 1, dispose: 1 } },
       // Word order is not redone: it runs at its own width and heads (web/explorer/computation.js).
     ]);
-    assert.equal(result.checks, 1, 'the configuration is validated once');
+    // Once for the batch, once for the heads panel's whole sentence (batch 1, 12 tokens).
+    assert.equal(result.checks, 2, 'each configuration is validated once');
     assert.deepEqual(result.quiet, []);
     assert.equal(result.stepShown, 'attend'); // 0, next 1, go to 3, previous 2
     assert.ok(result.diff < 1e-5);
