@@ -105,15 +105,15 @@ export class ExplorerComputation {
     const result = { ...base };
     if (base.status === 'ok') {
       const key = base.key;
-      const one = base.config.batch === 1; // the whole text is the batch's one sentence
-      const needFused = ['fused', 'loop', 'steps'].some((p) => wanted.has(p)) || (one && wanted.has('whole'));
+      const needFused = ['fused', 'loop', 'steps'].some((p) => wanted.has(p));
       if (needFused) result.fused = this.#remember('fused', key, () => this.#fused(base));
       const { fused } = result;
       const part = (name, run) => this.#remember(name, key, () => attempt(run));
       if (wanted.has('whole')) {
-        const joined = one ? null : this.#remember('whole', key, () => this.#whole(base));
-        const first = () => this.#remember('fused', key, () => this.#fused(base));
-        result.whole = joined ?? { tokens: base.tokens, config: base.config, fused: fused ?? first(), joined: false };
+        // One sentence is already the whole text; otherwise sentence 1 only when joined is too long.
+        const joined = base.config.batch > 1 ? this.#remember('whole', key, () => this.#whole(base)) : null;
+        const first = joined ? null : this.#remember('fused', key, () => this.#fused(base));
+        result.whole = joined ?? { tokens: base.tokens, config: base.config, fused: first, joined: false };
       }
       if (wanted.has('loop')) result.loop = part('loop', () => this.#loop(base, fused));
       if (wanted.has('steps')) result.steps = part('steps', () => this.#steps(base, fused));
