@@ -3,19 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gemm_f32.hpp"
 #include "linalg.hpp"
 
 namespace headwise::layers {
 
-void attention_row_softmax(const float* q, const float* k, std::size_t key_stride,
-                           std::size_t head_dim, std::size_t last, float scale, const float* bias,
-                           float* p) {
+void softmax_row(float* p, std::size_t last, std::size_t length, const float* bias) {
   float max = -INFINITY;
   for (std::size_t j = 0; j <= last; ++j) {
-    const float* kj = k + j * key_stride;
-    float dot = 0.0f;
-    for (std::size_t d = 0; d < head_dim; ++d) dot += q[d] * kj[d];
-    p[j] = bias ? dot * scale + bias[j] : dot * scale;
+    if (bias) p[j] += bias[j];
     max = std::max(max, p[j]);
   }
   float sum = 0.0f;
@@ -25,35 +21,7 @@ void attention_row_softmax(const float* q, const float* k, std::size_t key_strid
   }
   const float inv = 1.0f / sum;
   for (std::size_t j = 0; j <= last; ++j) p[j] *= inv;
-}
-
-// With ctx = sum_j P_j v_j and P = softmax(s), s_j = scale q.k_j (+ a constant bias):
-//   dP_j = dctx.v_j, dv_j += P_j dctx, ds_j = P_j (dP_j - sum_i P_i dP_i),
-//   dq += scale sum_j ds_j k_j, dk_j += scale ds_j q.
-void attention_row_backward(const float* q, const float* k, const float* v, std::size_t key_stride,
-                            std::size_t head_dim, std::size_t last, float scale, const float* p,
-                            const float* dctx, float* dq, float* dk, float* dv, float* scratch) {
-  float weighted = 0.0f;
-  for (std::size_t j = 0; j <= last; ++j) {
-    const float* vj = v + j * key_stride;
-    float* dvj = dv + j * key_stride;
-    float dp = 0.0f;
-    for (std::size_t d = 0; d < head_dim; ++d) {
-      dp += dctx[d] * vj[d];
-      dvj[d] += p[j] * dctx[d];
-    }
-    scratch[j] = dp;
-    weighted += p[j] * dp;
-  }
-  for (std::size_t j = 0; j <= last; ++j) {
-    const float ds = p[j] * (scratch[j] - weighted) * scale;
-    const float* kj = k + j * key_stride;
-    float* dkj = dk + j * key_stride;
-    for (std::size_t d = 0; d < head_dim; ++d) {
-      dq[d] += ds * kj[d];
-      dkj[d] += ds * q[d];
-    }
-  }
+  std::fill(p + last + 1, p + length, 0.0f);
 }
 
 namespace {
@@ -100,24 +68,21 @@ void attention_forward(const AttentionShape& s, const AttentionParams& w, const 
     rotate_rows(s, tape.q, B * Tq, Tq, qf, false);
     rotate_rows(s, tape.k, B * T, T, 0, false);
   }
+  // Per (sequence, head): scores = scale q_h k_h^T as one product (causal rows computed whole,
+  // then cut at their last key by the softmax), P in place, context_h = P v_h.
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
-  std::fill_n(tape.concat, B * Tq * C, 0.0f);
   for (std::size_t b = 0; b < B; ++b) {
     for (std::size_t h = 0; h < H; ++h) {
-      const std::size_t keys = b * T * C + h * hd;
+      const std::size_t keys = b * T * C + h * hd, queries = b * Tq * C + h * hd;
+      float* p = tape.p + (b * H + h) * Tq * T;
+      gemm_f32(Trans::kNo, Trans::kYes, Tq, T, hd, scale, tape.q + queries, C, tape.k + keys, C,
+               0.0f, p, T);
       for (std::size_t i = 0; i < Tq; ++i) {
         const std::size_t pos = qf + i, last = s.causal ? pos : T - 1;
-        const std::size_t row = (b * Tq + i) * C + h * hd;
-        float* p = tape.p + ((b * H + h) * Tq + i) * T;
-        std::fill(p + last + 1, p + T, 0.0f);
-        attention_row_softmax(tape.q + row, tape.k + keys, C, hd, last, scale,
-                              score_bias(s, h, pos, last, bias_scratch), p);
-        float* ctx = tape.concat + row;
-        for (std::size_t j = 0; j <= last; ++j) {
-          const float* vj = tape.v + keys + j * C;
-          for (std::size_t d = 0; d < hd; ++d) ctx[d] += p[j] * vj[d];
-        }
+        softmax_row(p + i * T, last, T, score_bias(s, h, pos, last, bias_scratch));
       }
+      gemm_f32(Trans::kNo, Trans::kNo, Tq, hd, T, 1.0f, p, T, tape.v + keys, C, 0.0f,
+               tape.concat + queries, C);
     }
   }
   matmul(B * Tq, D, C, tape.concat, w.wout, w.bout, y);
@@ -132,20 +97,32 @@ void attention_backward(const AttentionShape& s, const AttentionParams& w, const
   matmul_at_b(C, D, qrows, tape.concat, dy, g.wout);
   if (g.bout) column_sums(qrows, D, dy, g.bout);
   matmul_a_bt(qrows, C, D, dy, w.wout, scratch.dconcat);
-  std::fill_n(scratch.dq, qrows * C, 0.0f);
-  std::fill_n(scratch.dk, rows * C, 0.0f);
-  std::fill_n(scratch.dv, rows * C, 0.0f);
+  // Per (sequence, head), with dS in scratch.scores (Tq x T): dP = dctx_h v_h^T,
+  // dv_h = P^T dctx_h, dS = P (dP - rowsum(P dP)) scale (zero past each row's last key),
+  // dq_h = dS k_h, dk_h = dS^T q_h. Every (b, h) block of dq, dk, dv is written once.
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
+  float* ds = scratch.scores;
   for (std::size_t b = 0; b < B; ++b) {
     for (std::size_t h = 0; h < H; ++h) {
-      const std::size_t keys = b * T * C + h * hd;
+      const std::size_t keys = b * T * C + h * hd, queries = b * Tq * C + h * hd;
+      const float* p = tape.p + (b * H + h) * Tq * T;
+      gemm_f32(Trans::kNo, Trans::kYes, Tq, T, hd, 1.0f, scratch.dconcat + queries, C,
+               tape.v + keys, C, 0.0f, ds, T);
+      gemm_f32(Trans::kYes, Trans::kNo, T, hd, Tq, 1.0f, p, T, scratch.dconcat + queries, C, 0.0f,
+               scratch.dv + keys, C);
       for (std::size_t i = 0; i < Tq; ++i) {
-        const std::size_t pos = qf + i, last = s.causal ? pos : T - 1;
-        const std::size_t row = (b * Tq + i) * C + h * hd;
-        attention_row_backward(tape.q + row, tape.k + keys, tape.v + keys, C, hd, last, scale,
-                               tape.p + ((b * H + h) * Tq + i) * T, scratch.dconcat + row,
-                               scratch.dq + row, scratch.dk + keys, scratch.dv + keys, scratch.row);
+        const std::size_t last = s.causal ? qf + i : T - 1;
+        const float* pi = p + i * T;
+        float* di = ds + i * T;
+        float weighted = 0.0f;
+        for (std::size_t j = 0; j <= last; ++j) weighted += pi[j] * di[j];
+        for (std::size_t j = 0; j <= last; ++j) di[j] = pi[j] * (di[j] - weighted) * scale;
+        std::fill(di + last + 1, di + T, 0.0f);
       }
+      gemm_f32(Trans::kNo, Trans::kNo, Tq, hd, T, 1.0f, ds, T, tape.k + keys, C, 0.0f,
+               scratch.dq + queries, C);
+      gemm_f32(Trans::kYes, Trans::kNo, T, hd, Tq, 1.0f, ds, T, tape.q + queries, C, 0.0f,
+               scratch.dk + keys, C);
     }
   }
   if (rotates(s)) {  // back from the rotated q and k to the projections' outputs

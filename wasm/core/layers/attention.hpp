@@ -50,7 +50,7 @@ struct AttentionScratch {
   float* dq;       // (B*Tq, C)
   float* dk;       // (B*T, C)
   float* dv;       // (B*T, C)
-  float* row;      // (T)
+  float* scores;   // (Tq, T): one (sequence, head) block of dP, then dS
   float* bias;     // (T)
 };
 
@@ -67,16 +67,8 @@ void attention_backward(const AttentionShape& s, const AttentionParams& w, const
                         const AttentionTape& tape, const float* dy, const AttentionGrads& g,
                         const AttentionScratch& scratch, float* dx, float* dx_query);
 
-// One (query, head) row: softmax over the keys 0..last of scale * q.k_j (+ bias[j] if bias is
-// not null), written to p[0..last].
-void attention_row_softmax(const float* q, const float* k, std::size_t key_stride,
-                           std::size_t head_dim, std::size_t last, float scale, const float* bias,
-                           float* p);
-
-// Backward of one (query, head) row given P (keys 0..last) and d(context) for that row:
-// accumulates into dq (head_dim), dk and dv (key rows with key_stride).
-void attention_row_backward(const float* q, const float* k, const float* v, std::size_t key_stride,
-                            std::size_t head_dim, std::size_t last, float scale, const float* p,
-                            const float* dctx, float* dq, float* dk, float* dv, float* scratch);
+// Softmax in place over p[0..last] after adding bias[0..last] (if not null); p[last+1..length-1]
+// set to zero (keys a causal query does not see).
+void softmax_row(float* p, std::size_t last, std::size_t length, const float* bias);
 
 }  // namespace headwise::layers

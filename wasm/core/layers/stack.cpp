@@ -230,8 +230,8 @@ void Stack::backward(const int* ids, std::size_t n) {
     const AttentionGrads g{P(kWq, G), P(kBq, G), P(kWk, G),   P(kBk, G),
                            P(kWv, G), P(kBv, G), P(kWout, G), P(kBout, G)};
     const AttentionTape tape{A(kXq), A(kQ), A(kK), A(kV), A(kAttention), A(kConcat)};
-    const AttentionScratch scratch{RA(kDConcat), RA(kDQ),         RA(kDK),
-                                   RA(kDV),      RA(kRowScratch), RA(kBiasScratch)};
+    const AttentionScratch scratch{RA(kDConcat), RA(kDQ),           RA(kDK),
+                                   RA(kDV),      RA(kScoreScratch), RA(kBiasScratch)};
     float* dx = dspare;  // becomes d(x_in), n * T rows
     if (!s.layer_norm) {
       // The query path's gradient is added straight onto the residual's (dh is read first).
