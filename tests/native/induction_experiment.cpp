@@ -43,6 +43,9 @@ int main(int argc, char** argv) {
   o.layers = std::strtod(argv[1], nullptr);
   o.heads = 4, o.d_model = 64, o.mlp = 0, o.positions = "learned";
   o.learning_rate = 3e-3, o.batch = 32, o.eval_size = 512;
+  // Other settings for a sweep: INDUCTION_LR=1e-2 INDUCTION_BATCH=16 induction_experiment ...
+  if (const char* lr = std::getenv("INDUCTION_LR")) o.learning_rate = std::strtod(lr, nullptr);
+  if (const char* b = std::getenv("INDUCTION_BATCH")) o.batch = std::strtod(b, nullptr);
   const long steps = std::strtol(argv[2], nullptr, 10), every = std::strtol(argv[3], nullptr, 10);
   std::printf(
       "layers seed step | loss: first-copy repeat other | induction(last) prev(first) | "
