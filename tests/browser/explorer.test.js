@@ -307,9 +307,15 @@ describe('explorer layouts and embedding', () => {
       assert.deepEqual(visible, ['heads']);
       assert.equal(await page.locator('headwise-explorer nav').isVisible(), false);
       assert.equal(await page.locator('.explorer.slide').count(), 1);
+      // On a slide the 12 maps have the figure column; concat @ W_out = output (one product) is a click away.
       const counts = await canvasColourCounts(page, 'heads');
-      assert.equal(counts.length, 12 + 1, '12 head maps, then concat @ W_out = output as one product');
+      assert.equal(counts.length, 12, '12 head maps');
       assert.ok(counts.every((n) => n >= 4));
+      await page.locator('[data-panel="heads"] button.mix-toggle').click();
+      const product = await canvasColourCounts(page, 'heads');
+      assert.equal(product.length, 1, 'concat @ W_out = output as one product, instead of the maps');
+      assert.ok(product[0] >= 4);
+      await page.locator('[data-panel="heads"] button.mix-toggle').click();
       assert.match(
         await page.locator('[data-panel="heads"] .status').innerText(),
         /^12 heads, each 12 x 12, causal: no token looks ahead\. The batch.s 2 sentences read as one sequence of 12/,

@@ -328,7 +328,8 @@ describe('the steps panel', () => {
   }
 
   // The steps panel's out-project step (the batch's 2 x 6 rows) and the heads panel's mixing figure
-  // (the whole sentence's 12 rows, under its heads' maps): the same product.
+  // (the whole sentence's 12 rows; on a slide with GPT-2's 12 heads, its button shows it in place of
+  // the maps): the same product.
   for (const { name, query, D, panel } of [
     { name: 'toy', query: '', D: 6, panel: 'steps' },
     { name: 'GPT-2', query: '&preset=gpt2', D: 768, panel: 'steps' },
@@ -340,6 +341,7 @@ describe('the steps panel', () => {
       const { page, context, problems } = await openExplorer(web.browser, url, { width: 1280, height: 720 });
       try {
         if (panel === 'steps') await goToStep(page, 4);
+        else await page.locator('[data-panel="heads"] button.mix-toggle').click();
         const canvases =
           panel === 'steps' ? await stepCanvases(page) : await stepCanvases(page, '#panel-heads .figures.mix > canvas');
         assert.equal(canvases.length, 1);

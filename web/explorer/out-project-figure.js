@@ -4,7 +4,7 @@
 // at full resolution shows the weights themselves.
 import { heatmapFigure } from './heatmap.js';
 import { MAX_DRAWN_COLS, MAX_DRAWN_ROWS } from './heatmap-cells.js';
-import { productFigure } from './product-figure.js';
+import { OPERATOR_WIDTH, productFigure } from './product-figure.js';
 import { shapeText } from './dom.js';
 
 export const CROP_SIZE = 64;
@@ -31,7 +31,9 @@ export const headBands = (H, hd) =>
 /**
  * concat (B*T, C), wOut (C, D), output (B*T, D); shapes: { concat, wOut, output } as arrays for the
  * titles (e.g. [2, 6, 6]); rowLabels for the B*T rows; bands: the heads under concat's columns;
- * highlightRow: a row drawn outlined in concat and output.
+ * highlightRow: a row drawn outlined in concat and output. stackIfNarrow: when three maps side by side
+ * would be drawn under 80% of their size in maxWidth (a phone), they stand top to bottom instead,
+ * each as wide as maxWidth (W_out's maps at most 60% of that tall).
  */
 export function outProjectFigure({
   concat,
@@ -47,16 +49,18 @@ export function outProjectFigure({
   maxHeight = Infinity,
   textScale = 1,
   highlightRow = null,
+  stackIfNarrow = false,
 }) {
   // Under 210 px the titles would not fit (nor 96 pooled columns 2 px wide): the canvas then scales
   // the whole product down.
-  const each = Math.max(210, Math.floor((maxWidth - 2 * 28) / 3));
+  const stacked = stackIfNarrow && maxWidth < 0.8 * (3 * 210 + 2 * OPERATOR_WIDTH * textScale);
+  const each = stacked ? Math.max(210, maxWidth) : Math.max(210, Math.floor((maxWidth - 2 * 28) / 3));
   // Row labels only where rows are tall enough to read them.
   const labels = isPooled(rows, C) ? {} : { rowLabels };
   const map = (o) => heatmapFigure({ maxWidth: each, maxHeight, textScale, ...o });
   const cropped = isPooled(C, D);
   // W_out's column holds two maps when it is cropped: each gets half the height.
-  const half = cropped ? maxHeight / 2 : maxHeight;
+  const half = Math.min(cropped ? maxHeight / 2 : maxHeight, stacked ? each * 0.6 : Infinity);
   const wOutColumn = [
     map({ values: wOut, rows: C, cols: D, title: `W_out ${shapeText(shapes.wOut)}`, maxHeight: half }),
   ];
@@ -93,7 +97,7 @@ export function outProjectFigure({
       // The same row labels as concat: the two grids then have the same rows, side by side.
       [map({ values: output, rows, cols: D, ...labels, title: `output ${shapeText(shapes.output)}`, highlightRow })],
     ],
-    { title, maxWidth, textScale },
+    { title, maxWidth, textScale, stacked },
   );
-  return { figure, boxes, cropped };
+  return { figure, boxes, cropped, stacked };
 }

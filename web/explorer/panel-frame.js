@@ -147,9 +147,20 @@ export class PanelFrame {
     // While a box says the input is wrong above the figures, they are the last good ones, kept for
     // reference: their text may go to 80% of the floor so that the box and they still fit the frame.
     const minText = this.oddInput?.parentElement === this.figureArea ? 0.8 * MIN_FIGURE_TEXT : MIN_FIGURE_TEXT;
-    const floor = Math.min(1, Math.max(0.25, minText / smallest));
+    // Rounded up to the 3 decimals --fit is written with, so that writing it keeps the text at the floor.
+    const floor = Math.min(1, Math.max(0.25, Math.ceil((1000 * minText) / smallest) / 1000));
     let fit = 1;
     let end = this.section.getBoundingClientRect().bottom;
+    // Far too long even with figures at their floor and text at 80% (a phone held upright): the panel
+    // scrolls either way, and its figures keep their size.
+    if (end > limit) {
+      this.section.style.setProperty('--fit', floor.toFixed(3));
+      this.section.style.setProperty('--text-fit', '0.80');
+      const least = this.section.getBoundingClientRect().bottom;
+      this.section.style.removeProperty('--fit');
+      this.section.style.removeProperty('--text-fit');
+      if (least - limit > 0.25 * frame) return;
+    }
     const shrinkFigures = () => {
       for (let pass = 0; pass < 6 && end > limit; pass += 1) {
         const boxes = canvases.map((c) => c.getBoundingClientRect());

@@ -5,7 +5,8 @@
 import { Figure } from './figure.js';
 import { textWidth, wrapText } from './text-boxes.js';
 
-const OPERATOR_WIDTH = 28;
+/** The width of an operator's column (times the text scale). */
+export const OPERATOR_WIDTH = 28;
 
 /** A copy of a drawing item moved by (dx, dy). */
 export function movedItem(item, dx, dy) {
@@ -34,9 +35,13 @@ export function gridBox(figure) {
 /**
  * terms: an array of strings (operators such as '@', '=') and arrays of figures (one column each,
  * stacked top to bottom). Returns the composed figure and where each column landed
- * ({ x, y, w, h } of each column's first grid, in the order of the columns).
+ * ({ x, y, w, h } of each column's first grid, in the order of the columns). stacked: the terms top
+ * to bottom instead (a narrow screen), each operator on its own line under the term before it.
  */
-export function productFigure(terms, { title = '', gap = 12, maxWidth = 1100, textScale: k = 1 } = {}) {
+export function productFigure(
+  terms,
+  { title = '', gap = 12, maxWidth = 1100, textScale: k = 1, stacked = false } = {},
+) {
   const columns = terms.filter((t) => typeof t !== 'string');
   const gridTop = Math.max(0, ...columns.map((figures) => gridBox(figures[0])?.y ?? 0));
   const titleLines = title ? wrapText(title, Math.max(200, maxWidth - 8), 13 * k) : [];
@@ -47,30 +52,43 @@ export function productFigure(terms, { title = '', gap = 12, maxWidth = 1100, te
   const boxes = [];
   let x = 0;
   let height = top;
-  for (const term of terms) {
-    if (typeof term === 'string') {
-      placed.push({ text: term, x: x + (OPERATOR_WIDTH * k) / 2 });
-      x += OPERATOR_WIDTH * k;
-      continue;
-    }
-    let y = top + gridTop - (gridBox(term[0])?.y ?? 0);
-    const width = Math.max(...term.map((f) => f.width));
-    term.forEach((figure, k) => {
-      if (k === 0) {
+  const place = (term, left, y) => {
+    term.forEach((figure, i) => {
+      if (i === 0) {
         const box = gridBox(figure);
-        boxes.push(box ? { x: x + box.x, y: y + box.y, w: box.w, h: box.h } : null);
+        boxes.push(box ? { x: left + box.x, y: y + box.y, w: box.w, h: box.h } : null);
       }
-      placed.push({ figure, x, y });
+      placed.push({ figure, x: left, y });
       y += figure.height + gap;
     });
-    height = Math.max(height, y - gap);
-    x += width;
+    return y - gap;
+  };
+  if (stacked) {
+    // The operators under the first grid's middle column.
+    const middle = first ? first.x + first.w / 2 : (OPERATOR_WIDTH * k) / 2;
+    for (const term of terms) {
+      if (typeof term === 'string') {
+        placed.push({ text: term, x: middle, y: height + (OPERATOR_WIDTH * k) / 2 });
+        height += OPERATOR_WIDTH * k;
+      } else height = place(term, 0, height);
+      x = Math.max(x, typeof term === 'string' ? 0 : Math.max(...term.map((f) => f.width)));
+    }
+  } else {
+    for (const term of terms) {
+      if (typeof term === 'string') {
+        placed.push({ text: term, x: x + (OPERATOR_WIDTH * k) / 2, y: operatorY });
+        x += OPERATOR_WIDTH * k;
+        continue;
+      }
+      height = Math.max(height, place(term, x, top + gridTop - (gridBox(term[0])?.y ?? 0)));
+      x += Math.max(...term.map((f) => f.width));
+    }
   }
   const titleWidth = Math.max(0, ...titleLines.map((l) => textWidth(l, 13 * k, '600')));
   const out = new Figure(Math.max(x, Math.min(maxWidth, titleWidth + 4)), height + 4, title);
   titleLines.forEach((line, i) => out.text(0, 10 * k + 16 * k * i, line, { size: 13 * k, weight: '600' }));
   for (const p of placed) {
-    if (p.text) out.text(p.x, operatorY, p.text, { size: 20 * k, anchor: 'middle', weight: '600' });
+    if (p.text) out.text(p.x, p.y, p.text, { size: 20 * k, anchor: 'middle', weight: '600' });
     else for (const item of p.figure.items) out.items.push(movedItem(item, p.x, p.y));
   }
   return { figure: out, boxes };

@@ -77,6 +77,11 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
 .explorer.slide .token-bar { max-height: 5.2em; }
 /* The trained-heads note sits in a row with its button: no paragraph margins there on a slide. */
 .explorer.slide .learned-note { margin: 0; }
+/* The heads panel's lock note, and beside it the button that swaps its maps and its W_out product. */
+.lock-row { display: flex; flex-wrap: wrap; align-items: center; column-gap: 1rem; }
+.lock-row .lock-note { margin-right: auto; }
+/* Alone in their column, the maps stand closer (each canvas has its own margin round its cells). */
+.explorer.slide .panel.many-heads .figures.grid { gap: 0.5rem 0.25rem; }
 /* Word order's text beside its figures on a slide: its paragraphs and verdicts a little tighter. */
 .explorer.slide [data-panel="order"] p { margin: 0.45em 0; }
 .explorer.slide .order-verdicts { margin: 0.45em 0; font-size: 0.9em; }
@@ -94,6 +99,9 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
   /* The right column spans the flexible last row, so it does not stretch the rows of the text. */
   .explorer.slide .panel.two-column > .figures,
   .explorer.slide .panel.two-column > .side { grid-column: 2; grid-row: 1 / span 8; }
+  /* Many heads' maps, or their W_out product, alone in the figure column (heads-panel.js): a wider one. */
+  .explorer.slide .panel.two-column.many-heads:not([hidden]) {
+    grid-template-columns: minmax(0, 1fr) minmax(0, 1.5fr); }
 }
 /* Touch screens and phones: every control at least 44 px tall, checkboxes large enough to hit. */
 @media (pointer: coarse), (max-width: 600px) {

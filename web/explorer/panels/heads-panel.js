@@ -1,5 +1,6 @@
 // Panel 4: one attention heatmap per head; hovering or focusing a token highlights its row in
-// every head. Then the concatenation back to d_model and the mixing by W_out.
+// every head. Then the concatenation back to d_model and the mixing by W_out (on a slide with more
+// than 4 heads, in place of the maps, a button away).
 import { drawOnCanvases, PanelFrame } from '../panel-frame.js';
 import { el } from '../dom.js';
 import { heatmapFigure, heatmapTable, heatmapTitle } from '../heatmap.js';
@@ -8,6 +9,9 @@ import { headBands, outProjectFigure, outProjectTitle } from '../out-project-fig
 import { SAMPLE_WORDS } from '../learn-verdict.js';
 
 const MAX_HEADS_DRAWN = 16;
+// On a slide, more heads than this get the figure column to themselves: the W_out product is a
+// button away (GPT-2's 12 maps beside it were 24 px specks on a 1280x720 slide).
+const MAPS_BESIDE_PRODUCT = 4;
 const SAMPLE = SAMPLE_WORDS.join(' ');
 const UNTRAINED =
   'These weights are random and untrained (seeded): that is why the maps look alike and spread their attention ' +
@@ -64,7 +68,20 @@ export class HeadsPanel extends PanelFrame {
     });
     this.lockNote = el('p', { class: 'lock-note help', 'aria-live': 'polite' });
     this.mixing = el('p', { class: 'mixing' });
-    this.body.append(this.tokenBar, this.lockNote);
+    this.mixShown = false; // on a slide with many heads: the W_out product instead of the maps
+    this.mixToggle = el('button', {
+      type: 'button',
+      class: 'mix-toggle',
+      'aria-pressed': 'false',
+      hidden: true,
+      onclick: () => {
+        this.mixShown = !this.mixShown;
+        this.draw();
+      },
+    });
+    // The lock note, and on a slide with many heads the button that swaps maps and W_out product
+    // beside it (in the text's column: the maps' column keeps its height for them).
+    this.body.append(this.tokenBar, el('div', { class: 'lock-row' }, this.lockNote, this.mixToggle));
     // Escape anywhere in the panel unlocks (focus may be on a map or a button, not the bar).
     this.section.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.locked >= 0 && !this.tokenBar.contains(event.target)) this.lock(this.locked);
@@ -83,7 +100,8 @@ export class HeadsPanel extends PanelFrame {
     });
     // What merge does and what trained heads would show are said first (on a wide slide, under the
     // text); the maps, the mixing figures and the trained heads' maps go together (on a wide slide,
-    // the right column, where they share its height).
+    // the right column, where they share its height). With many heads on a slide, the paragraph on
+    // merge goes with the mixing figure, above it (draw).
     const side = el('div', { class: 'side' });
     this.side = side;
     this.figureArea.replaceWith(side);
@@ -130,6 +148,8 @@ export class HeadsPanel extends PanelFrame {
       this.tokenBar.replaceChildren();
       this.lockNote.textContent = '';
       this.mixing.textContent = '';
+      this.mixToggle.hidden = true;
+      this.section.classList.remove('many-heads');
       this.mixArea.replaceChildren();
       this.clearFigures();
       this.learnedView.draw(this.drawWidth);
@@ -219,7 +239,22 @@ export class HeadsPanel extends PanelFrame {
         maxHeight: mix.maxHeight,
         textScale: k,
         highlightRow: this.highlight,
+        stackIfNarrow: true,
       }).figure;
+    // On a slide with many heads the maps or the product take the figure column, and a button swaps
+    // them; that column is then wider.
+    const swap = Boolean(this.section.closest('.explorer.slide')) && shown > MAPS_BESIDE_PRODUCT;
+    const showMaps = !swap || !this.mixShown;
+    const showMix = !swap || this.mixShown;
+    this.mixToggle.hidden = !swap;
+    this.mixToggle.textContent = showMaps ? 'Show W_out mixing' : `Show the ${shown} maps`;
+    this.mixToggle.setAttribute('aria-pressed', String(!showMaps));
+    this.section.classList.toggle('many-heads', swap);
+    this.figureArea.classList.add('grid'); // before the layout reads its gaps
+    if (swap) this.side.prepend(this.mixing);
+    else this.learnedView.element.before(this.mixing);
+    this.mixing.hidden = !showMix;
+    this.mixArea.hidden = !showMix;
     this.mixing.textContent =
       `Merge puts each head's ${hd} context features side by side: ${H} x ${hd} = ${D} ` +
       `columns, back to width d_model. W_out then mixes them, so each output feature can combine what different ` +
@@ -228,13 +263,17 @@ export class HeadsPanel extends PanelFrame {
     // Beside the text on a slide they are kept to a fifth of the height (rows as short as their labels).
     const besideText = this.side.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
     const sideWidth = this.side.getBoundingClientRect().width || this.drawWidth;
-    const height = this.heightBelow(this.figureArea);
+    // (A fifth of the whole column: with many heads the merge paragraph may stand above the figures.)
+    const height = this.heightBelow(swap ? this.side : this.figureArea);
     const learnedTables = this.learnedView.draw(Math.min(this.drawWidth, sideWidth), {
       across: sideWidth >= 480 ? 2 : 1,
       maxHeight: besideText && Number.isFinite(height) ? Math.round(height * 0.2) : Infinity,
       textScale: k,
     });
-    const layout = this.#layout(shown, headMap(0), outProjectTitle(shapes), (mix) => product(mix).height);
+    const layout = this.#layout(shown, headMap(0), outProjectTitle(shapes), (mix) => product(mix).height, {
+      maps: showMaps,
+      mix: showMix,
+    });
     const items = [];
     for (let h = 0; h < shown; h += 1) {
       const common = headMap(h);
@@ -259,9 +298,10 @@ export class HeadsPanel extends PanelFrame {
       });
     }
     this.figureArea.style.setProperty('--columns', String(layout.columns));
-    this.figureArea.classList.add('grid');
-    this.showFigures(items, { row: true });
-    this.mixFigures = [product(layout.mix)];
+    // Maps not shown keep their canvases, hidden (and their tables); the panel still has figures.
+    this.showFigures(showMaps ? items : [], { row: true });
+    this.section.dataset.figures = 'some';
+    this.mixFigures = showMix ? [product(layout.mix)] : [];
     this.mixArea.classList.toggle('row', layout.mixInRow);
     drawOnCanvases(
       this.mixArea,
@@ -269,19 +309,22 @@ export class HeadsPanel extends PanelFrame {
       this.host.palette(),
     );
     this.addTables(
+      ...(showMaps ? [] : items.map((i) => i.table)),
       () => heatmapTable(concat),
       () => heatmapTable(out),
       ...learnedTables,
     );
     this.figures.push(...this.mixFigures, ...this.learnedView.figures);
     this.fitToFrame();
+    if (!showMaps) this.host.figureDrawn();
   }
 
   // The maps in a grid. On a slide, the number of columns that gives the largest cells with every
   // map inside the frame (the maps beside the text on a wide slide, under it otherwise; one layout
   // read per draw). Elsewhere as many columns as keep maps 140 px wide (times the text scale), in
-  // rows of equal length.
-  #layout(shown, sample, productTitle, mixHeight) {
+  // rows of equal length. show: { maps, mix }, which of the two are drawn (on a slide with many heads,
+  // one of them, which then has the height to itself).
+  #layout(shown, sample, productTitle, mixHeight, show = { maps: true, mix: true }) {
     const gap = 12;
     const k = this.textScale;
     const width = this.drawWidth;
@@ -308,20 +351,34 @@ export class HeadsPanel extends PanelFrame {
     const mapsWidth = this.figureArea.getBoundingClientRect().width || width;
     // Unless the text stands beside them, the paragraph and the trained heads' view come first.
     const beside = this.figureArea.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
-    const above = this.mixing.getBoundingClientRect().height + this.learnedView.element.getBoundingClientRect().height;
+    const merge = this.side.contains(this.mixing) ? 0 : this.mixing.getBoundingClientRect().height;
+    const above = merge + this.learnedView.element.getBoundingClientRect().height;
     const paragraph = beside ? 0 : above + 2 * gap;
     // The product's title (as long as it wraps) and its three maps' titles, a line each.
     const titles = heatmapTitle({ title: productTitle, maxWidth: mapsWidth, textScale: k }).height + 20 * k;
     const learned = this.learnedView.height;
-    const rest = available - paragraph - 3 * gap - (learned ? learned + gap : 0);
+    // Room between the figure areas; the maps alone end the panel: their area's margin, and the
+    // margin and 4 spare px fitToFrame keeps.
+    const between =
+      show.maps && show.mix ? 3 * gap : 2 * parseFloat(getComputedStyle(this.figureArea).marginBottom) + 4;
+    const rest = available - paragraph - between - (learned ? learned + gap : 0);
+    // The product alone: beside the text, the column's height; under it, as on a page.
+    if (!show.maps) {
+      const mix = beside ? { maxWidth: mapsWidth, maxHeight: Math.max(60, rest - 8) } : pageLayout().mix;
+      return { ...pageLayout(), mix, mixInRow: true };
+    }
     const mixText = titles + 12 * k + 16;
     // The mixing figure has a least height (its rows keep their labels): the maps get what it leaves.
     const planned = Math.floor(mixText + Math.max(60 * k, (rest - mixText) * 0.3));
-    const forMix = Math.max(planned, mixHeight({ maxWidth: mapsWidth, maxHeight: Math.max(60, planned - 8) }) + 8);
+    const forMix = show.mix
+      ? Math.max(planned, mixHeight({ maxWidth: mapsWidth, maxHeight: Math.max(60, planned - 8) }) + 8)
+      : 0;
     const forMaps = rest - forMix;
+    const mixFor = (space) => ({ maxWidth: mapsWidth, maxHeight: Math.max(60, space - 8) });
     // Under text that already fills the frame (a phone held upright) the slide scrolls: the maps keep
     // the size they have on a page rather than shrink to specks.
     if (!beside && forMaps < 160 * k) return pageLayout();
+    if (shown > 2) return { ...this.#sharedGrid(shown, sample, mapsWidth, forMaps), mix: mixFor(forMix) };
     let best = null;
     for (let columns = 1; columns <= shown; columns += 1) {
       const rows = Math.ceil(shown / columns);
@@ -336,8 +393,63 @@ export class HeadsPanel extends PanelFrame {
         best = { columns, map: { ...map, cellSize }, inner: { maxWidth: each, cellSize }, cell, fits };
       }
     }
-    const mix = { maxWidth: mapsWidth, maxHeight: Math.max(60, forMix - 8) };
-    return { ...best, mix, mixInRow: true };
+    return { ...best, mix: mixFor(forMix), mixInRow: true };
+  }
+
+  // Maps in a grid with shared axes, in `width` x `height` px: column labels over the top row only,
+  // row labels left of the first column only, every map's cells alike, the figure area's own gaps
+  // between them. The number of columns that gives the largest cells.
+  #sharedGrid(shown, sample, width, height) {
+    const style = getComputedStyle(this.figureArea);
+    const columnGap = parseFloat(style.columnGap) || 0;
+    const rowGap = parseFloat(style.rowGap) || 0;
+    const grid = heatmapFigure({ ...sample, rowLabels: [], maxWidth: 400 }).items.find((it) => it.kind === 'grid');
+    const [across, down] = [grid.cols, grid.rows]; // cells of one map as drawn (pooled if large)
+    let best = null;
+    for (let columns = 1; columns <= shown; columns += 1) {
+      const rows = Math.ceil(shown / columns);
+      const size = (cell) => {
+        const cellSize = [cell, cell];
+        const corner = heatmapFigure({ ...sample, cellSize }); // both labels
+        const left = heatmapFigure({ ...sample, colLabels: [], cellSize }); // the first column's
+        const top = heatmapFigure({ ...sample, rowLabels: [], cellSize }); // the top row's
+        return {
+          corner,
+          top,
+          wide: corner.width + (columns - 1) * (top.width + columnGap),
+          tall: corner.height + (rows - 1) * (left.height + rowGap),
+        };
+      };
+      // From cells that fill the space without labels, smaller until the labelled grid fits too
+      // (a few steps: the labels' room hardly changes with the cells).
+      let cell = Math.max(
+        1,
+        Math.min(
+          Math.round(40 * (sample.textScale ?? 1)),
+          Math.floor(width / (columns * across)),
+          Math.floor(height / (rows * down)),
+        ),
+      );
+      let s = size(cell);
+      for (;;) {
+        const over = Math.max((s.wide - width) / (columns * across), (s.tall - height) / (rows * down));
+        if (over <= 0 || cell === 1) break;
+        cell = Math.max(1, cell - Math.max(1, Math.ceil(over)));
+        s = size(cell);
+      }
+      const fits = s.wide <= width && s.tall <= height;
+      if (!best || (fits && !best.fits) || (fits === best.fits && cell > best.cell)) {
+        const cellSize = [cell, cell];
+        best = {
+          columns,
+          map: { maxWidth: s.corner.width, cellSize },
+          inner: { maxWidth: s.top.width, cellSize },
+          cell,
+          fits,
+        };
+      }
+    }
+    return { ...best, mixInRow: true };
   }
 
   #hover(canvas, h) {
