@@ -54,8 +54,9 @@ export class Figure {
     this.items.push({ kind: 'line', x1, y1, x2, y2, stroke, width, dash });
     return this;
   }
-  polyline(points, stroke = 'fg', width = 1.5) {
-    this.items.push({ kind: 'polyline', points, stroke, width });
+  /** dash: a canvas line-dash pattern ([on, off] px), or null for a solid line. */
+  polyline(points, stroke = 'fg', width = 1.5, dash = null) {
+    this.items.push({ kind: 'polyline', points, stroke, width, dash });
     return this;
   }
   /** A filled closed shape; opacity lets what is under it show through (a min-max band). */
@@ -187,9 +188,10 @@ export class Figure {
         );
       }
       if (it.kind === 'polyline') {
+        const dash = it.dash ? ` stroke-dasharray="${it.dash.join(' ')}"` : '';
         return (
           `<polyline points="${it.points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ')}" fill="none" ` +
-          `stroke="${colour(it.stroke)}" stroke-width="${it.width}"/>`
+          `stroke="${colour(it.stroke)}" stroke-width="${it.width}"${dash}/>`
         );
       }
       if (it.kind === 'polygon') {

@@ -136,58 +136,53 @@ export function inductionAccount({ one, two: deep, phase, hits }) {
   const induction = named(l2, 'induction');
   const duplicates = named(l1, 'duplicate token');
   const previous = named(l1, 'previous token');
-  const curves = phase
-    ? `Loss on the repeat: 2 layers drop at the phase change (step ${phase.step}, the first point below half-way ` +
-      `from ${two(phase.start)} to ${two(phase.end)}) and end at ${two(deep.repeat)}`
-    : `Loss on the repeat: 2 layers ${two(deep.repeat)} at step ${deep.steps}, no phase change yet`;
+  const drop = phase
+    ? `drops at the phase change, step ${phase.step} (the first point below half-way from ${two(phase.start)} ` +
+      `to ${two(phase.end)}), to ${two(deep.repeat)}`
+    : `is ${two(deep.repeat)} at step ${deep.steps}: no phase change yet`;
   const paragraphs = [
-    `${curves}; 1 layer ends at ${two(one.repeat)}. On the first copy both stay near chance ` +
-      `(${two(one.firstCopy)}, ${two(deep.firstCopy)}): random tokens cannot be predicted, a repeat can be copied.`,
+    `With 2 layers the loss on the repeat ${drop}; with 1 layer it ends at ${two(one.repeat)}. On the first ` +
+      `copy both stay near chance (${two(one.firstCopy)}, ${two(deep.firstCopy)}): random tokens cannot be predicted.`,
   ];
   // What the heads measure: the core's names and the held-out scores behind them.
-  const layer1 = [];
-  if (duplicates.length) {
-    const self = duplicates.every((h) => l1[h].self >= 0.3) ? `, elsewhere at itself` : '';
-    layer1.push(
-      `layer 1's ${headList(duplicates)} ${isAre(duplicates)} duplicate-token (${range(l1, duplicates, 'duplicate')}): ` +
-        `from the repeat it looks at the earlier occurrence of the same token${self}`,
+  const parts = [];
+  if (duplicates.length)
+    parts.push(
+      `layer 1's ${headList(duplicates)} ${isAre(duplicates)} duplicate token ` +
+        `(${range(l1, duplicates, 'duplicate')}: from the repeat it looks at the earlier occurrence of the same token)`,
     );
-  }
-  if (previous.length) {
-    layer1.push(
-      `layer 1's ${headList(previous)} ${isAre(previous)} previous-token (${range(l1, previous, 'previousToken')}): ` +
-        `each position looks at the one before`,
+  if (previous.length)
+    parts.push(
+      `layer 1's ${headList(previous)} ${isAre(previous)} previous token ` +
+        `(${range(l1, previous, 'previousToken')}: each position looks at the one before)`,
     );
-  } else layer1.push(`no head of layer 1 is previous-token (best ${two(best(l1, 'previousToken'))})`);
-  const layer2 = induction.length
-    ? `layer 2's ${headList(induction)} ${isAre(induction)} induction (${range(l2, induction, 'induction')}): ` +
-      `from the repeat they look at the token after that earlier occurrence, the one to copy`
-    : `no head of layer 2 is induction yet (best ${two(best(l2, 'induction'))})`;
+  else parts.push(`no head of layer 1 is previous token (best ${two(best(l1, 'previousToken'))})`);
   // The named induction head (or, with none, any head of layer 2) that hits most on the shown sequence.
   const candidates = induction.length ? induction : l2.map((_, h) => h);
   const top = hits?.length ? candidates.reduce((a, b) => (hits[b].induction > hits[a].induction ? b : a)) : -1;
   const shown =
     top >= 0
-      ? ` On the shown sequence, layer 2's head ${top + 1} looks most at that token from ` +
-        `${hits[top].induction} of the ${hits[top].queries} positions of the repeat.`
+      ? `; on the shown sequence head ${top + 1} does so from ${hits[top].induction} of ${hits[top].queries} positions`
       : '';
+  const layer2 = induction.length
+    ? `layer 2's ${headList(induction)} ${isAre(induction)} induction (${range(l2, induction, 'induction')}): ` +
+      `from the repeat they look at the token after that occurrence, the one to copy${shown}`
+    : `no head of layer 2 is induction yet (best ${two(best(l2, 'induction'))})`;
   paragraphs.push(
-    `Measured on the held-out set: ${[...layer1, layer2].join('; ')}.${shown} The 1-layer model has no induction ` +
-      `head (best ${two(best(one.roles[0], 'induction'))}): it knows which tokens came before, not where.`,
+    `Heads, measured on held-out sequences: ${parts.join('; ')}. Then ${layer2}. 1 layer has no induction ` +
+      `head (best ${two(best(one.roles[0], 'induction'))}).`,
   );
   // How they compose, for the circuit these heads show (inferred from the scores: no ablation).
   if (induction.length && duplicates.length && !previous.length) {
     paragraphs.push(
-      `So here the layers compose through the duplicate-token head, not the textbook's previous-token head: ` +
-        `layer 2 reads where the current token occurred before and, with the learned positions, looks one ` +
-        `further on (Q-composition; inferred from the scores, no ablation run). Other initial weights can ` +
-        `grow the textbook circuit instead (docs/induction.md).`,
+      `So these layers compose through the duplicate-token head, not the textbook's previous-token head: ` +
+        `layer 2 reads where the token occurred before and, with the learned positions, looks one further ` +
+        `(Q-composition; inferred from the scores, no ablation run).`,
     );
   } else if (induction.length && previous.length) {
     paragraphs.push(
-      `So the layers compose as in the textbook: the previous-token head writes into each position the ` +
-        `token before it, and the induction heads' keys read that (K-composition): a position in the repeat ` +
-        `finds the one whose previous token is its own token (inferred from the scores, no ablation run).`,
+      `So these layers compose as in the textbook: the induction heads' keys read what the previous-token ` +
+        `head wrote, the token before each position (K-composition; inferred from the scores, no ablation run).`,
     );
   } else if (induction.length) {
     paragraphs.push(`Layer 1 has no head with a clear role: how layer 2 finds its target is not read from the scores.`);
