@@ -96,7 +96,7 @@ export class Figure {
     let lastFont = null;
     for (const it of this.items) {
       if (it.kind === 'grid') {
-        drawGrid(ctx, it, colour);
+        drawGrid(ctx, it, colour, palette);
       } else if (it.kind === 'rect') {
         if (it.fill) {
           ctx.fillStyle = colour(it.fill);
@@ -224,7 +224,24 @@ export class Figure {
 // drawImage instead of thousands of fillRects.
 let scratch = null;
 let scratchContext = null;
-function drawGrid(ctx, it, colour) {
+// The pixels of a colours array already drawn in a palette (a figure redrawn with the same cells).
+const gridImages = new WeakMap();
+function drawGrid(ctx, it, colour, palette) {
+  const cached = gridImages.get(it.colours);
+  const image = cached?.palette === palette && cached.image.width === it.cols ? cached.image : gridImage(it, colour);
+  gridImages.set(it.colours, { palette, image });
+  scratch ??= document.createElement('canvas');
+  if (scratch.width !== it.cols) scratch.width = it.cols;
+  if (scratch.height !== it.rows) scratch.height = it.rows;
+  scratchContext ??= scratch.getContext('2d');
+  scratchContext.putImageData(image, 0, 0);
+  const small = scratch;
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(small, 0, 0, it.cols, it.rows, it.x, it.y, it.cols * it.cellW, it.rows * it.cellH);
+  ctx.imageSmoothingEnabled = true;
+}
+
+function gridImage(it, colour) {
   const image = new ImageData(it.cols, it.rows);
   const cache = new Map();
   for (let k = 0; k < it.rows * it.cols; k += 1) {
@@ -239,15 +256,7 @@ function drawGrid(ctx, it, colour) {
     image.data[4 * k + 2] = rgb[2];
     image.data[4 * k + 3] = 255;
   }
-  scratch ??= document.createElement('canvas');
-  if (scratch.width !== it.cols) scratch.width = it.cols;
-  if (scratch.height !== it.rows) scratch.height = it.rows;
-  scratchContext ??= scratch.getContext('2d');
-  scratchContext.putImageData(image, 0, 0);
-  const small = scratch;
-  ctx.imageSmoothingEnabled = false;
-  ctx.drawImage(small, 0, 0, it.cols, it.rows, it.x, it.y, it.cols * it.cellW, it.rows * it.cellH);
-  ctx.imageSmoothingEnabled = true;
+  return image;
 }
 
 /** Stacks figures vertically into one (for a panel's PNG/SVG export). */

@@ -6,7 +6,7 @@
 // they check; where it is drawn they read from the figure's own tick labels.
 import { Figure } from './figure.js';
 import { textWidth, wrapText } from './text-boxes.js';
-import { cellColours, poolMatrix } from './heatmap-cells.js';
+import { viridis } from './colour-scale.js';
 import { CHANCE_LOSS, INDUCTION_TOKENS, lossSeries, SCORE_KINDS, scoreSeries } from './induction-data.js';
 
 /** The models' colours in the loss chart (1 layer, 2 layers) and the role scores' colours. */
@@ -19,6 +19,9 @@ const STEP_TICKS = 4; // the step axis in quarters
 const FIRST_COPY_DASH = [6, 4];
 const CHANCE_DASH = [2, 3];
 const PHASE_DASH = [4, 3];
+
+// The colours of each map drawn (a live run redraws the same maps many times between two readings).
+const mapColours = new WeakMap();
 
 const stepTicks = (maxSteps) => Array.from({ length: STEP_TICKS + 1 }, (_, i) => (maxSteps * i) / STEP_TICKS);
 
@@ -219,7 +222,6 @@ export function headsFigure({
   // The maps: rows are the queries, columns the keys; bars mark the first copy (over the columns)
   // and the repeat (left of its rows).
   const cell = mapSize / T;
-  const masked = (i, j) => j > i;
   heads.forEach((head, h) => {
     const [x0, tile] = [tileX[h], tiles.widths[h]];
     const mx = x0 + (tile - mapSize) / 2 + 2;
@@ -228,10 +230,13 @@ export function headsFigure({
       fig.text(x0 + tile / 2, labelsTop + size * (1.9 + 1.3 * i), line, { size, anchor: 'middle', weight: '600' });
       fig.items.at(-1).meta = { role: head.role, model, layer, head: h, line: i };
     });
-    const p = poolMatrix(head.map, T, T, { masked });
     // The causal mask's cells (a query cannot see later keys) in the background colour.
-    const colours = cellColours(p, 'probability').map((c) => (c === 'masked' ? 'bg' : c));
-    fig.grid(mx, mapTop, cell, cell, p.r, p.c, colours);
+    let colours = mapColours.get(head.map);
+    if (!colours) {
+      colours = Array.from(head.map, (v, n) => (n % T > Math.floor(n / T) ? 'bg' : viridis(v)));
+      mapColours.set(head.map, colours);
+    }
+    fig.grid(mx, mapTop, cell, cell, T, T, colours);
     fig.items.at(-1).meta = { map: true, model, layer, head: h };
     fig.rect(mx + sequence.first * cell, mapTop - 3, sequence.length * cell, 2, 'muted');
     fig.rect(mx - 3, mapTop + sequence.second * cell, 2, sequence.length * cell, 'muted');

@@ -89,6 +89,7 @@ export class InductionLive {
       maps: null, // per layer, per head: T x T on the shown sequence
       where: null,
       why: null,
+      version: 0, // counts the new curve points and maps (what the figures draw)
     }));
   }
 
@@ -180,6 +181,7 @@ export class InductionLive {
     const ids = Int32Array.from(this.sequence.ids);
     await ask('trainerCreate', { options: run.options });
     run.maps = await ask('trainerAttention', { ids });
+    run.version += 1;
     if (this.state === 'starting' && this.runs.every((r) => r.maps)) this.state = 'training';
     this.onChange();
     const chunk = opened.where === 'page' ? 1 : WORKER_CHUNK;
@@ -195,6 +197,7 @@ export class InductionLive {
         run.curve.push({ step, ms: this.elapsedMs, heldOut, roles });
         run.roles = roles;
         if (step % MAPS_EVERY === 0 || step === run.steps) run.maps = await ask('trainerAttention', { ids });
+        run.version += 1;
       }
       this.#tick();
       this.onChange(i);

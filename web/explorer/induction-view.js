@@ -5,9 +5,10 @@
 // words: induction-data.js. The Learn panel (learn-panel.js) owns the section and hands this view
 // its controls' place, its figure area and its status line.
 import { el } from './dom.js';
+import { drawOnCanvases } from './panel-frame.js';
 import { headsFigure, headTiles, lossFigure } from './induction-charts.js';
 import { hitsOnSequence, inductionAccount, phaseChange } from './induction-data.js';
-import { LIVE_EVAL_SIZE, MEASURE_EVERY } from './induction-live.js';
+import { LIVE_EVAL_SIZE, MAPS_EVERY, MEASURE_EVERY } from './induction-live.js';
 
 export const INDUCTION_INTRO =
   '1 and 2 layers of 4 attention heads, trained to predict the next token of 64 random tokens in which a ' +
@@ -20,6 +21,7 @@ const MAP_STEP = 4;
 const HEAD_GAP = 8; // between the maps' tiles (times the text scale), as induction-charts.js keeps it
 const MIN_SIDE_CHART = 170; // the scores chart beside the maps needs this much width (times the text scale)
 const UNDER_WAY = ['starting', 'training', 'paused'];
+const REDRAW_MS = 500;
 const two = (v) => (v === null || v === undefined ? '-' : v.toFixed(2));
 const seconds = (ms) => `${Math.round(ms / 1000)} s`;
 
@@ -45,6 +47,12 @@ function liveModel(run) {
 export class InductionView {
   #layoutCache = null;
   #frame = 0;
+  #timer = 0;
+  #drawnAt = -Infinity;
+  #figuresKey = '';
+  #accountKey = '';
+  #inPlace = false; // the figures on screen are this view's, fitted to the frame
+  #tableKey = '';
   #pausedByView = false;
 
   constructor(panel) {
@@ -85,10 +93,13 @@ export class InductionView {
 
   show(on) {
     this.active = on;
+    this.#figuresKey = ''; // the figure area held the other experiment's figures
+    this.#inPlace = false;
     this.element.hidden = !on;
     if (!on) {
       cancelAnimationFrame(this.#frame);
-      this.#frame = 0;
+      clearTimeout(this.#timer);
+      [this.#frame, this.#timer] = [0, 0];
       if (this.live?.state === 'training') {
         this.live.pause();
         this.#pausedByView = true;
@@ -147,7 +158,6 @@ export class InductionView {
       this.panel.status(`Cannot train: ${error.message}`, 'error');
       return this.summary();
     }
-    this.#layoutCache = null;
     this.live.start();
     this.#showState();
     return this.summary();
@@ -171,7 +181,6 @@ export class InductionView {
     this.live?.dispose();
     this.live = null;
     this.#pausedByView = false;
-    this.#layoutCache = null;
     this.draw();
     return this.summary();
   }
@@ -179,7 +188,8 @@ export class InductionView {
   /** The element left the view: a live run pauses until wake(). */
   suspend() {
     cancelAnimationFrame(this.#frame);
-    this.#frame = 0;
+    clearTimeout(this.#timer);
+    [this.#frame, this.#timer] = [0, 0];
     if (this.live?.state === 'training' || this.live?.state === 'starting') {
       this.live.pause();
       this.#pausedByView = true;
@@ -194,14 +204,19 @@ export class InductionView {
     }
   }
 
-  // A new number from the live run: one redraw on the next frame.
+  // A new number from the live run: one redraw on a frame, at most every REDRAW_MS (the numbers
+  // come a few times a second; each redraw is a task of the page's).
   #changed() {
     this.#showState();
-    if (!this.active || this.#frame) return;
-    this.#frame = requestAnimationFrame(() => {
-      this.#frame = 0;
-      if (this.active) this.draw();
-    });
+    if (!this.active || this.#frame || this.#timer) return;
+    const wait = Math.max(0, this.#drawnAt + REDRAW_MS - performance.now());
+    this.#timer = setTimeout(() => {
+      this.#timer = 0;
+      this.#frame = requestAnimationFrame(() => {
+        this.#frame = 0;
+        if (this.active) this.draw();
+      });
+    }, wait);
   }
 
   #showState() {
@@ -217,6 +232,17 @@ export class InductionView {
 
   draw() {
     if (!this.active) return;
+    const t0 = performance.now();
+    this.#drawnAt = t0;
+    this.#draw();
+    // The panel's own work per draw, for the budget tests.
+    const d = this.panel.section.dataset;
+    const ms = performance.now() - t0;
+    d.drawMs = ms.toFixed(1);
+    d.maxDrawMs = Math.max(ms, Number(d.maxDrawMs ?? 0)).toFixed(1);
+  }
+
+  #draw() {
     this.#showState();
     if (this.error && !this.data) {
       this.panel.status(`The trained models could not be loaded: ${this.error}`, 'error');
@@ -227,17 +253,39 @@ export class InductionView {
     const { sequence } = this.data;
     const [one, deep] = models;
     const phase = phaseChange(deep.curve);
+    // Layout is read first (the height left on a slide), before any text changes it.
+    const layout = this.#layout(models);
     const section = this.panel.section.dataset;
     section.step = String(this.live ? this.live.step : deep.steps);
     section.phaseStep = phase ? String(phase.step) : '';
     this.panel.status(this.#statusText(phase));
-    this.#fillAccount(one, deep, phase, sequence);
+    const newText = this.#fillAccount(one, deep, phase, sequence);
     this.#fillTable(models);
-    const layout = this.#layout(models);
     const area = this.panel.figureArea;
     area.classList.add('grid');
     area.style.setProperty('--columns', '1');
-    this.panel.showFigures(this.#items(models, phase, layout).map((figure) => ({ figure })));
+    // The figures change with a new curve point or new maps only (the step count more often).
+    const key = JSON.stringify([
+      layout,
+      this.live ? this.live.runs.map((r) => r.version) : 'checkpoints',
+      this.panel.host.palette(),
+    ]);
+    if (!newText && key === this.#figuresKey && this.panel.figureArea.querySelector('canvas:not([hidden])')) return;
+    this.#figuresKey = key;
+    const items = this.#items(models, phase, layout).map((figure) => ({ figure }));
+    // Figures of the sizes already on screen (a live run's next point) are redrawn in place: the
+    // layout is unchanged, so the panel need not be fitted to its frame again (a forced layout).
+    const shown = this.panel.figures;
+    const same =
+      this.#inPlace &&
+      !newText &&
+      shown.length === items.length &&
+      items.every(({ figure }, i) => figure.width === shown[i].width && figure.height === shown[i].height);
+    if (same) {
+      this.panel.figures = items.map((i) => i.figure);
+      drawOnCanvases(this.panel.figureArea, items, this.panel.host.palette());
+    } else this.panel.showFigures(items);
+    this.#inPlace = true;
   }
 
   #statusText(phase) {
@@ -276,11 +324,23 @@ export class InductionView {
     const hits = hitsOnSequence(deep.maps[deep.maps.length - 1], sequence);
     const steps = this.live ? Math.min(...this.live.runs.map((r) => r.step)) : deep.steps;
     const paragraphs = inductionAccount({ one, two: { ...deep, steps }, phase, hits });
+    return this.#setParagraphs(paragraphs);
+  }
+
+  // Only a changed text is written (each write lays the page out again).
+  #setParagraphs(paragraphs) {
+    const key = paragraphs.join('\n');
+    if (this.#accountKey === key) return false;
+    this.#accountKey = key;
     this.account.replaceChildren(...paragraphs.map((text) => el('p', { text })));
+    return true;
   }
 
   // The role scores as numbers, for screen readers and tests.
   #fillTable(models) {
+    const key = JSON.stringify(models.map((m) => [m.curve.length, m.roles]));
+    if (this.#tableKey === key) return;
+    this.#tableKey = key;
     const keys = ['previousToken', 'duplicate', 'induction', 'self', 'firstToken'];
     const head = el('tr', {}, ...['model', 'layer', 'head', 'role', ...keys].map((text) => el('th', { text })));
     const rows = models.flatMap((m) =>
@@ -355,11 +415,18 @@ export class InductionView {
    * them); the scores chart beside the maps where it has MIN_SIDE_CHART px, else below them.
    */
   #layout(models) {
+    // While a live run redraws, the layout it started with (reading it again forces a layout).
+    // (drawWidth is the element's width, measured once per render: a resize still lays out again.)
+    const cached = this.#layoutCache?.layout;
+    if (this.live && cached && this.#inPlace && cached.width === this.panel.drawWidth) return cached;
     const k = this.panel.textScale;
     const width = this.panel.drawWidth;
     const available = this.panel.heightBelow(this.panel.figureArea);
-    const roles = models.flatMap((m) => (m.roles ?? []).flat().map((h) => h.role));
-    const key = [width, available, k, roles.join(), phaseChange(models[1].curve)?.step].join('|');
+    // Laid out for the checkpoints' figures, also while a live run is drawn (its roles and curves
+    // change as it goes; fitToFrame takes up a line more or less).
+    models = this.data.models.map(checkpointModel);
+    const roles = models.flatMap((m) => m.roles.flat().map((h) => h.role));
+    const key = [width, available, k, roles.join()].join('|');
     if (this.#layoutCache?.key === key) return this.#layoutCache.layout;
     const style = getComputedStyle(this.panel.figureArea);
     const gap = parseFloat(style.rowGap) || 12;
@@ -390,7 +457,14 @@ export class InductionView {
     // only where the smallest do (a phone held upright scrolls: its maps keep the width's size).
     let layout = at(sizes[0], false);
     if (Number.isFinite(available) && height(at(sizes.at(-1))) <= room * 1.25) {
-      layout = at(sizes.find((m) => height(at(m)) <= room) ?? sizes.at(-1));
+      // Heights fall with the map size: the largest that fits, by bisection over the sizes.
+      let [lo, hi] = [0, sizes.length - 1]; // sizes[hi] is the last candidate (used even if it does not fit)
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (height(at(sizes[mid])) <= room) hi = mid;
+        else lo = mid + 1;
+      }
+      layout = at(sizes[hi]);
     }
     this.#layoutCache = { key, layout };
     return layout;
