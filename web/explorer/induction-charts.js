@@ -69,7 +69,9 @@ export function lossFigure({ models, maxSteps, phase, maxWidth = 480, plotHeight
   ];
   const lineHeight = legendSize * 1.5;
   const { at, lines } = legendLines(entries, { left: 0, width: left + w, size: legendSize, k });
-  const legendTop = titleSize * 1.5 + legendSize * 0.5;
+  // The title in as many lines as the width needs (a phone).
+  const titleLines = wrapText(title, left + w + right - 2, titleSize);
+  const legendTop = titleSize * 1.5 * titleLines.length + legendSize * 0.5;
   const x = (step) => left + (w * step) / maxSteps;
   // The phase change's label: inside the plot, left of its marker and below the 2-layer repeat loss
   // there (the curve is above half-way before the marker, nothing else runs that low); where that
@@ -80,7 +82,7 @@ export function lossFigure({ models, maxSteps, phase, maxWidth = 480, plotHeight
   const markRow = phase && !inside ? tickSize * 1.6 : 0;
   const top = Math.ceil(legendTop + lines * lineHeight + markRow);
   const fig = new Figure(left + w + right, top + plot + tickSize * 2.2, title);
-  fig.text(0, titleSize * 0.7, title, { size: titleSize, weight: '600' });
+  titleLines.forEach((line, i) => fig.text(0, titleSize * (0.7 + 1.5 * i), line, { size: titleSize, weight: '600' }));
   drawLegend(fig, entries, at, { y0: legendTop, lineHeight, size: legendSize, k });
   const y = (v) => top + plot - (plot * Math.min(LOSS_MAX, Math.max(0, v))) / LOSS_MAX;
   for (const t of LOSS_TICKS) {
