@@ -314,12 +314,20 @@ export class InductionView {
     return `${verb}${where}: ${steps} of ${live.runs[0].steps} (${held}), ${seconds(live.elapsedMs)}.${phaseAt}`;
   }
 
+  // Returns whether the text changed.
   #fillAccount(one, deep, phase, sequence) {
+    // While a live run trains, its numbers are in the status line and the figures; the account of
+    // its heads is written when it is done (a text that changed every point would lay the slide out
+    // again each time).
+    if (this.live && this.live.state !== 'done') {
+      return this.#setParagraphs([
+        `Training from scratch: the curves grow, and the heads' roles and scores are measured on held-out ` +
+          `sequences every ${MEASURE_EVERY} steps, their maps every ${MAPS_EVERY} steps. What the heads ` +
+          `measure is said here when the run is done.`,
+      ]);
+    }
     if (!one.roles || !deep.roles || one.repeat === null || deep.repeat === null) {
-      this.account.replaceChildren(
-        el('p', { text: 'The heads are measured every 50 steps; the first measurement is under way.' }),
-      );
-      return;
+      return this.#setParagraphs([`The heads are measured every ${MEASURE_EVERY} steps.`]);
     }
     const hits = hitsOnSequence(deep.maps[deep.maps.length - 1], sequence);
     const steps = this.live ? Math.min(...this.live.runs.map((r) => r.step)) : deep.steps;
