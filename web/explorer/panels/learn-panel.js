@@ -66,14 +66,15 @@ export class LearnPanel extends PanelFrame {
     this.#showOptions();
     const field = (label, input) => el('label', { class: 'field' }, el('span', { text: label }), input);
     this.experimentField = field('Experiment', this.experimentSelect);
-    this.induction = new InductionView(this);
+    // The "1 layer vs 2 layers" view, made when that experiment is first shown (its controls are
+    // not in the page before).
+    this.induction = null;
     this.readout = el('p', { class: 'learn-readout', 'aria-live': 'off' });
     this.verdict = el('p', { class: 'learn-verdict', role: 'status' });
     this.sharesTable = el('table', { class: 'learn-shares' });
     this.headsControls = el(
       'div',
       { class: 'controls', role: 'group', 'aria-label': 'Training' },
-      this.experimentField,
       this.trainButton,
       this.stepButton,
       this.resetButton,
@@ -81,6 +82,7 @@ export class LearnPanel extends PanelFrame {
       field('Width', this.widthSelect),
       field('Heads', this.headsSelect),
       el('label', { class: 'field check' }, this.control, el('span', { text: 'Control: ask only for the verb' })),
+      this.experimentField,
     );
     this.headsPart = el(
       'div',
@@ -91,7 +93,7 @@ export class LearnPanel extends PanelFrame {
       // A table ignores width: its box is the one that is visually hidden.
       el('div', { class: 'visually-hidden' }, this.sharesTable),
     );
-    this.body.append(this.headsPart, this.induction.element);
+    this.body.append(this.headsPart);
   }
 
   /** Whether the panel shows "1 layer vs 2 layers" (learn-experiment=layers). */
@@ -106,8 +108,14 @@ export class LearnPanel extends PanelFrame {
     if (layers) this.#pauseHeads();
     this.experiment = experiment;
     this.headsPart.hidden = layers;
-    this.induction.show(layers);
-    (layers ? this.induction.controls : this.headsControls).prepend(this.experimentField);
+    if (layers && !this.induction) {
+      this.induction = new InductionView(this);
+      this.body.append(this.induction.element);
+    }
+    this.induction?.show(layers);
+    // First among the layers' two buttons; last after the heads experiment's seed, width and heads.
+    if (layers) this.induction.controls.prepend(this.experimentField);
+    else this.headsControls.append(this.experimentField);
     this.section.querySelector('.intro').textContent = layers ? INDUCTION_INTRO : headsIntro();
     this.#layoutCache = null;
     if (!layers) this.#setState(this.state);
@@ -241,12 +249,12 @@ export class LearnPanel extends PanelFrame {
   suspend() {
     cancelAnimationFrame(this.frame);
     this.away = true;
-    this.induction.suspend();
+    this.induction?.suspend();
   }
 
   wake() {
     this.away = false;
-    this.induction.wake();
+    this.induction?.wake();
     if (this.session?.runs[0].trainer.disposed) this.session = null;
     if (this.state === 'training') this.#loop();
     if (this.state === 'settling') this.#settle();
