@@ -44,6 +44,20 @@ export const dropCheckpointUrls = {
   },
 };
 
+// spawn.js finds the pool's module worker from its module URL, which a classic script has not; the
+// explorer bundle starts its workers from a Blob URL only (standalone.js), so the URL is undefined.
+const POOL_WORKER_URL = "new URL('./worker.js', import.meta.url)";
+export const dropPoolWorkerUrl = {
+  name: 'headwise-drop-pool-worker-url',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!id.endsWith('/web/pool/spawn.js')) return null;
+    if (!code.includes(POOL_WORKER_URL))
+      this.error(`spawn.js no longer contains ${POOL_WORKER_URL}; update ${import.meta.url}`);
+    return code.replace(POOL_WORKER_URL, 'undefined');
+  },
+};
+
 // core-loader.js reads the wasm file with node:fs when it runs in Node; the browser bundle never
 // does, so that import resolves to a module that says so.
 const NODE_FS = 'node:fs/promises';
@@ -60,7 +74,7 @@ export const noNodeFs = {
 export default {
   root,
   logLevel: 'warn',
-  plugins: [inlineWasm, dropDefaultWasmUrl, dropCheckpointUrls, noNodeFs],
+  plugins: [inlineWasm, dropDefaultWasmUrl, dropCheckpointUrls, dropPoolWorkerUrl, noNodeFs],
   build: {
     outDir: `${root}web/build/explorer`,
     emptyOutDir: true,

@@ -94,6 +94,7 @@ test('the schema names every option once; every surface uses exactly its names',
     'learn-seed',
     'learn-width',
     'learn-heads',
+    'learn-experiment',
   ]);
   expect(new Set(OPTION_CASES.map((c) => c.name))).toEqual(new Set(OPTION_NAMES));
   expect(Object.keys(DEFAULT_STATE)).toEqual(OPTION_SCHEMA.map((row) => row.key));

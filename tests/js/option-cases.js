@@ -51,6 +51,13 @@ export const OPTION_CASES = [
   { name: 'learn-heads', value: '1,2,4', state: { learnHeads: '1,2,4' } },
   { name: 'learn-heads', value: '1, 2, 4', state: { learnHeads: '1,2,4' } },
   { name: 'learn-heads', value: '3', error: 'learn-heads="3" was ignored: use 1,2 or 1,2,4' },
+  { name: 'learn-experiment', value: 'layers', state: { learnExperiment: 'layers' } },
+  { name: 'learn-experiment', value: 'heads', state: { learnExperiment: 'heads' } },
+  {
+    name: 'learn-experiment',
+    value: 'depth',
+    error: 'learn-experiment="depth" was ignored: use heads or layers',
+  },
 ];
 
 /** The text form of a value, as a URL parameter or an attribute carries it. */

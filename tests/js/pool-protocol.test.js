@@ -50,6 +50,10 @@ describe('a real worker (web/pool/worker.js) and hostile requests', () => {
     ['an unknown config field', { id: 12, op: 'create', layer: 1, config: { seed: 1, evil: 1 } }, 12, /"seed"/],
     ['weights named constructor', { id: 13, op: 'weights', layer: 1, weights: { constructor: 1 } }, 13, /unknown/],
     ['wasmBinary that is not an ArrayBuffer', { id: 14, op: 'init', wasmBinary: 'AGFzbQ' }, 14, /wasmBinary/],
+    ['steps 0', { id: 16, op: 'trainerStep', trainer: 1, steps: 0 }, 16, /steps must be a whole number from 1/],
+    ['steps 1001', { id: 17, op: 'trainerStep', trainer: 1, steps: 1001 }, 17, /steps must be a whole number/],
+    ['ids as an array', { id: 18, op: 'trainerAttention', trainer: 1, ids: [1, 2] }, 18, /ids must be an Int32Array/],
+    ['an option that is an object', { id: 19, op: 'trainerCreate', trainer: 1, options: { seed: {} } }, 19, /"seed"/],
     [
       'wasmModule that is not a WebAssembly.Module',
       { id: 15, op: 'init', wasmModule: new ArrayBuffer(8) },
@@ -85,6 +89,37 @@ describe('a real worker (web/pool/worker.js) and hostile requests', () => {
     expect(y.result.length).toBe(4);
     expect(await ask({ id: 29, op: 'dispose', layer: 1 })).toEqual({ id: 29, ok: true, result: null });
     expect((await ask({ id: 30, op: 'stats' })).result.liveLayers).toBe(0);
+  });
+
+  test('a trainer in the worker: created by the public API, steps, measures, attention, disposed', async () => {
+    expect(await ask({ id: 40, op: 'trainerCreate', trainer: 1, options: { heads: 3 } })).toMatchObject({
+      ok: false,
+      error: { message: /heads/ },
+    });
+    expect(await ask({ id: 41, op: 'trainerCreate', trainer: 1, options: { heads: 2, seed: 2 } })).toEqual({
+      id: 41,
+      ok: true,
+      result: null,
+    });
+    const stepped = await ask({ id: 42, op: 'trainerStep', trainer: 1, steps: 3 });
+    expect(stepped).toMatchObject({ ok: true, result: { step: 3 } });
+    expect(stepped.result.loss).toBeGreaterThan(0);
+    const measured = await ask({ id: 43, op: 'trainerMeasure', trainer: 1 });
+    expect(measured.result.step).toBe(3);
+    expect(measured.result.heldOut.accuracy).toBeGreaterThanOrEqual(0);
+    expect(measured.result.roles[0].map((h) => typeof h.role)).toEqual(['string', 'string']);
+    const ids = Int32Array.from([0, 8, 16, 1, 9, 17, 2, 10, 18, 3, 11]);
+    const maps = await ask({ id: 44, op: 'trainerAttention', trainer: 1, ids });
+    expect(maps.result).toHaveLength(1);
+    expect(maps.result[0]).toHaveLength(2);
+    expect(maps.result[0][0]).toBeInstanceOf(Float32Array);
+    expect(await ask({ id: 45, op: 'trainerStep', trainer: 2, steps: 1 })).toMatchObject({
+      error: { message: /no trainer 2/ },
+    });
+    expect(await ask({ id: 46, op: 'trainerDispose', trainer: 1 })).toEqual({ id: 46, ok: true, result: null });
+    expect(await ask({ id: 47, op: 'trainerMeasure', trainer: 1 })).toMatchObject({
+      error: { message: /no trainer 1/ },
+    });
   });
 });
 

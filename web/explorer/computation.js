@@ -12,6 +12,8 @@ import { DEFAULT_SENTENCE } from './presets.js';
 import { runHeadsSweep } from './sweep.js';
 import { LearnSession } from './learn-session.js';
 import { SAMPLE_WORDS } from './learn-verdict.js';
+import { INDUCTION_CHECKPOINTS, inductionSequence } from './induction-data.js';
+import { InductionLive } from './induction-live.js';
 import { pageBudgetProblem, PAGE_MAX_WIDTH } from './compute-budget.js';
 
 /** What each panel views; the owner computes only the parts of the panels shown. */
@@ -83,6 +85,8 @@ export class ExplorerComputation {
   #layerKey = '';
   #memo = new Map(); // part -> { key, value }
   #learn = null; // the Learn panel's run
+  #induction = null; // the "1 layer vs 2 layers" checkpoints' data, a promise
+  #inductionLive = null; // its live replay
 
   constructor(hw) {
     this.#hw = hw;
@@ -147,8 +151,49 @@ export class ExplorerComputation {
     return this.#learn;
   }
 
+  /**
+   * The Learn panel's "1 layer vs 2 layers" from the shipped checkpoints, loaded once: { sequence
+   * (inductionSequence: the first held-out sequence), models: [{ name, layers, options, steps,
+   * curve, roles, evaluation, maps }] }, maps per layer and head on the sequence (T x T). source(name)
+   * is what loadCheckpoint takes: the name, or (where files cannot be fetched) the checkpoint object.
+   */
+  induction(source = (name) => name) {
+    this.#induction ??= this.#loadInduction(source).catch((error) => {
+      this.#induction = null;
+      throw error;
+    });
+    return this.#induction;
+  }
+
+  async #loadInduction(source) {
+    const trainers = [];
+    try {
+      for (const name of INDUCTION_CHECKPOINTS) trainers.push(await this.#hw.loadCheckpoint(await source(name)));
+      const sequence = inductionSequence(trainers.at(-1).checkpoint.options.seed);
+      const models = trainers.map((t) => {
+        const { options, steps, curve, roles, evaluation } = t.checkpoint;
+        const name = `${options.layers} layer${options.layers === 1 ? '' : 's'}`;
+        const maps = t.attention(sequence.ids).layers.map((layer) => layer.heads);
+        return { name, layers: options.layers, options, steps, curve, roles, evaluation, maps };
+      });
+      return { sequence, models };
+    } finally {
+      for (const t of trainers) t.dispose();
+    }
+  }
+
+  /** A new live replay of the induction models (induction-live.js); the previous one is stopped. */
+  inductionLive(config) {
+    this.#inductionLive?.dispose();
+    this.#inductionLive = new InductionLive(this.#hw, config);
+    return this.#inductionLive;
+  }
+
   /** Frees the layer in the module and forgets every result. */
   dispose() {
+    this.#inductionLive?.dispose();
+    this.#inductionLive = null;
+    this.#induction = null;
     this.#learn?.dispose();
     this.#learn = null;
     this.#layer?.dispose();

@@ -4,6 +4,8 @@ import type { Headwise } from '../headwise.js';
 
 export type ExplorerPanel = 'input' | 'why' | 'steps' | 'heads' | 'loop' | 'order' | 'learn';
 export type ExplorerLearnHeads = '1,2' | '1,2,4';
+/** The Learn panel's experiment: 1 head vs 2 heads, or 1 layer vs 2 layers (induction). */
+export type ExplorerLearnExperiment = 'heads' | 'layers';
 export type ExplorerPreset = 'toy' | 'gpt2' | 'gpt3';
 /** 'auto' follows the viewer's light or dark setting; the default is 'light'. */
 export type ExplorerTheme = 'light' | 'dark' | 'auto';
@@ -27,6 +29,7 @@ export interface ExplorerOptions {
   learnSeed: number;
   learnWidth: number;
   learnHeads: ExplorerLearnHeads;
+  learnExperiment: ExplorerLearnExperiment;
 }
 
 /**
@@ -53,6 +56,8 @@ export interface ExplorerConfig {
   learnWidth?: number | string;
   'learn-heads'?: ExplorerLearnHeads;
   learnHeads?: ExplorerLearnHeads;
+  'learn-experiment'?: ExplorerLearnExperiment;
+  learnExperiment?: ExplorerLearnExperiment;
 }
 
 /** See ExplorerState.lifecycle. */
@@ -77,6 +82,7 @@ export interface ExplorerState {
   learnSeed: number;
   learnWidth: number;
   learnHeads: ExplorerLearnHeads;
+  learnExperiment: ExplorerLearnExperiment;
   /** 0..4, an index into steps. */
   step: number;
   stepName: ExplorerStep;

@@ -58,6 +58,13 @@ export class HeadwiseExplorer extends ElementBase {
 
   /** How the module is loaded; a bundle with the wasm inlined replaces it. Shared by all elements. */
   static loadModule = () => loadHeadwise();
+  /**
+   * What loadCheckpoint is given for a shipped checkpoint: its name (the module fetches the file
+   * next to it), or, in a bundle that cannot fetch files (file://), a promise of the object.
+   */
+  static checkpointSource = (name) => name;
+  /** The worker kinds the Learn panel's live training tries (null: what web/pool/spawn.js finds here). */
+  static workerKinds = null;
 
   #root;
   #ui = null; // { nav, notes, loading, main, wrapper }, built once
@@ -259,13 +266,23 @@ export class HeadwiseExplorer extends ElementBase {
         if (!this.#owner) throw new Error('the module is not loaded');
         return this.#owner.learnSession(config);
       },
+      // The "1 layer vs 2 layers" experiment: the checkpoints' data, and a live replay.
+      induction: () => {
+        if (!this.#owner) return Promise.reject(new Error('the module is not loaded'));
+        return this.#owner.induction(HeadwiseExplorer.checkpointSource);
+      },
+      inductionLive: (config) => {
+        if (!this.#owner) throw new Error('the module is not loaded');
+        const kinds = HeadwiseExplorer.workerKinds;
+        return this.#owner.inductionLive(kinds ? { ...config, kinds } : config);
+      },
       // Training on demand from a panel that shows what was learned (panel 7 trains, also when hidden).
       train: () => {
         const learn = this.#learnPanel({ needsModule: true });
         learn.update(this.#options);
-        return learn.start();
+        return learn.trainHeads();
       },
-      trainingState: () => this.#panels.learn.summary(),
+      trainingState: () => this.#panels.learn.headsSummary(),
       // The Learn run finished or was reset: the panels that show it read it again from the owner.
       learned: () =>
         setTimeout(() => {

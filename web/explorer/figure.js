@@ -54,8 +54,9 @@ export class Figure {
     this.items.push({ kind: 'line', x1, y1, x2, y2, stroke, width, dash });
     return this;
   }
-  polyline(points, stroke = 'fg', width = 1.5) {
-    this.items.push({ kind: 'polyline', points, stroke, width });
+  /** dash: a canvas line-dash pattern ([on, off] px), or null for a solid line. */
+  polyline(points, stroke = 'fg', width = 1.5, dash = null) {
+    this.items.push({ kind: 'polyline', points, stroke, width, dash });
     return this;
   }
   /** A filled closed shape; opacity lets what is under it show through (a min-max band). */
@@ -95,7 +96,7 @@ export class Figure {
     let lastFont = null;
     for (const it of this.items) {
       if (it.kind === 'grid') {
-        drawGrid(ctx, it, colour);
+        drawGrid(ctx, it, colour, palette);
       } else if (it.kind === 'rect') {
         if (it.fill) {
           ctx.fillStyle = colour(it.fill);
@@ -187,9 +188,10 @@ export class Figure {
         );
       }
       if (it.kind === 'polyline') {
+        const dash = it.dash ? ` stroke-dasharray="${it.dash.join(' ')}"` : '';
         return (
           `<polyline points="${it.points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ')}" fill="none" ` +
-          `stroke="${colour(it.stroke)}" stroke-width="${it.width}"/>`
+          `stroke="${colour(it.stroke)}" stroke-width="${it.width}"${dash}/>`
         );
       }
       if (it.kind === 'polygon') {
@@ -222,7 +224,24 @@ export class Figure {
 // drawImage instead of thousands of fillRects.
 let scratch = null;
 let scratchContext = null;
-function drawGrid(ctx, it, colour) {
+// The pixels of a colours array already drawn in a palette (a figure redrawn with the same cells).
+const gridImages = new WeakMap();
+function drawGrid(ctx, it, colour, palette) {
+  const cached = gridImages.get(it.colours);
+  const image = cached?.palette === palette && cached.image.width === it.cols ? cached.image : gridImage(it, colour);
+  gridImages.set(it.colours, { palette, image });
+  scratch ??= document.createElement('canvas');
+  if (scratch.width !== it.cols) scratch.width = it.cols;
+  if (scratch.height !== it.rows) scratch.height = it.rows;
+  scratchContext ??= scratch.getContext('2d');
+  scratchContext.putImageData(image, 0, 0);
+  const small = scratch;
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(small, 0, 0, it.cols, it.rows, it.x, it.y, it.cols * it.cellW, it.rows * it.cellH);
+  ctx.imageSmoothingEnabled = true;
+}
+
+function gridImage(it, colour) {
   const image = new ImageData(it.cols, it.rows);
   const cache = new Map();
   for (let k = 0; k < it.rows * it.cols; k += 1) {
@@ -237,15 +256,7 @@ function drawGrid(ctx, it, colour) {
     image.data[4 * k + 2] = rgb[2];
     image.data[4 * k + 3] = 255;
   }
-  scratch ??= document.createElement('canvas');
-  if (scratch.width !== it.cols) scratch.width = it.cols;
-  if (scratch.height !== it.rows) scratch.height = it.rows;
-  scratchContext ??= scratch.getContext('2d');
-  scratchContext.putImageData(image, 0, 0);
-  const small = scratch;
-  ctx.imageSmoothingEnabled = false;
-  ctx.drawImage(small, 0, 0, it.cols, it.rows, it.x, it.y, it.cols * it.cellW, it.rows * it.cellH);
-  ctx.imageSmoothingEnabled = true;
+  return image;
 }
 
 /** Stacks figures vertically into one (for a panel's PNG/SVG export). */

@@ -24,6 +24,13 @@ export const DEFAULT_LEARN_WIDTH = 32;
 export const LEARN_HEAD_CHOICES = Object.freeze({ '1,2': Object.freeze([1, 2]), '1,2,4': Object.freeze([1, 2, 4]) });
 export const DEFAULT_LEARN_HEADS = '1,2';
 /**
+ * The panel's experiments: "heads" (1 head vs 2 heads on latest verb and latest noun, trained in
+ * the tab) and "layers" (1 layer vs 2 layers on the induction task, from the shipped checkpoints;
+ * induction-view.js).
+ */
+export const LEARN_EXPERIMENTS = Object.freeze(['heads', 'layers']);
+export const DEFAULT_LEARN_EXPERIMENT = 'heads';
+/**
  * A run has settled when its held-out accuracy rose less than SETTLE_RISE over the last
  * SETTLE_WINDOW steps, or when it is at SETTLED_AT or above (what is left to gain there is noise).
  */

@@ -6,9 +6,11 @@
 import { PRESETS, DEFAULT_TEXT, presetOf } from './presets.js';
 import { DEFAULT_TOKEN_LIMIT } from './tokenizer.js';
 import {
+  DEFAULT_LEARN_EXPERIMENT,
   DEFAULT_LEARN_HEADS,
   DEFAULT_LEARN_SEED,
   DEFAULT_LEARN_WIDTH,
+  LEARN_EXPERIMENTS,
   LEARN_HEAD_CHOICES,
   LEARN_WIDTHS,
 } from './learn-verdict.js';
@@ -80,6 +82,8 @@ export const OPTION_SCHEMA = Object.freeze(
     { name: 'learn-seed', read: integer(0, 0xffffffff), fallback: DEFAULT_LEARN_SEED },
     { name: 'learn-width', read: oneOf(LEARN_WIDTHS), fallback: DEFAULT_LEARN_WIDTH },
     { name: 'learn-heads', read: oneOf(Object.keys(LEARN_HEAD_CHOICES)), fallback: DEFAULT_LEARN_HEADS },
+    // Which experiment the Learn panel shows: 1 head vs 2 heads, or 1 layer vs 2 layers (induction).
+    { name: 'learn-experiment', read: oneOf(LEARN_EXPERIMENTS), fallback: DEFAULT_LEARN_EXPERIMENT },
   ].map((row) => Object.freeze({ ...row, property: row.property ?? camelCase(row.name), key: camelCase(row.name) })),
 );
 

@@ -16,6 +16,32 @@ function decode(base64) {
 }
 
 HeadwiseExplorer.loadModule = () => loadHeadwise({ wasmBinary: decode(wasmBase64) });
+
+// Checkpoints: this script cannot fetch files from disk (file://), so each shipped checkpoint the
+// Learn panel shows is a classic script beside it, checkpoints/<name>.js (written by
+// scripts/build-explorer.sh), loaded when first asked for: it hands its object to the script
+// element that loaded it (a "headwise-checkpoint" event), which works from file:// and under
+// script-src 'self'.
+const BUNDLE_URL = document.currentScript?.src ?? location.href;
+const checkpoints = new Map();
+HeadwiseExplorer.checkpointSource = (name) => {
+  if (!checkpoints.has(name)) {
+    const loading = new Promise((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = new URL(`checkpoints/${name}.js`, BUNDLE_URL).href;
+      script.addEventListener('headwise-checkpoint', (event) => resolve(event.detail), { once: true });
+      script.addEventListener('load', () => reject(new Error(`${script.src} did not hold checkpoint "${name}"`)));
+      script.addEventListener('error', () => reject(new Error(`could not load ${script.src}`)));
+      document.head.append(script);
+    });
+    checkpoints.set(name, loading);
+    loading.catch(() => checkpoints.delete(name));
+  }
+  return checkpoints.get(name);
+};
+// The Learn panel's live training: a Blob-URL worker (the bundle has no worker file of its own);
+// where a CSP refuses blob: workers, it trains on the page.
+HeadwiseExplorer.workerKinds = ['blob'];
 if (!customElements.get('headwise-explorer')) customElements.define('headwise-explorer', HeadwiseExplorer);
 
 // ?slide=1 also hides the page's own header (index.html).

@@ -13,6 +13,9 @@ const isFloat32Array = (value) => ArrayBuffer.isView(value) && typedArrayName.ca
 const isPlainObject = (value) =>
   value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
 const isLayerId = (value) => Number.isSafeInteger(value) && value > 0;
+const isInt32Array = (value) => ArrayBuffer.isView(value) && typedArrayName.call(value) === 'Int32Array';
+/** Most steps one trainerStep request may ask for (the worker answers within its deadline). */
+export const MAX_TRAIN_STEPS = 1000;
 
 /** Names of the learned tensors a worker's layer takes (the same as MultiHeadAttention.setWeights). */
 export const WEIGHT_NAMES = Object.freeze(['wq', 'wk', 'wv', 'wOut', 'bq', 'bk', 'bv', 'bOut']);
@@ -50,6 +53,22 @@ const FIELD_CHECKS = {
     }
     return null;
   },
+  // A trainer in the worker (the Learn panel's live replay): its id, its options (checked by
+  // createTrainer there), how many steps, and token ids to read the attention on.
+  trainer: (v) => (isLayerId(v) ? null : 'must be a positive whole number'),
+  options: (v) => {
+    if (!isPlainObject(v)) return 'must be a plain object';
+    for (const [key, value] of Object.entries(v)) {
+      if (!['number', 'string', 'boolean'].includes(typeof value))
+        return `field "${key}" must be a number, string or boolean`;
+    }
+    return null;
+  },
+  steps: (v) =>
+    Number.isSafeInteger(v) && v >= 1 && v <= MAX_TRAIN_STEPS
+      ? null
+      : `must be a whole number from 1 to ${MAX_TRAIN_STEPS}`,
+  ids: (v) => (isInt32Array(v) ? null : 'must be an Int32Array'),
 };
 
 /** op -> its fields (all required unless the check accepts undefined). */
@@ -60,6 +79,11 @@ export const REQUESTS = Object.freeze({
   forward: ['layer', 'x'],
   dispose: ['layer'],
   stats: [],
+  trainerCreate: ['trainer', 'options'],
+  trainerStep: ['trainer', 'steps'],
+  trainerMeasure: ['trainer'],
+  trainerAttention: ['trainer', 'ids'],
+  trainerDispose: ['trainer'],
 });
 
 /** What the worker accepts: null, or the reason the request is refused. */
@@ -95,6 +119,20 @@ const RESULT_CHECKS = {
     isPlainObject(r) && ['liveLayers', 'wasmMemoryBytes', 'heapInUseBytes'].every((k) => Number.isSafeInteger(r[k]))
       ? null
       : 'stats must answer { liveLayers, wasmMemoryBytes, heapInUseBytes }',
+  trainerCreate: (r) => (r === null ? null : 'trainerCreate must answer null'),
+  trainerStep: (r) =>
+    isPlainObject(r) && Number.isSafeInteger(r.step) && typeof r.loss === 'number'
+      ? null
+      : 'trainerStep must answer { step, loss }',
+  trainerMeasure: (r) =>
+    isPlainObject(r) && Number.isSafeInteger(r.step) && isPlainObject(r.heldOut) && Array.isArray(r.roles)
+      ? null
+      : 'trainerMeasure must answer { step, heldOut, roles }',
+  trainerAttention: (r) =>
+    Array.isArray(r) && r.every((layer) => Array.isArray(layer) && layer.every(isFloat32Array))
+      ? null
+      : 'trainerAttention must answer one array of Float32Array maps per layer',
+  trainerDispose: (r) => (r === null ? null : 'trainerDispose must answer null'),
 };
 
 const ERROR_NAMES = new Set(['Error', 'TypeError', 'RangeError', 'HeadwiseError']);

@@ -1,5 +1,6 @@
-// The worker's side of the pool: one module instance, its layers by id, and the ops of
-// protocol.js run through the public API only (createAttention, setWeights, forward, dispose).
+// The worker's side of the pool: one module instance, its layers (and trainers) by id, and the ops of
+// protocol.js run through the public API only (createAttention, setWeights, forward, dispose;
+// createTrainer, step, evaluate, roleScores, attention for the Learn panel's live replay).
 // Requests run one after another in arrival order, so a pool may send create, weights and forward
 // without waiting between them.
 import { errorOf, requestProblem } from './protocol.js';
@@ -12,12 +13,18 @@ import { errorOf, requestProblem } from './protocol.js';
 export function serve(port, load) {
   let hw = null;
   const layers = new Map();
+  const trainers = new Map();
   let queue = Promise.resolve();
 
   const layerOf = (id) => {
     const layer = layers.get(id);
     if (!layer) throw new RangeError(`no layer ${id} in this worker`);
     return layer;
+  };
+  const trainerOf = (id) => {
+    const trainer = trainers.get(id);
+    if (!trainer) throw new RangeError(`no trainer ${id} in this worker`);
+    return trainer;
   };
   const module = () => {
     if (!hw) throw new Error('init must come first');
@@ -67,6 +74,49 @@ export function serve(port, load) {
       () => {
         const { wasmMemoryBytes, heapInUseBytes } = module().memoryStats();
         return { result: { liveLayers: module().liveLayers(), wasmMemoryBytes, heapInUseBytes } };
+      },
+    ],
+    // A trainer that trains here, off the page's thread (the Learn panel's live replay).
+    [
+      'trainerCreate',
+      ({ trainer, options }) => {
+        if (trainers.has(trainer)) throw new RangeError(`trainer ${trainer} exists already`);
+        trainers.set(trainer, module().createTrainer(options));
+        return { result: null };
+      },
+    ],
+    [
+      'trainerStep',
+      ({ trainer, steps }) => {
+        // One step a call: within one call's work limit, and the module's code tiers up between calls.
+        const t = trainerOf(trainer);
+        let sum = 0;
+        for (let n = 0; n < steps; n += 1) sum += t.step(1).loss;
+        return { result: { step: t.steps, loss: sum / steps } };
+      },
+    ],
+    [
+      'trainerMeasure',
+      ({ trainer }) => {
+        const t = trainerOf(trainer);
+        return { result: { step: t.steps, heldOut: t.evaluate(), roles: t.roleScores() } };
+      },
+    ],
+    [
+      'trainerAttention',
+      ({ trainer, ids }) => {
+        const maps = trainerOf(trainer)
+          .attention(Array.from(ids))
+          .layers.map((layer) => layer.heads);
+        return { result: maps, transfer: maps.flat().map((m) => m.buffer) };
+      },
+    ],
+    [
+      'trainerDispose',
+      ({ trainer }) => {
+        trainers.get(trainer)?.dispose();
+        trainers.delete(trainer);
+        return { result: null };
       },
     ],
   ]);

@@ -5,8 +5,10 @@
 import { PanelFrame } from '../panel-frame.js';
 import { el } from '../dom.js';
 import { curveFigure, mapsFigure } from '../learn-charts.js';
+import { INDUCTION_INTRO, InductionView } from '../induction-view.js';
 import {
   CHECK_EVERY,
+  LEARN_EXPERIMENTS,
   LEARN_HEAD_CHOICES,
   LEARN_STEPS,
   LEARN_WIDTHS,
@@ -24,19 +26,18 @@ const MIN_SCALE = 0.65;
 const pct = (v) => (v === null ? '-' : `${(100 * v).toFixed(1)}%`);
 const headsName = (n) => `${n} head${n === 1 ? '' : 's'}`;
 const HEAD_CHOICE_TEXT = { '1,2': '1 and 2', '1,2,4': '1, 2 and 4' };
+const EXPERIMENT_TEXT = { heads: '1 head vs 2 heads', layers: '1 layer vs 2 layers' };
+const headsIntro = () =>
+  `1 head and 2 heads (or 1, 2 and 4) at the same width, trained side by side on "latest verb and latest ` +
+  `noun": at "?" the model names the most recent verb and the most recent noun (64 answers, chance 1.6%). ` +
+  `The maps show where "?" looks in "${SAMPLE_WORDS.join(' ')}".`;
 
 export class LearnPanel extends PanelFrame {
   #layoutCache = null;
 
   constructor(host) {
-    super(
-      'learn',
-      '7. Watch heads learn',
-      `1 head and 2 heads (or 1, 2 and 4) at the same width, trained side by side on "latest verb and latest ` +
-        `noun": at "?" the model names the most recent verb and the most recent noun (64 answers, chance 1.6%). ` +
-        `The maps show where "?" looks in "${SAMPLE_WORDS.join(' ')}".`,
-      host,
-    );
+    super('learn', '7. Watch heads learn', headsIntro(), host);
+    this.experiment = 'heads';
     this.state = 'idle'; // idle, training, paused, done
     this.session = null;
     this.frame = 0;
@@ -51,34 +52,73 @@ export class LearnPanel extends PanelFrame {
     this.seedInput = el('input', { type: 'number', min: 0, step: 1 });
     this.seedInput.addEventListener('change', () => this.#setOption('learn-seed', this.seedInput.value));
     this.control = el('input', { type: 'checkbox' });
-    this.control.addEventListener('change', () => this.reset());
+    this.control.addEventListener('change', () => this.#resetHeads());
     const choices = (values, text) => values.map((v) => el('option', { value: String(v), text: text(v) }));
     this.widthSelect = el('select', {}, ...choices(LEARN_WIDTHS, String));
     this.widthSelect.addEventListener('change', () => this.#setOption('learn-width', this.widthSelect.value));
     this.headsSelect = el('select', {}, ...choices(Object.keys(LEARN_HEAD_CHOICES), (v) => HEAD_CHOICE_TEXT[v]));
     this.headsSelect.addEventListener('change', () => this.#setOption('learn-heads', this.headsSelect.value));
+    // The experiment (learn-experiment): its field sits first in the shown experiment's controls.
+    this.experimentSelect = el('select', {}, ...choices(LEARN_EXPERIMENTS, (v) => EXPERIMENT_TEXT[v]));
+    this.experimentSelect.addEventListener('change', () =>
+      this.#setOption('learn-experiment', this.experimentSelect.value),
+    );
     this.#showOptions();
     const field = (label, input) => el('label', { class: 'field' }, el('span', { text: label }), input);
+    this.experimentField = field('Experiment', this.experimentSelect);
+    // The "1 layer vs 2 layers" view, made when that experiment is first shown (its controls are
+    // not in the page before).
+    this.induction = null;
     this.readout = el('p', { class: 'learn-readout', 'aria-live': 'off' });
     this.verdict = el('p', { class: 'learn-verdict', role: 'status' });
     this.sharesTable = el('table', { class: 'learn-shares' });
-    this.body.append(
-      el(
-        'div',
-        { class: 'controls', role: 'group', 'aria-label': 'Training' },
-        this.trainButton,
-        this.stepButton,
-        this.resetButton,
-        field('Seed', this.seedInput),
-        field('Width', this.widthSelect),
-        field('Heads', this.headsSelect),
-        el('label', { class: 'field check' }, this.control, el('span', { text: 'Control: ask only for the verb' })),
-      ),
+    this.headsControls = el(
+      'div',
+      { class: 'controls', role: 'group', 'aria-label': 'Training' },
+      this.trainButton,
+      this.stepButton,
+      this.resetButton,
+      field('Seed', this.seedInput),
+      field('Width', this.widthSelect),
+      field('Heads', this.headsSelect),
+      el('label', { class: 'field check' }, this.control, el('span', { text: 'Control: ask only for the verb' })),
+      this.experimentField,
+    );
+    this.headsPart = el(
+      'div',
+      { class: 'learn-heads' },
+      this.headsControls,
       this.readout,
       this.verdict,
       // A table ignores width: its box is the one that is visually hidden.
       el('div', { class: 'visually-hidden' }, this.sharesTable),
     );
+    this.body.append(this.headsPart);
+  }
+
+  /** Whether the panel shows "1 layer vs 2 layers" (learn-experiment=layers). */
+  get layers() {
+    return this.experiment === 'layers';
+  }
+
+  // Shows one experiment's controls, text and figures; the other one's training pauses.
+  #showExperiment(experiment) {
+    if (experiment === this.experiment && this.headsPart.hidden === (experiment === 'layers')) return;
+    const layers = experiment === 'layers';
+    if (layers) this.#pauseHeads();
+    this.experiment = experiment;
+    this.headsPart.hidden = layers;
+    if (layers && !this.induction) {
+      this.induction = new InductionView(this);
+      this.body.append(this.induction.element);
+    }
+    this.induction?.show(layers);
+    // First among the layers' two buttons; last after the heads experiment's seed, width and heads.
+    if (layers) this.induction.controls.prepend(this.experimentField);
+    else this.headsControls.append(this.experimentField);
+    this.section.querySelector('.intro').textContent = layers ? INDUCTION_INTRO : headsIntro();
+    this.#layoutCache = null;
+    if (!layers) this.#setState(this.state);
   }
 
   config() {
@@ -108,6 +148,7 @@ export class LearnPanel extends PanelFrame {
     this.seedInput.value = String(o.learnSeed);
     this.widthSelect.value = String(o.learnWidth);
     this.headsSelect.value = o.learnHeads;
+    this.experimentSelect.value = o.learnExperiment;
   }
 
   // The options from the element; a new seed, width or heads starts a new run.
@@ -118,12 +159,14 @@ export class LearnPanel extends PanelFrame {
     const want = this.config();
     const have = this.session.config;
     const same = ['seed', 'dModel', 'variant'].every((k) => want[k] === have[k]);
-    if (!same || want.headCounts.join() !== have.headCounts.join()) this.reset();
+    if (!same || want.headCounts.join() !== have.headCounts.join()) this.#resetHeads();
   }
 
   update(o) {
     if (o) this.#useOptions(o);
-    if (!this.session) this.#newSession();
+    this.#showExperiment(this.options.learnExperiment);
+    if (this.layers) this.induction.update();
+    else if (!this.session) this.#newSession();
     else this.draw();
   }
 
@@ -143,7 +186,7 @@ export class LearnPanel extends PanelFrame {
 
   #setState(state) {
     this.state = state;
-    this.section.dataset.learnState = state;
+    if (!this.layers) this.section.dataset.learnState = state;
     this.trainButton.textContent = state === 'training' ? 'Pause' : 'Train';
     this.trainButton.disabled = state === 'done';
     this.stepButton.disabled = state === 'done';
@@ -151,23 +194,42 @@ export class LearnPanel extends PanelFrame {
 
   /** Starts (or resumes) training; returns the state. */
   start() {
-    if (!this.session && !this.#newSession()) return this.summary();
-    if (this.state === 'done') return this.summary();
+    if (this.layers) return this.induction.start();
+    return this.trainHeads();
+  }
+
+  /**
+   * Starts (or resumes) the "1 head vs 2 heads" run whichever experiment is shown (the panels that
+   * show its trained heads ask for it); returns its summary.
+   */
+  trainHeads() {
+    if (!this.session && !this.#newSession()) return this.headsSummary();
+    if (this.state === 'done') return this.headsSummary();
     const first = this.session.step === 0 && this.state !== 'training';
     this.#setState('training');
     this.#loop();
     if (first) this.host.learned?.(); // the panels that show the trained heads say a run is under way
-    return this.summary();
+    return this.headsSummary();
   }
 
   pause() {
-    if (this.state !== 'training') return this.summary();
+    if (this.layers) return this.induction.pause();
+    return this.#pauseHeads();
+  }
+
+  #pauseHeads() {
+    if (this.state !== 'training') return this.headsSummary();
     cancelAnimationFrame(this.frame);
     this.#setState('paused');
-    return this.summary();
+    return this.headsSummary();
   }
 
   reset() {
+    if (this.layers) return this.induction.reset();
+    return this.#resetHeads();
+  }
+
+  #resetHeads() {
     cancelAnimationFrame(this.frame);
     const trained = Boolean(this.session?.verdict);
     this.session = null;
@@ -178,7 +240,7 @@ export class LearnPanel extends PanelFrame {
 
   stepOnce() {
     if (!this.session && !this.#newSession()) return;
-    this.pause();
+    this.#pauseHeads();
     if (!this.session.checkStep()) this.session.slice(0);
     this.#redraw();
   }
@@ -187,10 +249,12 @@ export class LearnPanel extends PanelFrame {
   suspend() {
     cancelAnimationFrame(this.frame);
     this.away = true;
+    this.induction?.suspend();
   }
 
   wake() {
     this.away = false;
+    this.induction?.wake();
     if (this.session?.runs[0].trainer.disposed) this.session = null;
     if (this.state === 'training') this.#loop();
     if (this.state === 'settling') this.#settle();
@@ -223,7 +287,7 @@ export class LearnPanel extends PanelFrame {
   #redraw() {
     const s = this.session;
     s.refreshMaps();
-    this.draw();
+    if (!this.layers) this.draw();
     if (s.done) this.#settle();
   }
 
@@ -231,8 +295,10 @@ export class LearnPanel extends PanelFrame {
   #settle() {
     const s = this.session;
     this.state = 'settling';
-    this.section.dataset.learnState = 'settling';
-    this.status('Measuring the answers on 2048 held-out sequences...');
+    if (!this.layers) {
+      this.section.dataset.learnState = 'settling';
+      this.status('Measuring the answers on 2048 held-out sequences...');
+    }
     this.frame = requestAnimationFrame(() => {
       if (this.session !== s) return;
       if (this.away) {
@@ -244,7 +310,7 @@ export class LearnPanel extends PanelFrame {
         this.#settle();
         return;
       }
-      this.verdict.textContent = this.summary().verdict;
+      this.verdict.textContent = this.headsSummary().verdict;
       this.verdict.dataset.stuck = String(verdict.stuck);
       this.#setState('done');
       this.draw();
@@ -254,6 +320,12 @@ export class LearnPanel extends PanelFrame {
 
   /** A plain summary for getState and slide messages. */
   summary() {
+    if (this.layers) return this.induction.summary();
+    return this.headsSummary();
+  }
+
+  /** The "1 head vs 2 heads" run's summary, whichever experiment is shown. */
+  headsSummary() {
     const s = this.session;
     return {
       state: this.state,
@@ -267,6 +339,10 @@ export class LearnPanel extends PanelFrame {
   }
 
   draw() {
+    if (this.layers) {
+      this.induction.draw();
+      return;
+    }
     const s = this.session;
     if (!s) return;
     this.section.dataset.step = String(s.step);
@@ -383,6 +459,7 @@ export class LearnPanel extends PanelFrame {
   }
 
   exportData() {
+    if (this.layers) return this.induction.exportData();
     return { panel: 'learn', ...this.summary(), words: SAMPLE_WORDS, maps: this.session?.runs.map((r) => r.maps) };
   }
 }
