@@ -310,13 +310,15 @@ const WATCH_LIVE = async ({ steps, ms }) => {
 async function trainLive(page, { steps = 100, ms = 240_000 } = {}) {
   await page.locator('headwise-explorer #panel-learn button', { hasText: 'Train live' }).click();
   const seen = await page.evaluate(WATCH_LIVE, { steps, ms });
-  console.log(
-    `# live ${JSON.stringify({ where: seen.st.where, step: seen.st.step, seconds: seen.seconds.toFixed(1), frames: seen.frames, long: seen.tasks })}`,
-  );
+  const { where, step } = seen.st;
+  const report = { where, step, seconds: seen.seconds.toFixed(1), frames: seen.frames, long: seen.tasks };
+  console.log(`# live ${JSON.stringify(report)}`);
   return seen;
 }
 
-test('from file://: the classic bundle shows the checkpoints, and "Train live" trains in a Blob-URL worker', async () => {
+const FILE_TITLE =
+  'from file://: the classic bundle shows the checkpoints, and "Train live" trains in a Blob-URL worker';
+test(FILE_TITLE, async () => {
   const context = await web.browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
   const problems = [];
@@ -351,7 +353,9 @@ test('from file://: the classic bundle shows the checkpoints, and "Train live" t
   }
 });
 
-test('a module page (define.js over http): the checkpoints are fetched, "Train live" uses a module worker', async () => {
+const MODULE_TITLE =
+  'a module page (define.js over http): the checkpoints are fetched, "Train live" uses a module worker';
+test(MODULE_TITLE, async () => {
   const context = await web.browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
   const problems = [];
