@@ -435,6 +435,8 @@ export class Trainer {
     tokens: string[];
     layers: Array<{ queries: number; heads: Float32Array[] }>;
   };
+  /** Held-out sequence `index` as the core drew it: its ids, and each read row's loss group (-1: not counted). */
+  heldOutSequence(index?: number): { ids: Int32Array; groups: Int32Array };
   /** Token ids of one sequence of the task. */
   sequenceIds(sequence: string | ReadonlyArray<string | number>): number[];
   getWeights(): TrainerWeights;

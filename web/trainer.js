@@ -230,6 +230,20 @@ export class Trainer {
     };
   }
 
+  /**
+   * Sequence `index` of the held-out set (0 .. evalSize - 1), as the core drew it: { ids
+   * (Int32Array of task.tokens), groups (Int32Array per read row: an index into task.groups, -1
+   * where the loss leaves the row out) }.
+   */
+  heldOutSequence(index = 0) {
+    if (typeof index !== 'number') throw new TypeError(`the index must be a number, got ${describe(index)}`);
+    const n = this.options.evalSize;
+    if (!Number.isInteger(index) || index < 0 || index >= n) {
+      throw new RangeError(`the held-out set has sequences 0 to ${n - 1}, got ${index}`);
+    }
+    return this.#checked(this.#core.call('trainerHeldOut', this.#live(), index));
+  }
+
   /** Attention from the read position ("?") in the last block: { tokens, heads: [Float32Array(T) per head] }. */
   attentionFrom(sequence) {
     const { tokens, layers } = this.attention(sequence);

@@ -74,8 +74,8 @@ const SIZES = [
 
 test('no text overlaps, leaves its figure or lies on a curve, at every size', async () => {
   const [one, two] = [read('induction-1-layer'), read('induction-2-layers')];
-  const sequence = inductionSequence(two.options.seed);
   const t = await hw.loadCheckpoint(two);
+  const sequence = inductionSequence(t.heldOutSequence(0), t.task.groups);
   const u = await hw.loadCheckpoint(one);
   trainers.push(t, u);
   for (const size of SIZES) {
@@ -111,8 +111,8 @@ test('no text overlaps, leaves its figure or lies on a curve, at every size', as
 
 test("the drawn checks hold for the checkpoint's heads and fail for random weights", async () => {
   const two = read('induction-2-layers');
-  const sequence = inductionSequence(two.options.seed);
   const trained = await hw.loadCheckpoint(two);
+  const sequence = inductionSequence(trained.heldOutSequence(0), trained.task.groups);
   const random = hw.createTrainer(two.options);
   trainers.push(trained, random);
   const size = SIZES[0];

@@ -22,18 +22,18 @@ beforeAll(async () => {
   hw = await loadHeadwise();
 });
 
-test('the shown sequence is the first held-out sequence the core draws for the seed', async () => {
+test("the shown sequence's layout, read from the core's groups, is the core's repeat and its probes", async () => {
   for (const seed of [0, 1, 7]) {
     const file = read('induction-2-layers');
-    const s = inductionSequence(seed);
+    // A trainer whose held-out set is one sequence: the core's role scores are that sequence's.
+    const t = await hw.loadCheckpoint({ ...file, options: { ...file.options, seed, evalSize: 1 } });
+    const s = inductionSequence(t.heldOutSequence(0), t.task.groups);
     expect(s.ids).toHaveLength(T);
     expect(s.length).toBeGreaterThanOrEqual(12);
     expect(s.length).toBeLessThanOrEqual(31);
     expect(s.second).toBeGreaterThanOrEqual(s.first + s.length);
     expect(s.second + s.length).toBeLessThanOrEqual(T);
     for (let j = 0; j < s.length; j += 1) expect(s.ids[s.second + j]).toBe(s.ids[s.first + j]);
-    // A trainer whose held-out set is one sequence: the core's role scores are that sequence's.
-    const t = await hw.loadCheckpoint({ ...file, options: { ...file.options, seed, evalSize: 1 } });
     const roles = t.roleScores();
     const { layers } = t.attention(s.ids);
     const queries = repeatQueries(s);
@@ -90,7 +90,7 @@ const model = (file) => ({
 test("the account names the shipped 2-layer model's heads by their measured roles", async () => {
   const [one, two] = [read('induction-1-layer'), read('induction-2-layers')];
   const t = await hw.loadCheckpoint(two);
-  const sequence = inductionSequence(two.options.seed);
+  const sequence = inductionSequence(t.heldOutSequence(0), t.task.groups);
   const hits = hitsOnSequence(t.attention(sequence.ids).layers[1].heads, sequence);
   t.dispose();
   const text = inductionAccount({ one: model(one), two: model(two), phase: phaseChange(two.curve), hits }).join(' ');

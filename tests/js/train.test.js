@@ -3,6 +3,7 @@
 // errors naming them while the module keeps working.
 import { beforeAll, expect, test } from 'vitest';
 import { HeadwiseError, TRAIN_VOCABULARY, createTrainer, loadHeadwise } from '../../web/headwise.js';
+import { evalSet } from '../../web/train-task.js';
 
 let hw;
 beforeAll(async () => {
@@ -294,4 +295,29 @@ test('a two-layer model built from options: its table, every block attention, an
   expect(byName.layers).toMatchObject({ type: 'integer', min: 1, max: 8, default: 1 });
   expect(byName.positions.choices).toEqual(expect.arrayContaining(['none', 'learned', 'sinusoidal']));
   expect(byName.task.default).toBe('verb-noun');
+});
+
+test('heldOutSequence(i) is the held-out sequence the core measures on, with its loss groups', () => {
+  const t = hw.createTrainer({ seed: 9, evalSize: 100 });
+  const e = evalSet(9, 100);
+  for (const i of [0, 1, 57, 99]) {
+    const { ids, groups } = t.heldOutSequence(i);
+    expect(Array.from(ids)).toEqual(Array.from(e.tokens.subarray(12 * i, 12 * i + 12)));
+    expect(Array.from(groups)).toEqual([0]); // verb-noun: one read row, group "answer"
+  }
+  expect(() => t.heldOutSequence(100)).toThrow(/sequences 0 to 99, got 100/);
+  expect(() => t.heldOutSequence(0.5)).toThrow(RangeError);
+  expect(() => t.heldOutSequence('0')).toThrow(TypeError);
+  t.dispose();
+  // Next-token prediction: a group per position, the last one not counted.
+  const u = hw.createTrainer({ task: 'induction', layers: 1, heads: 4, dModel: 64, mlpWidth: 0, evalSize: 8 });
+  const { ids, groups } = u.heldOutSequence(3);
+  expect(ids).toHaveLength(64);
+  expect(groups).toHaveLength(64);
+  expect(groups[63]).toBe(-1);
+  const repeats = Array.from(groups).filter((g) => g === u.task.groups.indexOf('repeat')).length;
+  expect(repeats).toBeGreaterThanOrEqual(11); // |s| - 1 rows for a segment of 12 to 31 tokens
+  expect(repeats).toBeLessThanOrEqual(30);
+  expect(() => u.heldOutSequence(8)).toThrow(RangeError);
+  u.dispose();
 });

@@ -233,6 +233,27 @@ val trainer_attention(int handle, val ids) {
   return layers;
 }
 
+// { ids: Int32Array(T), groups: Int32Array(read rows) } of held-out sequence `index`.
+val trainer_held_out(int handle, double index) {
+  if (!can_allocate()) return val::null();
+  Trainer* t = find(handle);
+  if (!t) return val::null();
+  if (!(index >= 0 && index < t->options().eval_size && index == std::floor(index))) {
+    return fail("the held-out set has sequences 0 to " +
+                std::to_string(static_cast<long>(t->options().eval_size) - 1)),
+           val::null();
+  }
+  std::vector<int> ids(t->spec().tokens), groups(headwise::tasks::read_tokens(t->task()));
+  t->held_out(std::size_t(index), ids.data(), groups.data());
+  val out = val::object();
+  out.set(text("ids"),
+          val::global("Int32Array").new_(emscripten::typed_memory_view(ids.size(), ids.data())));
+  out.set(
+      text("groups"),
+      val::global("Int32Array").new_(emscripten::typed_memory_view(groups.size(), groups.data())));
+  return out;
+}
+
 val dims_of(const headwise::TensorRow& row, const headwise::DimValues& dims, val* symbols) {
   val shape = val::array();
   for (int d = 0; d < row.shape.rank; ++d) {
@@ -345,6 +366,7 @@ EMSCRIPTEN_BINDINGS(headwise_train) {
   emscripten::function("trainerProbeShares", &trainer_probe_shares);
   emscripten::function("trainerRoleScores", &trainer_role_scores);
   emscripten::function("trainerAttention", &trainer_attention);
+  emscripten::function("trainerHeldOut", &trainer_held_out);
   emscripten::function("trainerTable", &trainer_table);
   emscripten::function("trainerInfo", &trainer_info);
   emscripten::function("trainerBufferView", &trainer_buffer_view);

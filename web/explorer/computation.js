@@ -153,7 +153,7 @@ export class ExplorerComputation {
 
   /**
    * The Learn panel's "1 layer vs 2 layers" from the shipped checkpoints, loaded once: { sequence
-   * (inductionSequence: the first held-out sequence), models: [{ name, layers, options, steps,
+   * (the first held-out sequence, its layout read by inductionSequence), models: [{ name, layers, options, steps,
    * curve, roles, evaluation, maps }] }, maps per layer and head on the sequence (T x T). source(name)
    * is what loadCheckpoint takes: the name, or (where files cannot be fetched) the checkpoint object.
    */
@@ -169,7 +169,8 @@ export class ExplorerComputation {
     const trainers = [];
     try {
       for (const name of INDUCTION_CHECKPOINTS) trainers.push(await this.#hw.loadCheckpoint(await source(name)));
-      const sequence = inductionSequence(trainers.at(-1).checkpoint.options.seed);
+      const shown = trainers.at(-1);
+      const sequence = inductionSequence(shown.heldOutSequence(0), shown.task.groups);
       const models = trainers.map((t) => {
         const { options, steps, curve, roles, evaluation } = t.checkpoint;
         const name = `${options.layers} layer${options.layers === 1 ? '' : 's'}`;

@@ -2,8 +2,6 @@
 // sequence the maps are drawn on, the phase change (defined here and nowhere else), the series
 // the curves draw, and the account of what the shown models' heads measure. Pure module (no DOM,
 // no wasm): tested by Vitest (tests/js/induction-data.test.js).
-import { heldOutSeed, mulberry32 } from '../train-task.js';
-
 /** The shipped checkpoints the experiment shows, in the order drawn: 1 layer, then 2 layers. */
 export const INDUCTION_CHECKPOINTS = Object.freeze(['induction-1-layer', 'induction-2-layers']);
 /** The task's vocabulary and length (wasm/core/tasks/induction.hpp). */
@@ -25,26 +23,26 @@ export const SCORE_KINDS = Object.freeze([
 export const PHASE_MIN_DROP = 1;
 
 /**
- * The first sequence of the held-out set of a training seed, drawn as the core draws it
- * (wasm/core/tasks/induction.cpp, next_sequence, on mulberry32 from (seed XOR 0x5EED5EED)): a
- * segment of length L ~ U[12, 31] at `first`, repeated at `second` (a gap of random length
- * between), random tokens elsewhere. tests/js/induction-data.test.js checks it against the core
- * (a trainer whose held-out set is this one sequence measures the same role scores).
- * Returns { ids, length, first, second }.
+ * The layout of an induction sequence the core drew (trainer.heldOutSequence(i): its ids and each
+ * read row's loss group, as indices into trainer.task.groups): a segment of `length` tokens at
+ * `first`, repeated at `second`. Read from the groups as the core's probes read it
+ * (wasm/core/tasks/induction.cpp, earlier_occurrence): the repeat rows are second .. second +
+ * length - 2, the first-copy rows end at first + length - 2. Returns { ids, length, first, second }.
  */
-export function inductionSequence(seed) {
-  const next = mulberry32(heldOutSeed(seed));
-  const below = (n) => Math.floor(next() * n);
-  const length = 12 + below(20);
-  const free = INDUCTION_TOKENS - 2 * length;
-  const first = below(free + 1);
-  const second = first + length + below(free - first + 1);
-  const ids = [];
-  for (let t = 0; t < INDUCTION_TOKENS; t += 1) {
-    const repeat = t >= second && t < second + length;
-    ids.push(repeat ? ids[t - (second - first)] : below(INDUCTION_VOCAB));
-  }
-  return { ids, length, first, second };
+export function inductionSequence({ ids, groups }, groupNames) {
+  const [firstCopy, repeat] = ['first copy', 'repeat'].map((name) => groupNames.indexOf(name));
+  let second = -1;
+  let repeats = 0;
+  let firstEnd = -1;
+  groups.forEach((group, t) => {
+    if (group === repeat) {
+      if (second < 0) second = t;
+      repeats += 1;
+    }
+    if (group === firstCopy) firstEnd = t;
+  });
+  const length = repeats + 1;
+  return { ids: Array.from(ids), length, first: firstEnd + 2 - length, second };
 }
 
 /**

@@ -268,4 +268,13 @@ HeadRoleScores Trainer::role_scores() {
 
 void Trainer::run_one(const int* ids) { model_->run(ids, 1, layers::Targets{}, false); }
 
+void Trainer::held_out(std::size_t i, int* ids, int* groups) const {
+  const std::size_t T = task_->tokens, reads = tasks::read_tokens(*task_);
+  for (std::size_t t = 0; t < T; ++t) ids[t] = held_.ids.data()[i * T + t];
+  for (std::size_t r = 0; r < reads; ++r) {
+    const std::size_t row = i * reads + r;
+    groups[r] = held_.mask.data()[row] ? int(held_.groups.data()[row]) : -1;
+  }
+}
+
 }  // namespace headwise::train

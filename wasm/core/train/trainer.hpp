@@ -66,6 +66,10 @@ class Trainer {
   // Forward on one sequence of spec().tokens ids (each < vocab: checked by the caller).
   void run_one(const int* ids);
 
+  // Sequence i (< options().eval_size) of the held-out set: its spec().tokens ids, and per read
+  // row its loss group (an index into task().groups), -1 for a row the loss mask leaves out.
+  void held_out(std::size_t i, int* ids, int* groups) const;
+
   long steps() const { return steps_; }
   long diverged_steps() const { return diverged_; }
   layers::Stack& model() { return *model_; }
