@@ -73,9 +73,9 @@ TEST(AttendHead, ContextRowsCanBeWrittenIntoAWiderMatrix) {
   const std::size_t T = 5, hd = 3, stride = 7;
   auto q = random_vector(T * hd, 1), k = random_vector(T * hd, 2), v = random_vector(T * hd, 3);
   std::vector<float> scratch(head_scratch_floats(T, hd)), wide(T * stride, -5.0f), narrow(T * hd);
-  attend_head_f32(T, hd, true, q.data(), k.data(), v.data(), {scratch.data()},
+  attend_head_f32(split_head(T, hd, true, q.data(), k.data(), v.data()), {scratch.data()},
                   {narrow.data(), hd, nullptr, nullptr});
-  attend_head_f32(T, hd, true, q.data(), k.data(), v.data(), {scratch.data()},
+  attend_head_f32(split_head(T, hd, true, q.data(), k.data(), v.data()), {scratch.data()},
                   {wide.data() + 2, stride, nullptr, nullptr});
   for (std::size_t t = 0; t < T; ++t) {
     for (std::size_t e = 0; e < hd; ++e) EXPECT_EQ(wide[t * stride + 2 + e], narrow[t * hd + e]);

@@ -210,9 +210,9 @@ void check_case(const Case& c, std::uint32_t seed) {
       wq.data(), c.bias ? bq.data() : nullptr, wk.data(),   c.bias ? bk.data() : nullptr,
       wv.data(), c.bias ? bv.data() : nullptr, wout.data(), c.bias ? bout.data() : nullptr};
   std::vector<float> y(B * T * D), q(B * T * C), k(B * T * C), v(B * T * C),
-      attention(B * c.heads * T * T), concat(B * T * C), scores(T * T), bias_row(T);
+      attention(B * c.heads * T * T), concat(B * T * C), scores(T * T);
   const AttentionTape tape{nullptr, q.data(), k.data(), v.data(), attention.data(), concat.data()};
-  attention_forward(shape, w, x.data(), tape, y.data(), bias_row.data());
+  attention_forward(shape, w, x.data(), tape, y.data());
   ASSERT_TRUE(all_close(y.data(), forward(c, p), 1e-5, 1e-5)) << "forward";
 
   std::vector<std::vector<float>> got = {
@@ -225,8 +225,7 @@ void check_case(const Case& c, std::uint32_t seed) {
                              got[4].data(), c.bias ? got[8].data() : nullptr};
   std::vector<float> dconcat(B * T * C), dq(B * T * C), dk(B * T * C), dv(B * T * C);
   std::vector<float> dx_query(B * T * D, 0.0f);
-  const AttentionScratch scratch{dconcat.data(), dq.data(),     dk.data(),
-                                 dv.data(),      scores.data(), bias_row.data()};
+  const AttentionScratch scratch{dconcat.data(), dq.data(), dk.data(), dv.data(), scores.data()};
   attention_backward(shape, w, x.data(), tape, gf.data(), grads, scratch, got[0].data(),
                      dx_query.data());
   for (std::size_t i = 0; i < got[0].size(); ++i) got[0][i] += dx_query[i];

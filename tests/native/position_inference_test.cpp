@@ -106,7 +106,7 @@ TEST(PositionInference, EveryKindMatchesItsDefinitionInDoubles) {
             for (std::size_t j = 0; j < d.tokens; ++j)
               ASSERT_NEAR(bias[(h * d.tokens + i) * d.tokens + j], alibi(h, d.heads, i, j), 1e-6);
       }
-      // Without intermediates the fast kernels (or the biased loop) give the same outputs.
+      // Without intermediates the fast kernels (with ALiBi, the rows path) give the same outputs.
       ASSERT_TRUE(m->keep_intermediates(false).is_ok());
       ASSERT_TRUE(m->run(Step::kForwardFused).is_ok());
       EXPECT_TRUE(testing::all_close(m->tensor(TensorId::kOutput), ref.output, 2e-5, 2e-5));

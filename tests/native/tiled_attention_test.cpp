@@ -132,7 +132,7 @@ TEST(TiledAttention, AgreesWithTheRowPathThatKeepsScores) {
   std::vector<float> scores(T * T), attention(T * T);
   attend_head_tiled_f32(T, hd, true, q.data(), k.data(), v.data(), {scratch.data()}, tiled.data(),
                         hd);
-  attend_head_f32(T, hd, true, q.data(), k.data(), v.data(), {scratch.data()},
+  attend_head_f32(split_head(T, hd, true, q.data(), k.data(), v.data()), {scratch.data()},
                   {rows.data(), hd, scores.data(), attention.data()});
   const std::vector<double> rows_d(rows.begin(), rows.end());
   EXPECT_TRUE(all_close(tiled.data(), rows_d, 1e-6, 1e-5));

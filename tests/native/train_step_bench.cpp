@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "attention_head.hpp"
 #include "gemm_f32.hpp"
 #include "layers/attention.hpp"
 #include "train/trainer.hpp"
@@ -47,7 +48,7 @@ int main(int argc, char** argv) {
           headwise::gemm_f32(headwise::Trans::kNo, headwise::Trans::kYes, 1, 12, hd, 0.25f,
                              q.data() + b * 32 + h * hd, 32, k.data() + b * 12 * 32 + h * hd, 32,
                              0.0f, p.data(), 12);
-          headwise::layers::softmax_row(p.data(), 11, 12, nullptr);
+          headwise::softmax_row_f32(p.data(), 12);
         }
       }
     }

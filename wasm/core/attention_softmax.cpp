@@ -1,19 +1,26 @@
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "attention_head.hpp"
-#include "attention_vector_ops.hpp"
-#include "exp_f32.hpp"
 
 namespace headwise {
 
 void softmax_row_f32(float* row, std::size_t n) {
-  if (n == 0) return;
-  const float m = max_of(row, n);
-  if (m == kMinusInf) {  // fully masked: no weight anywhere (exp(-inf - -inf) would be NaN)
+  constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
+  float max = kMinusInf;
+  for (std::size_t j = 0; j < n; ++j) max = std::max(max, row[j]);
+  if (max == kMinusInf) {  // fully masked: no weight anywhere
     std::fill(row, row + n, 0.0f);
     return;
   }
-  scale(n, 1.0f / exp_shifted<exp_f32>(row, n, m), row);
+  float sum = 0.0f;
+  for (std::size_t j = 0; j < n; ++j) {
+    row[j] = std::exp(row[j] - max);
+    sum += row[j];
+  }
+  const float inv = 1.0f / sum;
+  for (std::size_t j = 0; j < n; ++j) row[j] *= inv;
 }
 
 }  // namespace headwise

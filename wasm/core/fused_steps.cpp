@@ -2,6 +2,7 @@
 
 #include "attention_lanes.hpp"
 #include "gemm_f32.hpp"
+#include "layers/positions/position_kind.hpp"
 #include "plain_loops.hpp"
 
 namespace headwise {
@@ -34,7 +35,8 @@ HEADWISE_PLAIN_LOOPS void split_heads(const Dims& d, const float* in, float* out
 
 void attend(const Dims& d, const float* q_heads, const float* k_heads, const float* v_heads,
             HeadScratch scratch, float* context_heads, float* scores, float* attention) {
-  if (!scores && !attention && is_short_head(d.tokens, d.head_dim)) {
+  const auto bias = d.position ? d.position->score_bias : nullptr;
+  if (!scores && !attention && !bias && is_short_head(d.tokens, d.head_dim)) {
     attend_short_heads_f32(d.batch * d.heads, d.tokens, d.head_dim, d.causal, q_heads, k_heads,
                            v_heads, context_heads);
     return;
@@ -42,11 +44,13 @@ void attend(const Dims& d, const float* q_heads, const float* k_heads, const flo
   const std::size_t head_size = d.tokens * d.head_dim;
   const std::size_t score_size = d.tokens * d.tokens;
   for (std::size_t bh = 0; bh < d.batch * d.heads; ++bh) {
+    HeadInputs in = split_head(d.tokens, d.head_dim, d.causal, q_heads + bh * head_size,
+                               k_heads + bh * head_size, v_heads + bh * head_size);
+    in.bias = {bias, bh % d.heads, d.heads};
     HeadOutputs out{context_heads + bh * head_size, d.head_dim,
                     scores ? scores + bh * score_size : nullptr,
                     attention ? attention + bh * score_size : nullptr};
-    attend_head_f32(d.tokens, d.head_dim, d.causal, q_heads + bh * head_size,
-                    k_heads + bh * head_size, v_heads + bh * head_size, scratch, out);
+    attend_head_f32(in, scratch, out);
   }
 }
 

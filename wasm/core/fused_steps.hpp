@@ -23,8 +23,9 @@ void project(const Dims& d, const ProjectionWeights& w, const float* x, float* q
 // (B, T, H*hd) viewed as (B, T, H, hd), then transpose(1, 2) copied out as (B, H, T, hd).
 void split_heads(const Dims& d, const float* in, float* out);
 
-// Every (batch, head) pair attends on its own. scores/attention may be null: then the tiled kernel
-// runs and no (T, T) array exists anywhere (memory linear in T).
+// Every (batch, head) pair attends on its own (attend_head_f32), with the position kind's score
+// bias if it has one (ALiBi). scores/attention may be null: then, without a bias, the tiled
+// kernel runs and no (T, T) array exists anywhere (memory linear in T).
 void attend(const Dims& d, const float* q_heads, const float* k_heads, const float* v_heads,
             HeadScratch scratch, float* context_heads, float* scores, float* attention);
 

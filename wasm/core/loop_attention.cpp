@@ -18,7 +18,7 @@ void run_head(const Dims& d, const ProjectionWeights& w, std::size_t h, const fl
            d.head_dim);
   gemm_f32(d.tokens, d.head_dim, d.d_model, input, {w.wv + col, d.concat}, slice(w.bv), v,
            d.head_dim);
-  attend_head_f32(d.tokens, d.head_dim, d.causal, q, k, v, scratch, out);
+  attend_head_f32(split_head(d.tokens, d.head_dim, d.causal, q, k, v), scratch, out);
 }
 
 }  // namespace

@@ -105,12 +105,6 @@ Status Model::run(Step step) {
       }
       return Status::ok();
     case Step::kAttend:
-      if (d.position && d.position->score_bias) {
-        attend_biased(d, tensor(TensorId::kQHeads), tensor(TensorId::kKHeads),
-                      tensor(TensorId::kVHeads), scratch, tensor(TensorId::kContextHeads), scores,
-                      attention);
-        return Status::ok();
-      }
       attend(d, tensor(TensorId::kQHeads), tensor(TensorId::kKHeads), tensor(TensorId::kVHeads),
              scratch, tensor(TensorId::kContextHeads), scores, attention);
       return Status::ok();

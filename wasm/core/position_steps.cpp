@@ -34,37 +34,4 @@ void fill_score_bias(const Dims& d, float* bias) {
         bias[(h * T + i) * T + j] = d.position->score_bias(h, d.heads, i, j);
 }
 
-void attend_biased(const Dims& d, const float* q_heads, const float* k_heads, const float* v_heads,
-                   HeadScratch scratch, float* context_heads, float* scores, float* attention) {
-  const std::size_t T = d.tokens, hd = d.head_dim;
-  const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
-  for (std::size_t b = 0; b < d.batch; ++b) {
-    for (std::size_t h = 0; h < d.heads; ++h) {
-      const std::size_t bh = b * d.heads + h;
-      const float* q = q_heads + bh * T * hd;
-      const float* k = k_heads + bh * T * hd;
-      const float* v = v_heads + bh * T * hd;
-      for (std::size_t i = 0; i < T; ++i) {
-        float* s = scores ? scores + (bh * T + i) * T : scratch.data;
-        float* p = attention ? attention + (bh * T + i) * T : scratch.data;
-        for (std::size_t j = 0; j < T; ++j) {
-          if (d.causal && j > i) {
-            s[j] = -INFINITY;
-            continue;
-          }
-          float dot = 0.0f;
-          for (std::size_t c = 0; c < hd; ++c) dot += q[i * hd + c] * k[j * hd + c];
-          s[j] = dot * scale + d.position->score_bias(h, d.heads, i, j);
-        }
-        if (p != s) std::copy_n(s, T, p);
-        softmax_row_f32(p, T);
-        float* ctx = context_heads + (bh * T + i) * hd;
-        std::fill_n(ctx, hd, 0.0f);
-        for (std::size_t j = 0; j < T; ++j)
-          for (std::size_t c = 0; c < hd; ++c) ctx[c] += p[j] * v[j * hd + c];
-      }
-    }
-  }
-}
-
 }  // namespace headwise

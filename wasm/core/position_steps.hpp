@@ -1,10 +1,10 @@
 // Where the inference layer's position kinds (layers/positions) enter its forward pass:
 // added to x before the projections (learned, sinusoidal), a rotation of the per-head q and k
-// (RoPE), a per-head bias on the scaled scores (ALiBi). The kinds' own functions compute the
-// values; these loops only apply them to the layer's tensors.
+// (RoPE), a per-head bias on the scaled scores (ALiBi: attend() passes the kind's bias to
+// attend_head_f32). The kinds' own functions compute the values; these loops only apply them to
+// the layer's tensors.
 #pragma once
 
-#include "attention_head.hpp"
 #include "config.hpp"
 
 namespace headwise {
@@ -17,10 +17,5 @@ void add_input_positions(const Dims& d, const float* positions, const float* x, 
 void rotate_heads(const Dims& d, float* heads);
 // bias (H, T, T): the kind's score bias of each head, query i, key j.
 void fill_score_bias(const Dims& d, float* bias);
-// attend() with the kind's score bias added to the scaled scores before the mask and softmax,
-// as plain loops over full score rows. scores / attention (B, H, T, T) may be null; the scratch
-// holds one score row when scores is null.
-void attend_biased(const Dims& d, const float* q_heads, const float* k_heads, const float* v_heads,
-                   HeadScratch scratch, float* context_heads, float* scores, float* attention);
 
 }  // namespace headwise

@@ -32,7 +32,8 @@ constexpr std::size_t kBrPadded = (kBr + kLaneFloats - 1) / kLaneFloats * kLaneF
 static_assert(kBc % kNr == 0 && kQb % kBr == 0, "tiles are whole panels and whole blocks");
 
 // The attention scratch layout in floats: packed keys (whole kNr panels of head_dim rows), then
-// the tiled kernel's work area (or one score row for the rows kernel, whichever is larger).
+// the tiled kernel's work area (at least one score row: the rows path's block of score rows when
+// the caller keeps no attention rows of its own, as for ALiBi without intermediates).
 // Templates so the kernels use size_t and the budget uses uint64_t with the same formula.
 template <typename Number>
 constexpr Number whole(Number n, Number to) {

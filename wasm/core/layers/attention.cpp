@@ -3,26 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "attention_head.hpp"
 #include "gemm_f32.hpp"
 #include "linalg.hpp"
 
 namespace headwise::layers {
-
-void softmax_row(float* p, std::size_t last, std::size_t length, const float* bias) {
-  float max = -INFINITY;
-  for (std::size_t j = 0; j <= last; ++j) {
-    if (bias) p[j] += bias[j];
-    max = std::max(max, p[j]);
-  }
-  float sum = 0.0f;
-  for (std::size_t j = 0; j <= last; ++j) {
-    p[j] = std::exp(p[j] - max);
-    sum += p[j];
-  }
-  const float inv = 1.0f / sum;
-  for (std::size_t j = 0; j <= last; ++j) p[j] *= inv;
-  std::fill(p + last + 1, p + length, 0.0f);
-}
 
 namespace {
 
@@ -39,14 +24,6 @@ void rotate_rows(const AttentionShape& s, float* rows, std::size_t count, std::s
 
 bool rotates(const AttentionShape& s) { return s.position && s.position->rotate; }
 
-// The bias of head h's query at position i over keys 0..last, or null without one.
-const float* score_bias(const AttentionShape& s, std::size_t h, std::size_t i, std::size_t last,
-                        float* bias) {
-  if (!s.position || !s.position->score_bias) return nullptr;
-  for (std::size_t j = 0; j <= last; ++j) bias[j] = s.position->score_bias(h, s.heads, i, j);
-  return bias;
-}
-
 }  // namespace
 
 const float* query_rows(const AttentionShape& s, const float* x, const AttentionTape& tape) {
@@ -54,7 +31,7 @@ const float* query_rows(const AttentionShape& s, const float* x, const Attention
 }
 
 void attention_forward(const AttentionShape& s, const AttentionParams& w, const float* x,
-                       const AttentionTape& tape, float* y, float* bias_scratch) {
+                       const AttentionTape& tape, float* y) {
   const std::size_t B = s.batch, T = s.tokens, D = s.d_model, H = s.heads, hd = s.head_dim;
   const std::size_t C = s.concat(), Tq = s.query_tokens(), qf = s.query_from;
   matmul(B * T, C, D, x, w.wk, w.bk, tape.k);
@@ -68,21 +45,16 @@ void attention_forward(const AttentionShape& s, const AttentionParams& w, const 
     rotate_rows(s, tape.q, B * Tq, Tq, qf, false);
     rotate_rows(s, tape.k, B * T, T, 0, false);
   }
-  // Per (sequence, head): scores = scale q_h k_h^T as one product (causal rows computed whole,
-  // then cut at their last key by the softmax), P in place, context_h = P v_h.
-  const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
+  // Per (sequence, head), the inference layer's attention kernel, reading each head's columns of
+  // q, k, v in place and writing P to the tape and the context into the head's columns of concat.
+  const auto bias = s.position ? s.position->score_bias : nullptr;
   for (std::size_t b = 0; b < B; ++b) {
     for (std::size_t h = 0; h < H; ++h) {
       const std::size_t keys = b * T * C + h * hd, queries = b * Tq * C + h * hd;
-      float* p = tape.p + (b * H + h) * Tq * T;
-      gemm_f32(Trans::kNo, Trans::kYes, Tq, T, hd, scale, tape.q + queries, C, tape.k + keys, C,
-               0.0f, p, T);
-      for (std::size_t i = 0; i < Tq; ++i) {
-        const std::size_t pos = qf + i, last = s.causal ? pos : T - 1;
-        softmax_row(p + i * T, last, T, score_bias(s, h, pos, last, bias_scratch));
-      }
-      gemm_f32(Trans::kNo, Trans::kNo, Tq, hd, T, 1.0f, p, T, tape.v + keys, C, 0.0f,
-               tape.concat + queries, C);
+      const HeadInputs in{
+          T, qf, hd, s.causal, tape.q + queries, tape.k + keys, tape.v + keys, C, {bias, h, H}};
+      attend_head_f32(in, HeadScratch{nullptr},
+                      {tape.concat + queries, C, nullptr, tape.p + (b * H + h) * Tq * T});
     }
   }
   matmul(B * Tq, D, C, tape.concat, w.wout, w.bout, y);

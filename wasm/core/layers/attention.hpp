@@ -51,14 +51,15 @@ struct AttentionScratch {
   float* dk;       // (B*T, C)
   float* dv;       // (B*T, C)
   float* scores;   // (Tq, T): one (sequence, head) block of dP, then dS
-  float* bias;     // (T)
 };
 
 // The rows of x that get queries: x itself when query_from == 0, else tape.xq after gathering.
 const float* query_rows(const AttentionShape& s, const float* x, const AttentionTape& tape);
 
+// The scores, softmax and context of each (sequence, head) are the inference layer's
+// attend_head_f32 (attention_head.hpp), on q, k, v in place.
 void attention_forward(const AttentionShape& s, const AttentionParams& w, const float* x,
-                       const AttentionTape& tape, float* y, float* bias_scratch);
+                       const AttentionTape& tape, float* y);
 
 // From dy (B*Tq, D): parameter gradients (overwritten); dx (B*T, D) overwritten with the key
 // and value paths' gradient; the query path's gradient (B*Tq, D) is ADDED to dx_query, so a
@@ -66,9 +67,5 @@ void attention_forward(const AttentionShape& s, const AttentionParams& w, const 
 void attention_backward(const AttentionShape& s, const AttentionParams& w, const float* x,
                         const AttentionTape& tape, const float* dy, const AttentionGrads& g,
                         const AttentionScratch& scratch, float* dx, float* dx_query);
-
-// Softmax in place over p[0..last] after adding bias[0..last] (if not null); p[last+1..length-1]
-// set to zero (keys a causal query does not see).
-void softmax_row(float* p, std::size_t last, std::size_t length, const float* bias);
 
 }  // namespace headwise::layers

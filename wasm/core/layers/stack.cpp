@@ -136,7 +136,7 @@ void Stack::forward(const int* ids, std::size_t n) {
     const AttentionParams w{P(kWq), P(kBq), P(kWk), P(kBk), P(kWv), P(kBv), P(kWout), P(kBout)};
     const AttentionTape tape{A(kXq), A(kQ), A(kK), A(kV), A(kAttention), A(kConcat)};
     float* h = A(kH);
-    attention_forward(shape, w, a, tape, h, act(Part::kReadout, 0, kBiasScratch));
+    attention_forward(shape, w, a, tape, h);
     if (qf == 0) {
       add_to(n * T * D, x, h);
     } else {
@@ -230,8 +230,7 @@ void Stack::backward(const int* ids, std::size_t n) {
     const AttentionGrads g{P(kWq, G), P(kBq, G), P(kWk, G),   P(kBk, G),
                            P(kWv, G), P(kBv, G), P(kWout, G), P(kBout, G)};
     const AttentionTape tape{A(kXq), A(kQ), A(kK), A(kV), A(kAttention), A(kConcat)};
-    const AttentionScratch scratch{RA(kDConcat), RA(kDQ),           RA(kDK),
-                                   RA(kDV),      RA(kScoreScratch), RA(kBiasScratch)};
+    const AttentionScratch scratch{RA(kDConcat), RA(kDQ), RA(kDK), RA(kDV), RA(kScoreScratch)};
     float* dx = dspare;  // becomes d(x_in), n * T rows
     if (!s.layer_norm) {
       // The query path's gradient is added straight onto the residual's (dh is read first).

@@ -77,23 +77,22 @@ enum class Needs : std::uint8_t {
   ROW(kR, "r", kActivation, (B, Tq, M), none, kMlp)                       \
   ROW(kOut, "out", kActivation, (B, Tq, D), none, kMlp)
 
-#define HEADWISE_READOUT_ACTIVATIONS(ROW)                             \
-  ROW(kLnFOut, "lnF.out", kActivation, (B, Tq, D), none, kLayerNorm)  \
-  ROW(kLnFMean, "lnF.mean", kActivation, (B, Tq), none, kLayerNorm)   \
-  ROW(kLnFRstd, "lnF.rstd", kActivation, (B, Tq), none, kLayerNorm)   \
-  ROW(kLogits, "logits", kActivation, (B, Tq, K), none, kAlways)      \
-  ROW(kDLogits, "dLogits", kScratch, (B, Tq, K), none, kAlways)       \
-  /* the backward's working memory, shared by every block */          \
-  ROW(kDResidualA, "dResidualA", kScratch, (B, T, D), none, kAlways)  \
-  ROW(kDResidualB, "dResidualB", kScratch, (B, T, D), none, kAlways)  \
-  ROW(kDNorm, "dNorm", kScratch, (B, T, D), none, kLayerNorm)         \
-  ROW(kDConcat, "dConcat", kScratch, (B, T, C), none, kAlways)        \
-  ROW(kDQ, "dq", kScratch, (B, T, C), none, kAlways)                  \
-  ROW(kDK, "dk", kScratch, (B, T, C), none, kAlways)                  \
-  ROW(kDV, "dv", kScratch, (B, T, C), none, kAlways)                  \
-  ROW(kDHidden, "dHidden", kScratch, (B, T, M), none, kMlp)           \
-  ROW(kScoreScratch, "scoreScratch", kScratch, (T, T), none, kAlways) \
-  ROW(kBiasScratch, "biasScratch", kScratch, (T), none, kAlways)
+#define HEADWISE_READOUT_ACTIVATIONS(ROW)                            \
+  ROW(kLnFOut, "lnF.out", kActivation, (B, Tq, D), none, kLayerNorm) \
+  ROW(kLnFMean, "lnF.mean", kActivation, (B, Tq), none, kLayerNorm)  \
+  ROW(kLnFRstd, "lnF.rstd", kActivation, (B, Tq), none, kLayerNorm)  \
+  ROW(kLogits, "logits", kActivation, (B, Tq, K), none, kAlways)     \
+  ROW(kDLogits, "dLogits", kScratch, (B, Tq, K), none, kAlways)      \
+  /* the backward's working memory, shared by every block */         \
+  ROW(kDResidualA, "dResidualA", kScratch, (B, T, D), none, kAlways) \
+  ROW(kDResidualB, "dResidualB", kScratch, (B, T, D), none, kAlways) \
+  ROW(kDNorm, "dNorm", kScratch, (B, T, D), none, kLayerNorm)        \
+  ROW(kDConcat, "dConcat", kScratch, (B, T, C), none, kAlways)       \
+  ROW(kDQ, "dq", kScratch, (B, T, C), none, kAlways)                 \
+  ROW(kDK, "dk", kScratch, (B, T, C), none, kAlways)                 \
+  ROW(kDV, "dv", kScratch, (B, T, C), none, kAlways)                 \
+  ROW(kDHidden, "dHidden", kScratch, (B, T, M), none, kMlp)          \
+  ROW(kScoreScratch, "scoreScratch", kScratch, (T, T), none, kAlways)
 
 #define HEADWISE_ROW_FIELD(field, ...) field,
 enum InputParam : int { HEADWISE_INPUT_PARAMETERS(HEADWISE_ROW_FIELD) kInputParamCount };
