@@ -6,12 +6,13 @@
 // Usage: node bench/forward-paired.mjs A_WEB_DIR B_WEB_DIR [ROUNDS] [T,T,...]
 //   e.g. after copying a baseline's web/ (with web/build) to build/base/web:
 //   node bench/forward-paired.mjs build/base/web web 3 128,512,1024
+//   VARIANTS=fused node bench/forward-paired.mjs build/base/web web 6 1024   (only those variants)
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const [a, b, roundsArg = '3', tokensArg = '128,512,1024', child] = process.argv.slice(2);
-const VARIANTS = ['fused', 'intermediates', 'alibi'];
+const VARIANTS = (process.env.VARIANTS ?? 'fused,intermediates,alibi').split(',');
 
 if (child) {
   // One build, one shape, one variant, in a process of its own.
