@@ -159,7 +159,8 @@ TEST(TrainTrainer, SliceGradientsSumToTheBatchGradient) {
     EXPECT_NEAR(ra.loss_sum + rb.loss_sum + rc.loss_sum, all.loss_sum, 1e-9 * all.loss_sum);
     const std::size_t n = whole->model().parameter_count();
     const float *ga = a->model().buffer(Slot::kGradient), *gb = b->model().buffer(Slot::kGradient),
-                *gc = c->model().buffer(Slot::kGradient), *g = whole->model().buffer(Slot::kGradient);
+                *gc = c->model().buffer(Slot::kGradient),
+                *g = whole->model().buffer(Slot::kGradient);
     double worst = 0, largest = 0;
     std::size_t outside = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -182,10 +183,10 @@ TEST(TrainTrainer, SliceGradientsSumToTheBatchGradient) {
       ASSERT_TRUE(q->apply_gradient(r.loss));
     }
     EXPECT_EQ(p->steps(), q->steps());
-    EXPECT_EQ(0, std::memcmp(p->model().buffer(Slot::kValue), q->model().buffer(Slot::kValue),
-                             n * 4));
-    EXPECT_EQ(0, std::memcmp(p->model().buffer(Slot::kAdamV), q->model().buffer(Slot::kAdamV),
-                             n * 4));
+    EXPECT_EQ(0,
+              std::memcmp(p->model().buffer(Slot::kValue), q->model().buffer(Slot::kValue), n * 4));
+    EXPECT_EQ(0,
+              std::memcmp(p->model().buffer(Slot::kAdamV), q->model().buffer(Slot::kAdamV), n * 4));
     // A gradient that is not finite changes nothing and counts as diverged.
     std::vector<float> before(q->model().buffer(Slot::kValue), q->model().buffer(Slot::kValue) + n);
     q->model().buffer(Slot::kGradient)[n / 2] = std::numeric_limits<float>::infinity();
