@@ -302,7 +302,9 @@ export class InductionView {
       live.where === 'page'
         ? ` on the page (${live.runs.find((r) => r.why)?.why ?? 'no worker'}): one step a frame, the page may stutter`
         : live.where === 'worker'
-          ? ' in 2 workers, off the page'
+          ? live.split === 'data'
+            ? ` data-parallel over ${live.instances} workers (the page sums the gradients and takes each Adam step)`
+            : ' in 2 workers, off the page'
           : '';
     const steps = live.runs.map((r) => `${r.name} step ${r.step}`).join(', ');
     const held = `held-out points every ${MEASURE_EVERY} steps on ${LIVE_EVAL_SIZE} sequences`;

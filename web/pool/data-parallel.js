@@ -107,11 +107,6 @@ export class PooledTrainer {
     return this.#fallbackReason ?? (this.#workers > 1 || this.#pool.workerCount > 0 ? this.#pool.fallbackReason : null);
   }
 
-  /** @internal */
-  get version() {
-    return this.#version;
-  }
-
   #slots() {
     return this.#pool.trainerSlots(this.#workers).slice(0, this.options.batch);
   }
