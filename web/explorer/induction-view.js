@@ -152,6 +152,7 @@ export class InductionView {
       this.live = this.host.inductionLive({
         models: this.data.models.map(({ name, layers, options, steps }) => ({ name, layers, options, steps })),
         sequence: this.data.sequence,
+        split: this.panel.options?.learnSplit ?? 'model',
         onChange: () => this.#changed(),
       });
     } catch (error) {
