@@ -67,7 +67,7 @@ export class InductionLive {
   #hw;
   #kinds;
   #channels = [];
-  #lease = null; // split 'data': the shared pool's lease (its trainers go with it)
+  #lease = null; // split 'data': a promise of the shared pool's lease (its trainers go with it)
   #resume = null; // resolves the wait of a paused run
   #disposed = false;
 
@@ -166,7 +166,7 @@ export class InductionLive {
   }
 
   #close() {
-    this.#lease?.dispose();
+    this.#lease?.then((lease) => lease.dispose()).catch(() => {});
     this.#lease = null;
     for (const { channel, where } of this.#channels) {
       if (where === 'page')
@@ -228,7 +228,7 @@ export class InductionLive {
   async #runSplit(run, i) {
     this.#lease ??= sharedPool({ module: this.#hw });
     const lease = await this.#lease;
-    if (this.#disposed) return;
+    if (this.#disposed || lease.disposed) return;
     const trainer = lease.createTrainer(run.options);
     const onPage = trainer.instances === 1 && lease.size === 1;
     this.instances = trainer.instances;
