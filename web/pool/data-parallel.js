@@ -80,7 +80,10 @@ export class PooledTrainer {
     this.id = id;
   }
 
-  /** The calling thread's Trainer: the weights, Adam's state and the batch stream live there. */
+  /**
+   * The calling thread's Trainer: the weights, Adam's state and the batch stream live there. Read
+   * it freely; change the weights through this object (setWeights), so that the workers get them.
+   */
   get trainer() {
     return this.#main;
   }
@@ -104,7 +107,7 @@ export class PooledTrainer {
 
   /** Why this trainer steps on the calling thread although workers were asked for, or null. */
   get fallbackReason() {
-    return this.#fallbackReason ?? (this.#workers > 1 || this.#pool.workerCount > 0 ? this.#pool.fallbackReason : null);
+    return this.#fallbackReason ?? this.#pool.fallbackReason;
   }
 
   #slots() {
