@@ -13,7 +13,7 @@
 // gradients in worker order and takes the Adam step; both models share the pool's workers.
 import { Channel } from '../pool/channel.js';
 import { serve } from '../pool/serve.js';
-import { sharedPool } from '../pool/shared.js';
+import { sharedPool } from '../headwise.js';
 import { spawnWorker, workerKinds } from '../pool/spawn.js';
 
 export const MEASURE_EVERY = 50;
