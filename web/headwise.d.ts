@@ -442,7 +442,34 @@ export class Trainer {
   getWeights(): TrainerWeights;
   /** Replaces any of the parameters; Adam's moments and the step count are kept. */
   setWeights(weights: Partial<TrainerWeights> | Record<string, ArrayLike<number>>): void;
+  // ---- Data-parallel pieces (what pool.createTrainer() splits a step into) ----
+  /** Numbers in the parameter buffer (and in a gradient). */
+  readonly parameterCount: number;
+  /** The batch generator's 32-bit state: trainers of the same options at the same state draw the same batch. */
+  batchState: number;
+  /**
+   * Draws the next batch (as step() would) and returns the gradient of its rows [from, to) (default
+   * the whole batch) of the batch's mean loss: the slices' gradients sum to the batch's. Weights unchanged.
+   */
+  sliceGradients(from?: number, to?: number): SliceGradients;
+  /** One Adam step with `gradient` as the batch's gradient (non-finite: nothing changes, counted as diverged). */
+  applyGradients(gradient: Float32Array, loss: number): { step: number; diverged: boolean; divergedSteps: number };
+  /** Every parameter as one Float32Array (a copy), in buffer order. */
+  parameterBuffer(): Float32Array;
+  /** Replaces every parameter from one Float32Array as parameterBuffer() gives. */
+  setParameterBuffer(buffer: Float32Array | number[]): void;
   dispose(): void;
+}
+
+/** What Trainer.sliceGradients returns: the gradient and the slice's own sums. */
+export interface SliceGradients {
+  gradient: Float32Array;
+  lossSum: number;
+  counted: number;
+  correct: number;
+  groups: Record<string, { lossSum: number; correct: number; rows: number }>;
+  /** The batch generator's state after the draw. */
+  batchState: number;
 }
 
 /** The task's 21 tokens in id order: nouns 0-7, verbs 8-15, fillers 16-19, "?" = 20. */
@@ -494,6 +521,7 @@ export interface PoolOptions {
 export interface PoolWorkerStats {
   name: string;
   liveLayers: number;
+  liveTrainers: number;
   wasmMemoryBytes: number;
   heapInUseBytes: number;
 }
@@ -528,8 +556,44 @@ export interface Pool {
   /** The calling thread's module. */
   readonly module: Headwise;
   createAttention(config?: AttentionConfig): PooledAttention;
+  /**
+   * A trainer whose steps are split across the workers by batch rows (workers: how many share a
+   * step, default all). The calling thread keeps the weights and takes the Adam step; the slices'
+   * gradients are summed in worker order (bitwise repeatable for a seed and a worker count; with one
+   * instance Trainer.step() bit for bit).
+   */
+  createTrainer(options?: TrainerOptions, split?: { workers?: number }): PooledTrainer;
   workerStats(): Promise<PoolWorkerStats[]>;
   /** Frees every layer and stops the workers (a lease: its own layers; the last lease stops the workers). */
+  dispose(): void;
+}
+
+/** A trainer of a pool (pool.createTrainer): its steps split across the workers. */
+export interface PooledTrainer {
+  readonly id: number;
+  /** The calling thread's Trainer: the weights, Adam's moments and the batch stream. */
+  readonly trainer: Trainer;
+  readonly options: Readonly<Required<TrainerOptions>>;
+  readonly steps: number;
+  readonly disposed: boolean;
+  /** Instances sharing each step now (1: the calling thread alone). */
+  readonly instances: number;
+  /** Why it steps on the calling thread although workers were asked for, or null. */
+  readonly fallbackReason: string | null;
+  readonly divergedSteps: number;
+  /** n updates, each split across the workers; as Trainer.step(n). */
+  step(n?: number): Promise<TrainResult>;
+  /** The held-out set's loss and accuracy, computed in a worker. */
+  evaluate(): Promise<TrainResult>;
+  /** { step, heldOut: evaluate(), roles: roleScores() }, computed in a worker. */
+  measure(): Promise<{ step: number; heldOut: TrainResult; roles: HeadRoleScores[][] }>;
+  /** Every block's attention on one sequence, computed in a worker. */
+  attention(sequence: string | ReadonlyArray<string | number>): Promise<{
+    tokens: string[];
+    layers: Array<{ queries: number; heads: Float32Array[] }>;
+  }>;
+  getWeights(): TrainerWeights;
+  setWeights(weights: Partial<TrainerWeights> | Record<string, ArrayLike<number>>): void;
   dispose(): void;
 }
 

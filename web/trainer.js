@@ -118,6 +118,86 @@ export class Trainer {
     return result;
   }
 
+  /** How many numbers the parameters are (the length of parameterBuffer() and of a gradient). */
+  get parameterCount() {
+    const last = this.#rows[this.#rows.length - 1];
+    return last.offset + last.size;
+  }
+
+  /**
+   * The batch generator's state, a whole number in [0, 2^32): what the next step() or
+   * sliceGradients() draws. Trainers of the same options set to the same state draw the same batch.
+   */
+  get batchState() {
+    return this.#core.call('trainerBatchState', this.#live());
+  }
+
+  set batchState(state) {
+    if (typeof state !== 'number') throw new TypeError(`batchState must be a number, got ${describe(state)}`);
+    if (!Number.isInteger(state) || state < 0 || state >= 2 ** 32) {
+      throw new RangeError(`batchState must be a whole number from 0 to 2^32 - 1, got ${describe(state)}`);
+    }
+    this.#checked(this.#core.call('trainerSetBatchState', this.#live(), state) || null);
+  }
+
+  /**
+   * Data-parallel training, one piece: draws the next batch (as step() would) and returns the
+   * gradient of its rows [from, to) of the batch's mean loss (divided by the whole batch's counted
+   * rows, so the slices' gradients sum to the batch's gradient), with the slice's own sums:
+   * { gradient (Float32Array, parameter buffer order), lossSum, counted, correct, groups: { name:
+   * { lossSum, correct, rows } }, batchState (after the draw) }. The weights do not change.
+   */
+  sliceGradients(from = 0, to = this.options.batch) {
+    const batch = this.options.batch;
+    for (const [name, value] of [
+      ['from', from],
+      ['to', to],
+    ]) {
+      if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+    }
+    if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || from >= to || to > batch) {
+      throw new RangeError(`the slice must be whole rows with 0 <= from < to <= ${batch}, got [${from}, ${to})`);
+    }
+    const sums = this.#checked(this.#core.call('trainerSliceGradients', this.#live(), from, to));
+    const gradient = this.#checked(this.#core.call('trainerBufferView', this.#live(), 1)).slice();
+    const groups = {};
+    sums.groups.forEach((group, g) => (groups[this.task.groups[g]] = group));
+    return { ...sums, groups, gradient };
+  }
+
+  /**
+   * Data-parallel training, the other piece: one Adam step with `gradient` (a Float32Array of
+   * parameterCount numbers, e.g. the slices' gradients summed) as the batch's gradient; `loss`
+   * is the batch's mean loss. A loss or gradient that is not finite changes nothing and counts in
+   * divergedSteps, as in step(). Returns { step, diverged, divergedSteps }.
+   */
+  applyGradients(gradient, loss) {
+    const n = this.parameterCount;
+    if (!ArrayBuffer.isView(gradient) || Object.prototype.toString.call(gradient) !== '[object Float32Array]') {
+      throw new TypeError(`gradient must be a Float32Array, got ${describe(gradient)}`);
+    }
+    if (gradient.length !== n) throw new RangeError(`gradient must have ${n} values, got ${gradient.length}`);
+    if (typeof loss !== 'number') throw new TypeError(`loss must be a number, got ${describe(loss)}`);
+    const handle = this.#live();
+    const copy = gradient.slice(); // no caller code runs between the view and the call
+    this.#checked(this.#core.call('trainerBufferView', handle, 1)).set(copy);
+    const result = this.#checked(this.#core.call('trainerApplyGradient', handle, loss));
+    this.steps = result.step;
+    return result;
+  }
+
+  /** Every parameter as one Float32Array (a copy), in buffer order (each tensor at its table offset). */
+  parameterBuffer() {
+    return this.#checked(this.#core.call('trainerBufferView', this.#live(), 0)).slice();
+  }
+
+  /** Replaces every parameter from one Float32Array as parameterBuffer() gives (finite values only). */
+  setParameterBuffer(buffer) {
+    const n = this.parameterCount;
+    const copy = floatArrayArgument('buffer', buffer, n, [n]);
+    this.#checked(this.#core.call('trainerBufferView', this.#live(), 0)).set(copy);
+  }
+
   /** Loss and accuracy on the held-out set (options.evalSize sequences of its own seed), per group too. */
   evaluate() {
     return this.#checked(this.#core.call('trainerEvaluate', this.#live()));

@@ -387,6 +387,34 @@ test(MODULE_TITLE, async () => {
   }
 });
 
+test('learn-split="data" on a module page: each model trains data-parallel on the shared pool', async () => {
+  const context = await web.browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  const body =
+    '<!doctype html><link rel="icon" href="data:,"><body style="margin:0">' +
+    '<headwise-explorer panel="learn" learn-experiment="layers" learn-split="data" slide></headwise-explorer>' +
+    '<script type="module">import "./explorer/define.js";</script>';
+  await page.route(`${web.server.url}split-learn.html`, (route) => route.fulfill({ contentType: 'text/html', body }));
+  try {
+    await page.goto(`${web.server.url}split-learn.html`);
+    await waitState(page, ['checkpoints']);
+    const live = await trainLive(page, { steps: 50 });
+    assert.equal(live.st.where, 'worker', live.status);
+    assert.match(live.status, /data-parallel over 2 workers \(the page sums the gradients/);
+    assert.ok(live.st.step >= 50, JSON.stringify(live.st));
+    // One pool for both models: two workers, not one per model and slice.
+    assert.equal(page.workers().length, 2);
+    await page.evaluate(() => document.querySelector('headwise-explorer').resetTraining());
+    for (let i = 0; i < 50 && page.workers().length > 0; i += 1) await page.waitForTimeout(50);
+    assert.equal(page.workers().length, 0, 'resetting frees the pool');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('under the strict CSP (no blob: workers for the classic bundle): it trains on the page and says so', async () => {
   const context = await web.browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();

@@ -48,6 +48,41 @@ window.poolCheck = async (options = {}) => {
 
 window.poolDispose = () => pool.dispose();
 
+// Data-parallel training (web/pool/data-parallel.js) against Trainer.step() on this thread: a
+// small 2-layer induction model, `steps` steps; the pool stays open for poolDispose().
+const TRAIN = { task: 'induction', layers: 2, heads: 2, dModel: 16, mlpWidth: 0, batch: 6, evalSize: 16, seed: 3 };
+window.poolTrainCheck = async (options = {}, steps = 6) => {
+  const hw = await loadModule();
+  pool = await createPool({ ...options, module: hw });
+  const run = async (split) => {
+    const t = pool.createTrainer(TRAIN, split);
+    for (let i = 0; i < steps; i += 1) await t.step();
+    const weights = t.trainer.parameterBuffer();
+    const seen = { weights, instances: t.instances, fallbackReason: t.fallbackReason };
+    t.dispose();
+    return seen;
+  };
+  const one = hw.createTrainer(TRAIN);
+  for (let i = 0; i < steps; i += 1) one.step();
+  const reference = one.parameterBuffer();
+  one.dispose();
+  const a = await run();
+  const b = await run();
+  const single = await run({ workers: 1 });
+  const same = (x, y) => x.length === y.length && x.every((v, i) => Object.is(v, y[i]));
+  return {
+    size: pool.size,
+    fallbackReason: pool.fallbackReason,
+    replacements: pool.replacements,
+    instances: a.instances,
+    repeatable: same(a.weights, b.weights),
+    oneWorkerIsStep: same(single.weights, reference),
+    maxDiffFromOne: compare(a.weights, reference).worst,
+    liveTrainers: (await pool.workerStats()).map((s) => s.liveTrainers),
+    weights: Array.from(a.weights.subarray(0, 8)),
+  };
+};
+
 /** For the file:// bundle: the module with its wasm inside. */
 export function useModule(load) {
   loadModule = load;

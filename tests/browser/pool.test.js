@@ -139,3 +139,31 @@ test('workers that cannot load: one instance, with the reason', async () => {
   assert.match(seen.fallbackReason, /no worker could start \(module workers: worker 0\.0 (could not be loaded|threw)/);
   await page.close();
 });
+
+test('data-parallel training over http: repeatable, one worker is Trainer.step(), two within 1e-4 of it', async () => {
+  const { page, errors } = await openPage(`${plain.url}${PAGE}`);
+  const seen = await page.evaluate(() => window.poolTrainCheck({ size: 2 }));
+  console.log(`train: ${JSON.stringify(seen)}`);
+  assert.deepEqual([seen.size, seen.fallbackReason, seen.instances], [2, null, 2]);
+  assert.equal(seen.repeatable, true);
+  assert.equal(seen.oneWorkerIsStep, true);
+  assert.ok(seen.maxDiffFromOne > 0 && seen.maxDiffFromOne < 1e-4, String(seen.maxDiffFromOne));
+  assert.deepEqual(seen.liveTrainers, [0, 0]);
+  await assertDisposeEndsWorkers(page);
+  assert.deepEqual(errors, []);
+  // A worker that stops in a training step (self.close(): no event) is replaced after its
+  // deadline, the step asked again: the same weights as with healthy workers.
+  const failing = await openPage(`${plain.url}${PAGE}`);
+  const workerUrl = `${plain.url}tests/js/pool-workers/exits-in-step.js`;
+  const replaced = await failing.page.evaluate(
+    (url) => window.poolTrainCheck({ size: 2, workerUrl: url, timeoutMs: 2000 }),
+    workerUrl,
+  );
+  console.log(`train, a worker stops: ${JSON.stringify(replaced)}`);
+  assert.deepEqual([replaced.size, replaced.fallbackReason], [2, null]);
+  assert.ok(replaced.replacements >= 1);
+  assert.deepEqual(replaced.weights, seen.weights);
+  await assertDisposeEndsWorkers(failing.page);
+  await failing.page.close();
+  await page.close();
+});

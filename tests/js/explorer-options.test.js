@@ -95,6 +95,7 @@ test('the schema names every option once; every surface uses exactly its names',
     'learn-width',
     'learn-heads',
     'learn-experiment',
+    'learn-split',
   ]);
   expect(new Set(OPTION_CASES.map((c) => c.name))).toEqual(new Set(OPTION_NAMES));
   expect(Object.keys(DEFAULT_STATE)).toEqual(OPTION_SCHEMA.map((row) => row.key));

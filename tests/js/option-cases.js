@@ -58,6 +58,8 @@ export const OPTION_CASES = [
     value: 'depth',
     error: 'learn-experiment="depth" was ignored: use heads or layers',
   },
+  { name: 'learn-split', value: 'data', state: { learnSplit: 'data' } },
+  { name: 'learn-split', value: 'heads', error: 'learn-split="heads" was ignored: use model or data' },
 ];
 
 /** The text form of a value, as a URL parameter or an attribute carries it. */

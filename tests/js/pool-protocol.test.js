@@ -55,6 +55,32 @@ describe('a real worker (web/pool/worker.js) and hostile requests', () => {
     ['ids as an array', { id: 18, op: 'trainerAttention', trainer: 1, ids: [1, 2] }, 18, /ids must be an Int32Array/],
     ['an option that is an object', { id: 19, op: 'trainerCreate', trainer: 1, options: { seed: {} } }, 19, /"seed"/],
     [
+      'a batch state of 2^32',
+      {
+        id: 20,
+        op: 'trainerGradients',
+        trainer: 1,
+        parameters: new Float32Array(1),
+        batchState: 2 ** 32,
+        from: 0,
+        to: 1,
+      },
+      20,
+      /batchState must be a whole number below 2\^32/,
+    ],
+    [
+      'parameters as an array',
+      { id: 21, op: 'trainerSetParameters', trainer: 1, parameters: [1, 2] },
+      21,
+      /parameters must be a Float32Array/,
+    ],
+    [
+      'a gradients request without its slice',
+      { id: 22, op: 'trainerGradients', trainer: 1, parameters: new Float32Array(1), batchState: 0, from: 0 },
+      22,
+      /to must be a whole number/,
+    ],
+    [
       'wasmModule that is not a WebAssembly.Module',
       { id: 15, op: 'init', wasmModule: new ArrayBuffer(8) },
       15,
@@ -116,6 +142,19 @@ describe('a real worker (web/pool/worker.js) and hostile requests', () => {
     expect(await ask({ id: 45, op: 'trainerStep', trainer: 2, steps: 1 })).toMatchObject({
       error: { message: /no trainer 2/ },
     });
+    // The data-parallel slice: a wrong slice is refused; a right one answers the gradient.
+    const { loadHeadwise } = await import('../../web/headwise.js');
+    const local = (await loadHeadwise()).createTrainer({ heads: 2, seed: 2 });
+    const parameters = local.parameterBuffer();
+    local.dispose();
+    expect(
+      await ask({ id: 48, op: 'trainerGradients', trainer: 1, parameters, batchState: 7, from: 3, to: 3 }),
+    ).toMatchObject({ ok: false, error: { name: 'RangeError', message: /0 <= from < to/ } });
+    const slice = await ask({ id: 49, op: 'trainerGradients', trainer: 1, parameters, batchState: 7, from: 0, to: 4 });
+    expect(slice.result.gradient).toBeInstanceOf(Float32Array);
+    expect(slice.result.gradient.length).toBe(parameters.length);
+    expect(slice.result.counted).toBe(4);
+    expect(slice.result.batchState).not.toBe(7);
     expect(await ask({ id: 46, op: 'trainerDispose', trainer: 1 })).toEqual({ id: 46, ok: true, result: null });
     expect(await ask({ id: 47, op: 'trainerMeasure', trainer: 1 })).toMatchObject({
       error: { message: /no trainer 1/ },

@@ -128,6 +128,74 @@ TEST(TrainTrainer, AStepIsAdamOnTheBatchGradient) {
   EXPECT_EQ(0, std::memcmp(shadow->buffer(Slot::kValue), t->model().buffer(Slot::kValue), n * 4));
 }
 
+// The data-parallel pieces: slices of a batch, each drawn by its own trainer set to the same
+// batch state, give gradients whose sum is the whole batch's within 1e-6 + 1e-5 |g| (the float
+// sum's order differs); one slice [0, batch) then Adam is step() bit for bit.
+TEST(TrainTrainer, SliceGradientsSumToTheBatchGradient) {
+  for (const char* task : {"induction", "verb-noun"}) {
+    TrainerOptions o;
+    o.task = task, o.seed = 4, o.eval_size = 16, o.batch = 7, o.layers = 2;
+    if (std::string(task) == "induction") o.d_model = 32, o.heads = 4, o.mlp = 0;
+    std::unique_ptr<Trainer> whole, a, b, c;
+    ASSERT_TRUE(Trainer::create(o, kNoLimit, &whole).is_ok());
+    ASSERT_TRUE(Trainer::create(o, kNoLimit, &a).is_ok());
+    ASSERT_TRUE(Trainer::create(o, kNoLimit, &b).is_ok());
+    ASSERT_TRUE(Trainer::create(o, kNoLimit, &c).is_ok());
+    for (int i = 0; i < 3; ++i) whole->step();  // not the first batch: the state has moved
+    for (Trainer* t : {a.get(), b.get(), c.get()}) {
+      t->set_batch_state(whole->batch_state());
+      std::memcpy(t->model().buffer(Slot::kValue), whole->model().buffer(Slot::kValue),
+                  whole->model().parameter_count() * 4);
+      t->draw_batch();
+    }
+    const std::uint32_t after = a->batch_state();
+    whole->draw_batch();
+    EXPECT_EQ(whole->batch_state(), after);
+    const layers::LossSums all = whole->batch_gradient(0, 7);
+    const layers::LossSums ra = a->batch_gradient(0, 3), rb = b->batch_gradient(3, 5),
+                           rc = c->batch_gradient(5, 7);
+    EXPECT_EQ(ra.counted + rb.counted + rc.counted, all.counted) << task;
+    EXPECT_EQ(ra.correct + rb.correct + rc.correct, all.correct) << task;
+    EXPECT_NEAR(ra.loss_sum + rb.loss_sum + rc.loss_sum, all.loss_sum, 1e-9 * all.loss_sum);
+    const std::size_t n = whole->model().parameter_count();
+    const float *ga = a->model().buffer(Slot::kGradient), *gb = b->model().buffer(Slot::kGradient),
+                *gc = c->model().buffer(Slot::kGradient),
+                *g = whole->model().buffer(Slot::kGradient);
+    double worst = 0, largest = 0;
+    std::size_t outside = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double sum = double(ga[i]) + gb[i] + gc[i], d = std::abs(sum - g[i]);
+      worst = std::max(worst, d);
+      largest = std::max(largest, double(std::abs(g[i])));
+      outside += d > 1e-6 + 1e-5 * std::abs(g[i]);
+    }
+    EXPECT_EQ(outside, 0u) << task << ": max |diff| " << worst << ", max |g| " << largest;
+    EXPECT_GT(largest, 1e-3) << task;  // a real gradient, not zeros
+    // One slice [0, batch) and apply_gradient is step(), bit for bit.
+    std::unique_ptr<Trainer> p, q;
+    ASSERT_TRUE(Trainer::create(o, kNoLimit, &p).is_ok());
+    ASSERT_TRUE(Trainer::create(o, kNoLimit, &q).is_ok());
+    for (int i = 0; i < 5; ++i) {
+      const Evaluation e = p->step();
+      q->draw_batch();
+      const layers::LossSums r = q->batch_gradient(0, 7);
+      ASSERT_EQ(r.loss, e.loss);
+      ASSERT_TRUE(q->apply_gradient(r.loss));
+    }
+    EXPECT_EQ(p->steps(), q->steps());
+    EXPECT_EQ(0,
+              std::memcmp(p->model().buffer(Slot::kValue), q->model().buffer(Slot::kValue), n * 4));
+    EXPECT_EQ(0,
+              std::memcmp(p->model().buffer(Slot::kAdamV), q->model().buffer(Slot::kAdamV), n * 4));
+    // A gradient that is not finite changes nothing and counts as diverged.
+    std::vector<float> before(q->model().buffer(Slot::kValue), q->model().buffer(Slot::kValue) + n);
+    q->model().buffer(Slot::kGradient)[n / 2] = std::numeric_limits<float>::infinity();
+    EXPECT_FALSE(q->apply_gradient(1.0));
+    EXPECT_EQ(q->diverged_steps(), 1);
+    EXPECT_EQ(0, std::memcmp(before.data(), q->model().buffer(Slot::kValue), n * 4));
+  }
+}
+
 TEST(TrainTrainer, ARunIsBitwiseRepeatableForASeed) {
   for (const char* positions : {"learned", "sinusoidal", "none"}) {
     TrainerOptions o;

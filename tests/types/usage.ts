@@ -1,6 +1,13 @@
 // Compiled (never run) by tests/package/types.test.js: the declarations must accept real use
 // and reject misuse (the @ts-expect-error lines fail the compile if they stop being errors).
-import { HeadwiseError, loadHeadwise, weightsFromPyTorch, type Intermediates, type TraceEntry } from 'headwise';
+import {
+  HeadwiseError,
+  createPool,
+  loadHeadwise,
+  weightsFromPyTorch,
+  type Intermediates,
+  type TraceEntry,
+} from 'headwise';
 
 const hw = await loadHeadwise();
 const mha = hw.createAttention({ batch: 2, tokens: 6, dModel: 6, heads: 2, seed: 1 });
@@ -50,7 +57,23 @@ hw.createTrainer({ task: 'induction', layers: 2, mlpWidth: 0 });
 // @ts-expect-error: no such checkpoint
 hw.loadCheckpoint('gpt-2');
 
+// Training data-parallel across a pool, and the pieces it is made of.
+const pool = await createPool({ size: 2 });
+const split = pool.createTrainer({ task: 'induction', layers: 2, mlpWidth: 0 }, { workers: 2 });
+const stepped: number = (await split.step(10)).loss;
+const point: number = (await split.measure()).heldOut.groups.repeat.loss;
+const slice = split.trainer.sliceGradients(0, 4);
+const applied: boolean = split.trainer.applyGradients(slice.gradient, slice.lossSum / slice.counted).diverged;
+split.trainer.batchState = slice.batchState;
+// @ts-expect-error: workers is a number
+pool.createTrainer({}, { workers: 'all' });
+split.dispose();
+pool.dispose();
+
 export {
+  stepped,
+  point,
+  applied,
   y,
   all,
   loop,

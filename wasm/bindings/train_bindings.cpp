@@ -158,6 +158,70 @@ val trainer_step(int handle, double n) {
   return evaluation(mean, *t);
 }
 
+// The data-parallel pieces (trainer.hpp): draw the next batch and take the gradient of its rows
+// [from, to) (left in the gradient slot, read with trainerBufferView(handle, 1)); returns the
+// slice's sums { lossSum, counted, correct, groups: [{ lossSum, correct, rows }] in task order,
+// batchState: the stream's state after the draw }.
+val trainer_slice_gradients(int handle, double from, double to) {
+  if (!can_allocate()) return val::null();
+  Trainer* t = find(handle);
+  if (!t) return val::null();
+  const double batch = t->options().batch;
+  if (!(from >= 0 && from < to && to <= batch) || from != std::floor(from) ||
+      to != std::floor(to)) {
+    return fail("the slice must be whole rows with 0 <= from < to <= " +
+                headwise::format_number(batch)),
+           val::null();
+  }
+  t->draw_batch();
+  const headwise::layers::LossSums r =
+      t->batch_gradient(static_cast<std::size_t>(from), static_cast<std::size_t>(to));
+  val out = val::object();
+  out.set(text("lossSum"), r.loss_sum);
+  out.set(text("counted"), static_cast<double>(r.counted));
+  out.set(text("correct"), static_cast<double>(r.correct));
+  val groups = val::array();
+  for (std::size_t g = 0; t->task().groups[g] && g < headwise::layers::kMaxGroups; ++g) {
+    val group = val::object();
+    group.set(text("lossSum"), r.group_loss[g]);
+    group.set(text("correct"), static_cast<double>(r.group_correct[g]));
+    group.set(text("rows"), static_cast<double>(r.group_counted[g]));
+    groups.call<void>("push", group);
+  }
+  out.set(text("groups"), groups);
+  out.set(text("batchState"), static_cast<double>(t->batch_state()));
+  return out;
+}
+
+// One Adam step with the gradient slot as the caller wrote it; loss: the batch's. { step,
+// diverged (nothing changed), divergedSteps }.
+val trainer_apply_gradient(int handle, double loss) {
+  if (!can_allocate()) return val::null();
+  Trainer* t = find(handle);
+  if (!t) return val::null();
+  const bool applied = t->apply_gradient(loss);
+  val out = val::object();
+  out.set(text("step"), static_cast<double>(t->steps()));
+  out.set(text("diverged"), !applied);
+  out.set(text("divergedSteps"), static_cast<double>(t->diverged_steps()));
+  return out;
+}
+
+// The batch stream's 32-bit state, and setting it (a whole number below 2^32, checked in JS).
+double trainer_batch_state(int handle) {
+  Trainer* t = find(handle);
+  return t ? static_cast<double>(t->batch_state()) : -1.0;
+}
+
+bool trainer_set_batch_state(int handle, double state) {
+  Trainer* t = find(handle);
+  if (!t) return false;
+  if (!(state >= 0 && state < 4294967296.0) || state != std::floor(state))
+    return fail("the batch state must be a whole number from 0 to 2^32 - 1"), false;
+  t->set_batch_state(static_cast<std::uint32_t>(state));
+  return true;
+}
+
 val trainer_evaluate(int handle) {
   if (!can_allocate()) return val::null();
   Trainer* t = find(handle);
@@ -363,6 +427,10 @@ EMSCRIPTEN_BINDINGS(headwise_train) {
   emscripten::function("trainerDispose", &trainer_dispose);
   emscripten::function("trainerStep", &trainer_step);
   emscripten::function("trainerEvaluate", &trainer_evaluate);
+  emscripten::function("trainerSliceGradients", &trainer_slice_gradients);
+  emscripten::function("trainerApplyGradient", &trainer_apply_gradient);
+  emscripten::function("trainerBatchState", &trainer_batch_state);
+  emscripten::function("trainerSetBatchState", &trainer_set_batch_state);
   emscripten::function("trainerProbeShares", &trainer_probe_shares);
   emscripten::function("trainerRoleScores", &trainer_role_scores);
   emscripten::function("trainerAttention", &trainer_attention);

@@ -7,8 +7,13 @@
 // maps on the shown sequence are read every MAPS_EVERY steps. Where no worker can start (the classic
 // bundle under a CSP without blob: workers), it trains on the page, one step per task: then a step
 // (30-100 ms) and each measurement are long tasks, and the status says so.
+//
+// split: 'data' instead trains each model data-parallel across the page's shared pool
+// (web/pool/data-parallel.js): every worker takes a slice of each batch, the page sums the
+// gradients in worker order and takes the Adam step; both models share the pool's workers.
 import { Channel } from '../pool/channel.js';
 import { serve } from '../pool/serve.js';
+import { sharedPool } from '../headwise.js';
 import { spawnWorker, workerKinds } from '../pool/spawn.js';
 
 export const MEASURE_EVERY = 50;
@@ -17,6 +22,9 @@ export const LIVE_EVAL_SIZE = 128;
 const WORKER_CHUNK = 10; // steps per request to a worker (about 0.3-1 s of work)
 const TIMEOUT_MS = 300_000;
 const TRAINER = 1;
+const SPLITS = ['model', 'data'];
+/** How "Train live" trains unless told: see docs/induction.md for what each measured here. */
+export const DEFAULT_SPLIT = 'model';
 
 // The worker's ops on this thread (the same serve()), one request per task.
 function pageEndpoint(hw) {
@@ -59,6 +67,7 @@ export class InductionLive {
   #hw;
   #kinds;
   #channels = [];
+  #lease = null; // split 'data': a promise of the shared pool's lease (its trainers go with it)
   #resume = null; // resolves the wait of a paused run
   #disposed = false;
 
@@ -66,10 +75,17 @@ export class InductionLive {
    * models: [{ name, layers, options, steps }] (from the checkpoints); sequence: the shown one
    * ({ ids }); onChange(): called after every new number (the panel redraws on its next frame);
    * kinds: the worker kinds to try, best first (default: what spawn.js finds usable here).
+   * split: 'model' (one worker per model) or 'data' (each model's batches split across the
+   * shared pool's workers).
    */
-  constructor(hw, { models, sequence, onChange = () => {}, kinds = workerKinds() }) {
+  constructor(hw, { models, sequence, onChange = () => {}, kinds = workerKinds(), split = DEFAULT_SPLIT }) {
+    if (!SPLITS.includes(split)) throw new RangeError(`split must be "model" or "data", got ${String(split)}`);
     this.#hw = hw;
     this.#kinds = kinds;
+    /** 'model' or 'data' (see the top of this file). */
+    this.split = split;
+    /** split 'data': how many workers share each step (1 on the page). */
+    this.instances = null;
     this.sequence = sequence;
     this.onChange = onChange;
     /** 'idle', 'starting', 'training', 'paused', 'done' or 'failed' (error says why). */
@@ -150,6 +166,8 @@ export class InductionLive {
   }
 
   #close() {
+    this.#lease?.then((lease) => lease.dispose()).catch(() => {});
+    this.#lease = null;
     for (const { channel, where } of this.#channels) {
       if (where === 'page')
         channel.request('trainerDispose', { trainer: TRAINER }, { timeoutMs: 5000 }).catch(() => {});
@@ -169,6 +187,7 @@ export class InductionLive {
   }
 
   async #run(run, i) {
+    if (this.split === 'data') return this.#runSplit(run, i);
     const opened = await openChannel(this.#hw, `learn ${run.name}`, this.#kinds);
     if (this.#disposed) {
       if (opened.where === 'worker') opened.channel.break('stopped');
@@ -202,6 +221,48 @@ export class InductionLive {
       this.#tick();
       this.onChange(i);
       if (opened.where === 'page') await nextFrame();
+    }
+  }
+
+  // split 'data': the model's trainer on the shared pool (its steps split across the workers).
+  async #runSplit(run, i) {
+    this.#lease ??= sharedPool({ module: this.#hw });
+    const lease = await this.#lease;
+    if (this.#disposed || lease.disposed) return;
+    const trainer = lease.createTrainer(run.options);
+    const onPage = trainer.instances === 1 && lease.size === 1;
+    this.instances = trainer.instances;
+    Object.assign(run, {
+      where: onPage ? 'page' : 'worker',
+      why: onPage ? (lease.fallbackReason ?? 'no worker here') : null,
+    });
+    const ids = this.sequence.ids;
+    const mapsOf = async () => (await trainer.attention(ids)).layers.map((layer) => layer.heads);
+    run.maps = await mapsOf();
+    run.version += 1;
+    if (this.state === 'starting' && this.runs.every((r) => r.maps)) this.state = 'training';
+    this.onChange();
+    const chunk = onPage ? 1 : WORKER_CHUNK;
+    while (run.step < run.steps) {
+      if (!(await this.#go()) || trainer.disposed) return;
+      const n = Math.min(chunk, MEASURE_EVERY - (run.step % MEASURE_EVERY), run.steps - run.step);
+      const { step, loss } = await trainer.step(n);
+      Object.assign(run, { step, loss });
+      if (trainer.instances === 1 && run.where === 'worker' && trainer.fallbackReason) {
+        Object.assign(run, { where: 'page', why: trainer.fallbackReason });
+      }
+      if (step % MEASURE_EVERY === 0 || step === run.steps) {
+        if (run.where === 'page') await nextFrame();
+        const { heldOut, roles } = await trainer.measure();
+        this.#tick();
+        run.curve.push({ step, ms: this.elapsedMs, heldOut, roles });
+        run.roles = roles;
+        if (step % MAPS_EVERY === 0 || step === run.steps) run.maps = await mapsOf();
+        run.version += 1;
+      }
+      this.#tick();
+      this.onChange(i);
+      if (run.where === 'page') await nextFrame();
     }
   }
 }

@@ -152,6 +152,7 @@ export class InductionView {
       this.live = this.host.inductionLive({
         models: this.data.models.map(({ name, layers, options, steps }) => ({ name, layers, options, steps })),
         sequence: this.data.sequence,
+        split: this.panel.options?.learnSplit ?? 'model',
         onChange: () => this.#changed(),
       });
     } catch (error) {
@@ -302,7 +303,9 @@ export class InductionView {
       live.where === 'page'
         ? ` on the page (${live.runs.find((r) => r.why)?.why ?? 'no worker'}): one step a frame, the page may stutter`
         : live.where === 'worker'
-          ? ' in 2 workers, off the page'
+          ? live.split === 'data'
+            ? ` data-parallel over ${live.instances} workers (the page sums the gradients and takes each Adam step)`
+            : ' in 2 workers, off the page'
           : '';
     const steps = live.runs.map((r) => `${r.name} step ${r.step}`).join(', ');
     const held = `held-out points every ${MEASURE_EVERY} steps on ${LIVE_EVAL_SIZE} sequences`;

@@ -84,6 +84,9 @@ export const OPTION_SCHEMA = Object.freeze(
     { name: 'learn-heads', read: oneOf(Object.keys(LEARN_HEAD_CHOICES)), fallback: DEFAULT_LEARN_HEADS },
     // Which experiment the Learn panel shows: 1 head vs 2 heads, or 1 layer vs 2 layers (induction).
     { name: 'learn-experiment', read: oneOf(LEARN_EXPERIMENTS), fallback: DEFAULT_LEARN_EXPERIMENT },
+    // How "Train live" of 1 layer vs 2 layers trains: a worker per model, or each model's batches
+    // split across the page's shared pool (induction-live.js).
+    { name: 'learn-split', read: oneOf(['model', 'data']), fallback: 'model' },
   ].map((row) => Object.freeze({ ...row, property: row.property ?? camelCase(row.name), key: camelCase(row.name) })),
 );
 

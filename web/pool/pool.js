@@ -8,6 +8,7 @@ import { HeadwiseError } from '../errors.js';
 import { Channel, WorkerFailure } from './channel.js';
 import { hardwareThreads, spawnWorker, workerKinds } from './spawn.js';
 import { flopsOf, headRanges, partConfig, partWeights, sumParts } from './split.js';
+import { PooledTrainer } from './data-parallel.js';
 
 /** Most workers a pool starts by default (more cores than this are left to the page). */
 export const DEFAULT_SIZE_CAP = 8;
@@ -43,6 +44,7 @@ class Slot {
   constructor(index, generation, kind, channel) {
     Object.assign(this, { index, generation, kind, channel });
     this.layers = new Map(); // layer id -> weights version sent
+    this.trainers = new Map(); // trainer id -> weights version it holds (-1: created, none yet)
     this.replacing = null;
   }
 }
@@ -55,6 +57,8 @@ export class Pool {
   #slots = [];
   #layers = new Set();
   #nextLayerId = 1;
+  #trainers = new Set();
+  #nextTrainerId = 1;
   #fallbackReason = null;
   #disposed = false;
   #replacements = 0;
@@ -146,6 +150,65 @@ export class Pool {
     return layer;
   }
 
+  /**
+   * A trainer (options as Headwise.createTrainer) whose steps are split across the workers by
+   * batch rows: data-parallel.js. workers: how many of the pool's workers share a step (default
+   * all; 1 = one worker takes the whole batch, the page only sums and applies Adam).
+   */
+  createTrainer(options = {}, { workers } = {}) {
+    this.#live();
+    const count = workers === undefined ? DEFAULT_SIZE_CAP * 8 : sizeOption(workers);
+    const trainer = new PooledTrainer(this, this.#nextTrainerId++, this.#hw.createTrainer(options), count);
+    this.#trainers.add(trainer);
+    return trainer;
+  }
+
+  /** @internal the first `count` workers (none when the pool runs on the calling thread). */
+  trainerSlots(count) {
+    return this.#slots.slice(0, count);
+  }
+
+  /** @internal `op` for `trainer` on `slot`, creating the worker's trainer first if it has none. */
+  trainerRequest(slot, trainer, op, fields, { transfer = [], expectedLength, extraMs = 0 } = {}) {
+    const { channel } = slot;
+    const timeoutMs = this.#timeoutMs + extraMs;
+    const sends = [];
+    if (!slot.trainers.has(trainer.id)) {
+      const options = { ...trainer.options };
+      sends.push(channel.request('trainerCreate', { trainer: trainer.id, options }, { timeoutMs: this.#timeoutMs }));
+      slot.trainers.set(trainer.id, -1);
+    }
+    sends.push(channel.request(op, { trainer: trainer.id, ...fields }, { transfer, timeoutMs, expectedLength }));
+    return Promise.all(sends).then((answers) => answers.at(-1));
+  }
+
+  /**
+   * @internal after requests to `slots` failed: replaces the broken workers and answers true (ask
+   * again), or falls back to the calling thread with the reason and answers false.
+   */
+  async recover(slots, failures, last) {
+    const refusal = failures.find((error) => !(error instanceof WorkerFailure));
+    if (refusal) {
+      this.#fallBack(`a worker refused a request: ${refusal.message}`);
+      return false;
+    }
+    const broken = slots.filter((slot) => slot.channel.broken);
+    if (last || !(await this.#replaceAll(broken))) {
+      this.#fallBack(`a worker failed again after being replaced: ${failures[0].reason}`);
+      return false;
+    }
+    return !this.#disposed;
+  }
+
+  /** @internal */
+  forgetTrainer(trainer) {
+    this.#trainers.delete(trainer);
+    for (const slot of this.#slots) {
+      if (!slot.trainers.delete(trainer.id)) continue;
+      slot.channel.request('trainerDispose', { trainer: trainer.id }, { timeoutMs: this.#timeoutMs }).catch(() => {});
+    }
+  }
+
   /** Per worker: { name, liveLayers, wasmMemoryBytes, heapInUseBytes }; for leak checks. */
   async workerStats() {
     this.#live();
@@ -161,6 +224,7 @@ export class Pool {
   dispose() {
     if (this.#disposed) return;
     for (const layer of [...this.#layers]) layer.dispose();
+    for (const trainer of [...this.#trainers]) trainer.dispose();
     this.#disposed = true;
     this.#stopAll('the pool was disposed');
   }

@@ -2,8 +2,9 @@
 // safe integer; a reply is { id, ok: true, result } or { id, ok: false, error: { name, message } }
 // (id null when the request had no usable id). Every op lists its fields and their kinds; the
 // worker refuses anything else, and the pool treats a reply that is not what it asked for as a
-// broken worker. Adding an op (the data-parallel trainer's "gradients of a batch slice", "apply
-// summed gradients", "set weights") is one row here and one in serve.js.
+// broken worker. Adding an op is one row here and one in serve.js. The data-parallel trainer
+// (data-parallel.js) uses trainerGradients (set the parameters and the batch state, draw the
+// batch, return the gradient of rows [from, to)), trainerSetParameters and trainerEvaluate.
 
 const typedArrayName = Object.getOwnPropertyDescriptor(
   Object.getPrototypeOf(Int8Array.prototype),
@@ -69,6 +70,10 @@ const FIELD_CHECKS = {
       ? null
       : `must be a whole number from 1 to ${MAX_TRAIN_STEPS}`,
   ids: (v) => (isInt32Array(v) ? null : 'must be an Int32Array'),
+  parameters: (v) => (isFloat32Array(v) ? null : 'must be a Float32Array'),
+  batchState: (v) => (Number.isSafeInteger(v) && v >= 0 && v < 2 ** 32 ? null : 'must be a whole number below 2^32'),
+  from: (v) => (Number.isSafeInteger(v) && v >= 0 ? null : 'must be a whole number >= 0'),
+  to: (v) => (Number.isSafeInteger(v) && v >= 1 ? null : 'must be a whole number >= 1'),
 };
 
 /** op -> its fields (all required unless the check accepts undefined). */
@@ -84,6 +89,9 @@ export const REQUESTS = Object.freeze({
   trainerMeasure: ['trainer'],
   trainerAttention: ['trainer', 'ids'],
   trainerDispose: ['trainer'],
+  trainerGradients: ['trainer', 'parameters', 'batchState', 'from', 'to'],
+  trainerSetParameters: ['trainer', 'parameters'],
+  trainerEvaluate: ['trainer'],
 });
 
 /** What the worker accepts: null, or the reason the request is refused. */
@@ -133,6 +141,20 @@ const RESULT_CHECKS = {
       ? null
       : 'trainerAttention must answer one array of Float32Array maps per layer',
   trainerDispose: (r) => (r === null ? null : 'trainerDispose must answer null'),
+  trainerGradients: (r, expectedLength) =>
+    isPlainObject(r) &&
+    isFloat32Array(r.gradient) &&
+    r.gradient.length === expectedLength &&
+    ['lossSum', 'counted', 'correct', 'batchState'].every((k) => typeof r[k] === 'number') &&
+    isPlainObject(r.groups)
+      ? null
+      : `trainerGradients must answer { gradient: Float32Array of ${expectedLength} values, lossSum, counted, ` +
+        'correct, groups, batchState }',
+  trainerSetParameters: (r) => (r === null ? null : 'trainerSetParameters must answer null'),
+  trainerEvaluate: (r) =>
+    isPlainObject(r) && typeof r.loss === 'number' && isPlainObject(r.groups)
+      ? null
+      : 'trainerEvaluate must answer { loss, accuracy, groups, ... }',
 };
 
 const ERROR_NAMES = new Set(['Error', 'TypeError', 'RangeError', 'HeadwiseError']);

@@ -73,7 +73,14 @@ export function serve(port, load) {
       'stats',
       () => {
         const { wasmMemoryBytes, heapInUseBytes } = module().memoryStats();
-        return { result: { liveLayers: module().liveLayers(), wasmMemoryBytes, heapInUseBytes } };
+        return {
+          result: {
+            liveLayers: module().liveLayers(),
+            liveTrainers: module().liveTrainers(),
+            wasmMemoryBytes,
+            heapInUseBytes,
+          },
+        };
       },
     ],
     // A trainer that trains here, off the page's thread (the Learn panel's live replay).
@@ -111,6 +118,26 @@ export function serve(port, load) {
         return { result: maps, transfer: maps.flat().map((m) => m.buffer) };
       },
     ],
+    // The data-parallel trainer's slice (data-parallel.js): this worker's trainer takes the
+    // caller's parameters and batch state, draws the batch and returns the gradient of its rows.
+    [
+      'trainerGradients',
+      ({ trainer, parameters, batchState, from, to }) => {
+        const t = trainerOf(trainer);
+        t.setParameterBuffer(parameters);
+        t.batchState = batchState;
+        const result = t.sliceGradients(from, to);
+        return { result, transfer: [result.gradient.buffer] };
+      },
+    ],
+    [
+      'trainerSetParameters',
+      ({ trainer, parameters }) => {
+        trainerOf(trainer).setParameterBuffer(parameters);
+        return { result: null };
+      },
+    ],
+    ['trainerEvaluate', ({ trainer }) => ({ result: trainerOf(trainer).evaluate() })],
     [
       'trainerDispose',
       ({ trainer }) => {

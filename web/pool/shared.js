@@ -40,6 +40,15 @@ class PoolLease {
     return layer;
   }
 
+  /** A data-parallel trainer of the shared pool (as Pool.createTrainer), freed with this lease. */
+  createTrainer(options, split) {
+    if (this.#disposed) throw new HeadwiseError('this pool lease was disposed');
+    for (const old of this.#layers) if (old.disposed) this.#layers.delete(old);
+    const trainer = this.#pool.createTrainer(options, split);
+    this.#layers.add(trainer);
+    return trainer;
+  }
+
   workerStats() {
     return this.#pool.workerStats();
   }

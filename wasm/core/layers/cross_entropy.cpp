@@ -6,10 +6,12 @@
 namespace headwise::layers {
 
 LossSums cross_entropy(std::size_t rows, std::size_t K, const float* logits, const int* targets,
-                       const std::uint8_t* mask, const std::uint8_t* groups, float* dlogits) {
+                       const std::uint8_t* mask, const std::uint8_t* groups, float* dlogits,
+                       std::size_t divisor) {
   LossSums out;
   for (std::size_t r = 0; r < rows; ++r) out.counted += !mask || mask[r];
-  const float inv_count = out.counted ? 1.0f / static_cast<float>(out.counted) : 0.0f;
+  const std::size_t over = divisor ? divisor : out.counted;
+  const float inv_count = over ? 1.0f / static_cast<float>(over) : 0.0f;
   for (std::size_t r = 0; r < rows; ++r) {
     float* d = dlogits ? dlogits + r * K : nullptr;
     if (mask && !mask[r]) {
@@ -34,6 +36,7 @@ LossSums cross_entropy(std::size_t rows, std::size_t K, const float* logits, con
     for (std::size_t j = 0; j < K; ++j) d[j] = std::exp(row[j] - max) * inv_sum * inv_count;
     d[t] -= inv_count;
   }
+  out.loss_sum = out.loss;
   if (out.counted) out.loss /= static_cast<double>(out.counted);
   return out;
 }

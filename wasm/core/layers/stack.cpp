@@ -111,7 +111,7 @@ LossSums Stack::run(const int* ids, std::size_t n, const Targets& targets, bool 
   const std::size_t rows = n * spec_.read_tokens();
   const LossSums sums =
       cross_entropy(rows, spec_.classes, logits(), targets.classes, targets.mask, targets.groups,
-                    backward_too ? act(Part::kReadout, 0, kDLogits) : nullptr);
+                    backward_too ? act(Part::kReadout, 0, kDLogits) : nullptr, targets.divisor);
   if (backward_too) backward(ids, n);
   return sums;
 }

@@ -20,6 +20,9 @@ struct Targets {
   const int* classes;          // null: forward only
   const std::uint8_t* mask;    // null: every row counts
   const std::uint8_t* groups;  // null: every row in group 0
+  // The rows the loss is a mean over: 0 = the counted rows given. A slice of a batch passes the
+  // whole batch's count, so that the slices' gradients add up to the batch's.
+  std::size_t divisor = 0;
 };
 
 class Stack {

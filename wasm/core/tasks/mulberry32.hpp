@@ -12,6 +12,9 @@ class Mulberry32 {
   double next();
   // floor(next() * n): a whole number in [0, n).
   int below(int n) { return static_cast<int>(next() * n); }
+  // The whole state: a generator set to another's state draws what that one draws next.
+  std::uint32_t state() const { return state_; }
+  void set_state(std::uint32_t state) { state_ = state; }
 
  private:
   std::uint32_t state_;

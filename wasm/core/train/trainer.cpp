@@ -145,23 +145,40 @@ Evaluation evaluation_of(const layers::LossSums& s, const tasks::Task& task) {
 
 }  // namespace
 
-Evaluation Trainer::step() {
-  const std::size_t B = std::size_t(options_.batch);
+void Trainer::draw_batch() {
   const tasks::Batch b = batch_.batch();
-  for (std::size_t i = 0; i < B; ++i) task_->fill(*batches_, i, b);
-  const layers::LossSums r =
-      model_->run(b.ids, B, layers::Targets{b.targets, b.mask, b.groups}, true);
-  Evaluation e = evaluation_of(r, *task_);
+  for (std::size_t i = 0; i < std::size_t(options_.batch); ++i) task_->fill(*batches_, i, b);
+}
+
+layers::LossSums Trainer::batch_gradient(std::size_t from, std::size_t to) {
+  const std::size_t B = std::size_t(options_.batch), reads = tasks::read_tokens(*task_);
+  const tasks::Batch b = batch_.batch();
+  std::size_t counted = 0;
+  for (std::size_t r = 0; r < B * reads; ++r) counted += b.mask[r] != 0;
+  const std::size_t at = from * reads;
+  layers::Targets targets{b.targets + at, b.mask + at, b.groups + at};
+  targets.divisor = counted;
+  return model_->run(b.ids + from * task_->tokens, to - from, targets, true);
+}
+
+bool Trainer::apply_gradient(double loss) {
   layers::Stack& m = *model_;
   const std::size_t n = m.parameter_count();
-  if (!std::isfinite(r.loss) || !finite(m.buffer(layers::Slot::kGradient), n)) {
-    e.diverged = true;
+  if (!std::isfinite(loss) || !finite(m.buffer(layers::Slot::kGradient), n)) {
     ++diverged_;
-    return e;
+    return false;
   }
   ++steps_;
   adam_step(adam_, steps_, n, m.buffer(layers::Slot::kValue), m.buffer(layers::Slot::kGradient),
             m.buffer(layers::Slot::kAdamM), m.buffer(layers::Slot::kAdamV));
+  return true;
+}
+
+Evaluation Trainer::step() {
+  draw_batch();
+  const layers::LossSums r = batch_gradient(0, std::size_t(options_.batch));
+  Evaluation e = evaluation_of(r, *task_);
+  e.diverged = !apply_gradient(r.loss);
   return e;
 }
 

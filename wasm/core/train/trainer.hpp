@@ -58,8 +58,26 @@ class Trainer {
   double step_multiply_adds() const;
   double evaluation_multiply_adds() const;
 
-  // One update on the next batch; the batch's loss and accuracy (before the update).
+  // One update on the next batch; the batch's loss and accuracy (before the update). It is
+  // draw_batch(), batch_gradient(0, batch) and apply_gradient(loss), the pieces a data-parallel
+  // trainer splits: each instance draws the same batch (set_batch_state), takes the gradient of
+  // its rows, the slices' gradients are summed in a fixed order into one instance's gradient
+  // buffer, and that one applies Adam.
   Evaluation step();
+  // The next batch of the stream into the batch arrays (every instance draws all of it: cheap).
+  void draw_batch();
+  // Forward and backward on rows [from, to) of the drawn batch (from < to <= batch, checked by
+  // the caller), leaving in the gradient buffer d(the whole batch's mean loss)/d(parameters)
+  // restricted to those rows: the loss is divided by the whole batch's counted rows, so the
+  // slices' gradients sum to the batch's (up to float rounding of the sum's order; [0, batch)
+  // is the batch's gradient bit for bit). Sums and counts are the slice's own.
+  layers::LossSums batch_gradient(std::size_t from, std::size_t to);
+  // One Adam step with the gradient buffer as it is (loss: the batch's, checked for finiteness).
+  // A loss or gradient that is not finite changes nothing and counts as a diverged step: false.
+  bool apply_gradient(double loss);
+  // The batch stream's state (mulberry32's 32 bits): what draw_batch() draws next.
+  std::uint32_t batch_state() const { return batches_->state(); }
+  void set_batch_state(std::uint32_t state) { batches_->set_state(state); }
   Evaluation evaluate();
   ProbeShares probe_shares();
   HeadRoleScores role_scores();
