@@ -600,3 +600,23 @@ export interface PooledTrainer {
 export function createPool(options?: PoolOptions): Promise<Pool>;
 /** A lease of the page's (or process's) one pool, started with the first caller's options. */
 export function sharedPool(options?: PoolOptions): Promise<Pool>;
+
+/** The worker kinds worth trying here, best first ('node', 'module', 'blob'; [] where there are no Workers). */
+export function workerKinds(options?: { workerUrl?: string | URL }): Array<'node' | 'module' | 'blob'>;
+/** A trainer in a Worker of its own (createWorkerTrainer); the whole trainer lives in the worker. */
+export class WorkerTrainer {
+  /** 'worker', or 'page' where no worker started (then `why` says why and each step blocks the page). */
+  readonly where: 'worker' | 'page';
+  readonly why: string | null;
+  readonly disposed: boolean;
+  step(n?: number): Promise<{ step: number; loss: number }>;
+  measure(): Promise<{ step: number; heldOut: TrainResult; roles: HeadRoleScores[][] }>;
+  attention(ids: ArrayLike<number>): Promise<Float32Array[][]>;
+  dispose(): void;
+}
+/** A trainer (createTrainer options) in a Worker of its own, so the calling thread never waits for a step. */
+export function createWorkerTrainer(
+  module: Headwise,
+  options?: TrainerOptions,
+  settings?: { name?: string; kinds?: ReadonlyArray<'node' | 'module' | 'blob'> },
+): Promise<WorkerTrainer>;

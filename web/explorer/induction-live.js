@@ -1,7 +1,7 @@
 // "Train live" of the Learn panel's "1 layer vs 2 layers": the two shipped models trained again from
-// scratch (the checkpoints' options and seed, so the same batches), each in a Worker of its own (the
-// pool's worker, web/pool/serve.js: a module Worker from a same-origin file, or a classic one from a
-// Blob URL, e.g. on file://), so the page never waits for a step. Every MEASURE_EVERY steps, like
+// scratch (the checkpoints' options and seed, so the same batches), each in a Worker of its own
+// (createWorkerTrainer of the public API: a module Worker from a same-origin file, or a classic one
+// from a Blob URL, e.g. on file://), so the page never waits for a step. Every MEASURE_EVERY steps, like
 // the checkpoints' curves, each model is measured on LIVE_EVAL_SIZE held-out sequences (the first
 // of the checkpoints' 512: the training is the same, the held-out numbers a little noisier), and its
 // maps on the shown sequence are read every MAPS_EVERY steps. Where no worker can start (the classic
@@ -11,52 +11,15 @@
 // split: 'data' instead trains each model data-parallel across the page's shared pool
 // (web/pool/data-parallel.js): every worker takes a slice of each batch, the page sums the
 // gradients in worker order and takes the Adam step; both models share the pool's workers.
-import { Channel } from '../pool/channel.js';
-import { serve } from '../pool/serve.js';
-import { sharedPool } from '../headwise.js';
-import { spawnWorker, workerKinds } from '../pool/spawn.js';
+import { createWorkerTrainer, sharedPool, workerKinds } from '../headwise.js';
 
 export const MEASURE_EVERY = 50;
 export const MAPS_EVERY = 250;
 export const LIVE_EVAL_SIZE = 128;
 const WORKER_CHUNK = 10; // steps per request to a worker (about 0.3-1 s of work)
-const TIMEOUT_MS = 300_000;
-const TRAINER = 1;
 const SPLITS = ['model', 'data'];
 /** How "Train live" trains unless told: see docs/induction.md for what each measured here. */
 export const DEFAULT_SPLIT = 'model';
-
-// The worker's ops on this thread (the same serve()), one request per task.
-function pageEndpoint(hw) {
-  let handler = () => {};
-  const endpoint = { onMessage: () => {}, onFailure: () => {}, busy: () => {}, terminate: () => {} };
-  serve(
-    { post: (message) => setTimeout(() => endpoint.onMessage(message)), listen: (h) => (handler = h) },
-    async () => hw,
-  );
-  endpoint.post = (message) => setTimeout(() => handler(message));
-  return endpoint;
-}
-
-// A channel to a worker of the first kind that starts, else to this thread: { channel, where, why }.
-async function openChannel(hw, name, kinds) {
-  const tried = [];
-  for (const kind of kinds) {
-    let endpoint = null;
-    try {
-      endpoint = await spawnWorker(kind, { name });
-      const channel = new Channel(endpoint, name);
-      await channel.request('init', kind === 'blob' ? { wasmModule: hw.wasmModule } : {}, { timeoutMs: 60_000 });
-      return { channel, where: 'worker', kind };
-    } catch (error) {
-      endpoint?.terminate();
-      tried.push(`a ${kind} worker: ${error?.message ?? error}`);
-    }
-  }
-  const channel = new Channel(pageEndpoint(hw), name);
-  await channel.request('init', {}, { timeoutMs: TIMEOUT_MS });
-  return { channel, where: 'page', why: tried.length ? `no worker started (${tried.join('; ')})` : 'no Worker here' };
-}
 
 const nextFrame = () =>
   new Promise((resolve) =>
@@ -66,7 +29,7 @@ const nextFrame = () =>
 export class InductionLive {
   #hw;
   #kinds;
-  #channels = [];
+  #trainers = []; // split 'model': the runs' worker trainers
   #lease = null; // split 'data': a promise of the shared pool's lease (its trainers go with it)
   #resume = null; // resolves the wait of a paused run
   #disposed = false;
@@ -168,12 +131,8 @@ export class InductionLive {
   #close() {
     this.#lease?.then((lease) => lease.dispose()).catch(() => {});
     this.#lease = null;
-    for (const { channel, where } of this.#channels) {
-      if (where === 'page')
-        channel.request('trainerDispose', { trainer: TRAINER }, { timeoutMs: 5000 }).catch(() => {});
-      else channel.break('stopped');
-    }
-    this.#channels = [];
+    for (const trainer of this.#trainers) trainer.dispose();
+    this.#trainers = [];
   }
 
   #tick() {
@@ -188,39 +147,33 @@ export class InductionLive {
 
   async #run(run, i) {
     if (this.split === 'data') return this.#runSplit(run, i);
-    const opened = await openChannel(this.#hw, `learn ${run.name}`, this.#kinds);
-    if (this.#disposed) {
-      if (opened.where === 'worker') opened.channel.break('stopped');
-      return;
-    }
-    this.#channels.push(opened);
-    Object.assign(run, { where: opened.where, why: opened.why ?? null });
-    const { channel } = opened;
-    const ask = (op, fields = {}) => channel.request(op, { trainer: TRAINER, ...fields }, { timeoutMs: TIMEOUT_MS });
-    const ids = Int32Array.from(this.sequence.ids);
-    await ask('trainerCreate', { options: run.options });
-    run.maps = await ask('trainerAttention', { ids });
+    const trainer = await createWorkerTrainer(this.#hw, run.options, { name: `learn ${run.name}`, kinds: this.#kinds });
+    if (this.#disposed) return trainer.dispose();
+    this.#trainers.push(trainer);
+    Object.assign(run, { where: trainer.where, why: trainer.why });
+    const ids = this.sequence.ids;
+    run.maps = await trainer.attention(ids);
     run.version += 1;
     if (this.state === 'starting' && this.runs.every((r) => r.maps)) this.state = 'training';
     this.onChange();
-    const chunk = opened.where === 'page' ? 1 : WORKER_CHUNK;
+    const chunk = trainer.where === 'page' ? 1 : WORKER_CHUNK;
     while (run.step < run.steps) {
       if (!(await this.#go())) return;
       const n = Math.min(chunk, MEASURE_EVERY - (run.step % MEASURE_EVERY), run.steps - run.step);
-      const { step, loss } = await ask('trainerStep', { steps: n });
+      const { step, loss } = await trainer.step(n);
       Object.assign(run, { step, loss });
       if (step % MEASURE_EVERY === 0 || step === run.steps) {
-        if (opened.where === 'page') await nextFrame();
-        const { heldOut, roles } = await ask('trainerMeasure');
+        if (trainer.where === 'page') await nextFrame();
+        const { heldOut, roles } = await trainer.measure();
         this.#tick();
         run.curve.push({ step, ms: this.elapsedMs, heldOut, roles });
         run.roles = roles;
-        if (step % MAPS_EVERY === 0 || step === run.steps) run.maps = await ask('trainerAttention', { ids });
+        if (step % MAPS_EVERY === 0 || step === run.steps) run.maps = await trainer.attention(ids);
         run.version += 1;
       }
       this.#tick();
       this.onChange(i);
-      if (opened.where === 'page') await nextFrame();
+      if (trainer.where === 'page') await nextFrame();
     }
   }
 
