@@ -58,6 +58,9 @@ export const OPTION_CASES = [
     value: 'depth',
     error: 'learn-experiment="depth" was ignored: use heads or layers',
   },
+  { name: 'heads-weights', value: 'random', state: { headsWeights: 'random' } },
+  { name: 'heads-weights', value: 'trained', state: { headsWeights: 'trained' } },
+  { name: 'heads-weights', value: 'learned', error: 'heads-weights="learned" was ignored: use trained or random' },
 ];
 
 /** The text form of a value, as a URL parameter or an attribute carries it. */
