@@ -280,6 +280,7 @@ export class ExplorerComputation {
       name,
       about: m.about,
       matches: checkpointFor(o.heads) !== null,
+      options: m.options,
       heads,
       dModel,
       headDim,

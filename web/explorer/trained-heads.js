@@ -116,12 +116,10 @@ export function readingText(reading) {
   const unknown = [...new Set(reading.tokens.filter((r) => r.how === 'filler').map((r) => quoted(r.token)))];
   const dropped = [...new Set(reading.tokens.filter((r) => r.how === 'dropped').map((r) => quoted(r.token)))];
   const parts = [];
-  if (stems.length) parts.push(`inflections by their stem (${listed(stems)})`);
-  if (unknown.length) {
-    parts.push(`${listed(unknown)} ${unknown.length > 1 ? 'are' : 'is'} not in its 20 words: read as "${UNKNOWN_AS}"`);
-  }
-  if (dropped.length) parts.push(`${listed(dropped)} dropped (the task has no punctuation)`);
+  if (stems.length) parts.push(`${listed(stems)}, by stem`);
+  if (unknown.length) parts.push(`${listed(unknown)} unknown, read as "${UNKNOWN_AS}"`);
+  if (dropped.length) parts.push(`${listed(dropped)} dropped`);
   if (reading.cut) parts.push(`the first ${reading.cut} word${reading.cut > 1 ? 's' : ''} left out (it reads 11)`);
   if (reading.padded) parts.push(`${reading.padded} "the" put in front (it reads 11 words)`);
-  return parts.length ? `Read as its words: ${parts.join('; ')}.` : 'Every word is one the model knows.';
+  return parts.length ? parts.join('; ') : 'every word one it knows';
 }

@@ -1,12 +1,17 @@
 // Panel 4: one attention heatmap per head; hovering or focusing a token highlights its row in
 // every head. Then the concatenation back to d_model and the mixing by W_out (on a slide with more
-// than 4 heads, in place of the maps, a button away).
+// than 4 heads, in place of the maps, a button away). By default the heads are a shipped model's
+// trained heads on the user's sentence (read as the model's words), each named by the role the
+// core measured, with the numbers that say how they differ; "Random weights" shows the same model
+// before training. A configuration with no trained model (GPT-2's 12 heads) shows its own random
+// heads, and the trained 2-head model's beside them.
 import { drawOnCanvases, PanelFrame } from '../panel-frame.js';
 import { el } from '../dom.js';
 import { heatmapFigure, heatmapTable, heatmapTitle } from '../heatmap.js';
 import { LearnedView } from '../learned-view.js';
 import { headBands, outProjectFigure, outProjectTitle } from '../out-project-figure.js';
 import { SAMPLE_WORDS } from '../learn-verdict.js';
+import { readingText } from '../trained-heads.js';
 
 const MAX_HEADS_DRAWN = 16;
 // On a slide, more heads than this get the figure column to themselves: the W_out product is a
@@ -15,13 +20,73 @@ const MAPS_BESIDE_PRODUCT = 4;
 const SAMPLE = SAMPLE_WORDS.join(' ');
 const UNTRAINED =
   'These weights are random and untrained (seeded): that is why the maps look alike and spread their attention ' +
-  `over many tokens. Trained heads would each look for one thing: on "${SAMPLE}", one head at the latest verb ` +
-  '("catch"), another at the latest noun ("ball").';
+  `over many tokens. Trained heads each look for one thing: on "${SAMPLE}", one head at the latest verb ` +
+  '("catch"), another at the latest noun ("ball"). Train them here, or turn "Random weights" off for the shipped ' +
+  "model's trained heads.";
+const two = (v) => v.toFixed(2);
+const percent = (v) => `${Math.round(100 * v)}%`;
+// A head's highest role score: the one the core names it by when it is at least its threshold.
+const topScore = (scores) => Math.max(...Object.values(scores).filter((v) => typeof v === 'number'));
+
+// How the drawn heads differ, in words, from the numbers of headDifference (the maps' rows from "?").
+function differenceText(view, words, at) {
+  const { heads, pairs } = view.difference;
+  const on = (i) => (i >= 0 ? `"${words[i]}"` : 'no such word');
+  const each = heads.map((d, h) => {
+    const role = view.roles[h];
+    return `head ${h + 1} (${role.role}, role score ${two(topScore(role))}) puts ${two(d.verb)} on ${on(at.verb)}, ${two(d.noun)} on ${on(at.noun)}`;
+  });
+  const apart = pairs.map((p) => (pairs.length > 1 ? `${p.a + 1}-${p.b + 1}: ` : '') + two(p.distance));
+  const distance = apart.length
+    ? ` The heads' rows from "?" differ by ${apart.join(', ')} (total variation: 0 the same, 1 disjoint).`
+    : '';
+  return `From "?", the latest verb ${on(at.verb)} and noun ${on(at.noun)}: ${each.join('; ')}.${distance}`;
+}
+
+// The trained model in words: what it is (in full, or briefly beside other maps), how it reads the sentence.
+function modelText(t, { brief = false } = {}) {
+  const heads = `${t.heads} head${t.heads === 1 ? '' : 's'} of ${t.headDim}`;
+  const what = brief
+    ? `width ${t.dModel}`
+    : `1 layer, ${heads}, width ${t.dModel}; trained ${t.steps} steps to name the latest verb and noun at "?", ` +
+      `held-out accuracy ${percent(t.accuracy)}`;
+  return (
+    `the shipped model ${t.name} (${what}). Your sentence in its words: ` +
+    `"${t.words.join(' ')}" (${readingText(t.reading)}).`
+  );
+}
+
+// The trained 2-head model beside a configuration that has none, as the LearnedView draws a run:
+// one row per head, the attention from "?" before and after training.
+function besideLearned(t) {
+  const T = t.words.length;
+  const rows = (fused) =>
+    Array.from({ length: t.heads }, (_, h) => [...fused.attention.subarray((h * T + T - 1) * T, (h * T + T) * T)]);
+  // Row labels are cut at 12 characters (heatmap.js): the role alone where it fits ("latest verb").
+  const labels = (view) => view.roles.map((r, h) => (r.role.length <= 12 ? r.role : `head ${h + 1}`));
+  return {
+    checkpoint: true,
+    name: t.name,
+    step: t.steps,
+    words: t.words,
+    runs: [
+      {
+        heads: t.heads,
+        trained: rows(t.trained.fused),
+        untrained: rows(t.random.fused),
+        labels: { trained: labels(t.trained), untrained: labels(t.random) },
+      },
+    ],
+  };
+}
 
 // The 2-head run (the lecture's) before and after training, or the widest run if there is no 2-head one.
 const lectureRun = (learned) => learned.runs.find((r) => r.heads === 2) ?? learned.runs.at(-1);
 
 function learnedText(learned) {
+  if (learned.checkpoint) {
+    return `The trained model's ${learned.runs[0].heads} heads on your sentence, from "?":`;
+  }
   const run = lectureRun(learned);
   const words = learned.words;
   const found = run.trained.map((v, h) => {
@@ -67,6 +132,21 @@ export class HeadsPanel extends PanelFrame {
       buttons[Math.max(0, Math.min(buttons.length - 1, next[event.key]))].focus();
     });
     this.lockNote = el('p', { class: 'lock-note help', 'aria-live': 'polite' });
+    // Trained heads by default; the toggle shows the same shapes with random weights.
+    this.weightsToggle = el('button', {
+      type: 'button',
+      class: 'weights-toggle',
+      text: 'Random weights',
+      'aria-pressed': 'false',
+      onclick: () => {
+        const random = this.options?.headsWeights === 'random';
+        this.host.onOptions({ headsWeights: random ? 'trained' : 'random' });
+      },
+    });
+    this.about = el('p', { class: 'trained-about', 'aria-live': 'polite' });
+    this.trainedLoading = false;
+    this.trainedError = '';
+    this.view = null; // what the maps draw: the trained model's heads, the same untrained, or the layer's
     this.mixing = el('p', { class: 'mixing' });
     this.mixShown = false; // on a slide with many heads: the W_out product instead of the maps
     this.mixToggle = el('button', {
@@ -81,7 +161,12 @@ export class HeadsPanel extends PanelFrame {
     });
     // The lock note, and on a slide with many heads the button that swaps maps and W_out product
     // beside it (in the text's column: the maps' column keeps its height for them).
-    this.body.append(this.tokenBar, el('div', { class: 'lock-row' }, this.lockNote, this.mixToggle));
+    this.body.append(
+      el('div', { class: 'weights-row' }, this.weightsToggle),
+      this.about,
+      this.tokenBar,
+      el('div', { class: 'lock-row' }, this.lockNote, this.mixToggle),
+    );
     // Escape anywhere in the panel unlocks (focus may be on a map or a button, not the bar).
     this.section.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.locked >= 0 && !this.tokenBar.contains(event.target)) this.lock(this.locked);
@@ -92,6 +177,7 @@ export class HeadsPanel extends PanelFrame {
       text: learnedText,
       maps: (learned) => {
         const run = lectureRun(learned);
+        if (learned.checkpoint) return [{ run, kind: 'trained', title: `${learned.name}, trained: from "?"` }];
         return [
           { run, kind: 'untrained', title: 'Random: from "?"' },
           { run, kind: 'trained', title: `Trained ${learned.step} steps` },
@@ -133,18 +219,120 @@ export class HeadsPanel extends PanelFrame {
   }
 
   #sayLock() {
-    const tokens = this.computed?.tokens ?? [];
+    const tokens = this.view?.tokens ?? [];
     this.lockNote.textContent =
       this.locked >= 0
         ? `The row of "${tokens[this.locked]}" is locked: click it again or press Escape to unlock.`
         : 'Click a token to lock its row.';
   }
 
+  // What the maps draw. With a trained model for the head count: its heads (trained, or before
+  // training with "Random weights"); otherwise, or while the model loads, the configuration's layer.
+  #viewOf(o, c) {
+    const t = c.trained && !c.trained.error ? c.trained : null;
+    if (t?.matches) {
+      const source = o.headsWeights === 'random' ? 'random' : 'trained';
+      const w = t[source];
+      return {
+        source,
+        tokens: t.words,
+        fused: w.fused,
+        heads: t.heads,
+        dModel: t.dModel,
+        causal: t.causal,
+        headDim: t.headDim,
+        wOut: w.wOut,
+        roles: w.roles,
+        difference: w.difference,
+        batch: 1,
+        joined: false,
+      };
+    }
+    const v = c.whole;
+    const { heads, dModel, causal, batch } = c.config;
+    const source = t || o.headsWeights === 'random' ? 'configuration' : 'loading';
+    const { tokens, fused, joined } = v;
+    return {
+      source,
+      tokens,
+      fused,
+      heads,
+      dModel,
+      causal,
+      headDim: c.headDim,
+      wOut: c.wOut,
+      roles: null,
+      batch,
+      joined,
+    };
+  }
+
+  // Loads the trained models once (the owner keeps them) and draws again when they are there.
+  #loadTrained() {
+    if (this.trainedLoading || this.trainedError || typeof this.host.trainedHeads !== 'function') return;
+    this.trainedLoading = true;
+    this.host.trainedHeads().then(
+      () => {
+        this.trainedLoading = false;
+        this.host.refresh(this.id);
+      },
+      (error) => {
+        this.trainedLoading = false;
+        this.trainedError = error.message;
+        this.host.refresh(this.id);
+      },
+    );
+  }
+
+  // The paragraph on the weights: the trained model, how it read the sentence, each head's role
+  // and how the heads differ; or why the maps are random.
+  #sayWeights(o, c, view) {
+    const t = c.trained && !c.trained.error ? c.trained : null;
+    const random = o.headsWeights === 'random';
+    this.weightsToggle.setAttribute('aria-pressed', String(random));
+    this.section.dataset.headsWeights = view.source;
+    this.section.dataset.trainedModel = t?.name ?? '';
+    const failed = this.trainedError || c.trained?.error;
+    if (view.source === 'trained') {
+      this.about.textContent =
+        `Trained heads: ${modelText(t)} ${differenceText(view, t.words, t.at)}` +
+        (c.config.dModel === t.dModel
+          ? ''
+          : ` (The input panel's layer of width ${c.config.dModel} has no trained weights.)`);
+    } else if (view.source === 'random') {
+      this.about.textContent =
+        `Random weights: the same model before training (${t.name}'s seeded initial weights, step 0), the same ` +
+        `words. ${differenceText(view, t.words, t.at)}`;
+    } else if (failed) {
+      this.about.textContent = `The trained heads could not be loaded: ${failed}. These maps use random weights.`;
+    } else if (view.source === 'loading') {
+      this.about.textContent = 'Loading the trained heads (web/checkpoints/verb-noun-*.json)...';
+    } else if (t && !random) {
+      const H = c.config.heads;
+      this.about.textContent =
+        `No trained model exists for ${H} heads (width ${c.config.dModel} = ${H} x ${c.headDim}): these maps use ` +
+        `random weights (seed ${c.config.seed}). Beside them, the trained heads of ${modelText(t, { brief: true })} ` +
+        differenceText(t.trained, t.words, t.at);
+    } else {
+      this.about.textContent = `Random weights (seed ${c.config.seed}).`;
+    }
+    // The Learn panel's run (and its Train button) with random weights; the trained model beside a
+    // layer that has none; nothing beside the trained model's own heads.
+    const beside = t && !t.matches && !random;
+    const hidden = !beside && !random;
+    this.learnedView.element.hidden = hidden;
+    this.learnedView.area.hidden = hidden;
+    this.learnedView.update(beside ? besideLearned(t) : hidden ? null : c.learned);
+  }
+
   update(o, c) {
     this.options = o;
     this.computed = c;
-    this.learnedView.update(c?.learned);
+    if (c && c.trained === null) this.#loadTrained();
     if (!c || c.status !== 'ok') {
+      this.view = null;
+      this.learnedView.update(c?.learned);
+      this.about.textContent = '';
       this.tokenBar.replaceChildren();
       this.lockNote.textContent = '';
       this.mixing.textContent = '';
@@ -162,9 +350,12 @@ export class HeadsPanel extends PanelFrame {
       );
       return;
     }
-    const v = c.whole; // the sentences as one sequence (or sentence 1): what the maps show
-    if (this.highlight >= v.tokens.length) this.highlight = -1;
-    if (this.locked >= v.tokens.length) this.locked = -1;
+    const v = this.#viewOf(o, c);
+    const changed = this.view?.source !== v.source || this.view?.tokens.length !== v.tokens.length;
+    this.view = v;
+    this.#sayWeights(o, c, v);
+    if (changed || this.highlight >= v.tokens.length) this.highlight = -1;
+    if (changed || this.locked >= v.tokens.length) this.locked = -1;
     this.tokenBar.replaceChildren(
       ...v.tokens.map((token, i) =>
         el('button', {
@@ -181,10 +372,10 @@ export class HeadsPanel extends PanelFrame {
       ),
     );
     this.#sayLock();
-    const { heads: H } = c.config;
+    const H = v.heads;
     const drawn = H > MAX_HEADS_DRAWN ? ` (the first ${MAX_HEADS_DRAWN} are drawn; all are in the JSON export)` : '';
-    const mask = c.config.causal ? ', causal: no token looks ahead' : ', no mask';
-    const B = c.config.batch;
+    const mask = v.causal ? ', causal: no token looks ahead' : ', no mask';
+    const B = v.batch;
     const which = v.joined
       ? ` The batch's ${B} sentences read as one sequence of ${v.tokens.length} tokens.`
       : B > 1
@@ -197,11 +388,11 @@ export class HeadsPanel extends PanelFrame {
 
   draw() {
     const c = this.computed;
-    if (!c || c.status !== 'ok') return;
-    const v = c.whole;
-    const { heads: H, dModel: D, causal } = c.config;
+    const v = this.view;
+    if (!c || c.status !== 'ok' || !v) return;
+    const { heads: H, dModel: D, causal } = v;
     const T = v.tokens.length;
-    const hd = c.headDim;
+    const hd = v.headDim;
     const shown = Math.min(H, MAX_HEADS_DRAWN);
     const k = this.textScale;
     const headMap = (h) => ({
@@ -213,7 +404,7 @@ export class HeadsPanel extends PanelFrame {
       colLabels: v.tokens,
       scale: 'probability',
       masked: causal ? (i, j) => j > i : null,
-      title: `head ${h + 1}`,
+      title: v.roles ? `head ${h + 1}: ${v.roles[h].role}` : `head ${h + 1}`,
       quantity: 'attention',
       scores: v.fused.scores,
       headDim: hd,
@@ -227,7 +418,7 @@ export class HeadsPanel extends PanelFrame {
     const product = (mix) =>
       outProjectFigure({
         concat: v.fused.concat,
-        wOut: c.wOut,
+        wOut: v.wOut,
         output: v.fused.output,
         rows: T,
         C: D,
@@ -460,7 +651,7 @@ export class HeadsPanel extends PanelFrame {
     canvas.addEventListener('mouseleave', () => this.setHighlight(this.rowBeforeHover ?? -1));
     canvas.addEventListener('mousemove', (event) => {
       const figure = this.figures[h];
-      const T = this.computed?.tokens?.length ?? 0;
+      const T = this.view?.tokens?.length ?? 0;
       if (!figure || !T) return;
       const rect = canvas.getBoundingClientRect();
       const y = ((event.clientY - rect.top) / rect.height) * figure.height;
@@ -474,20 +665,32 @@ export class HeadsPanel extends PanelFrame {
 
   exportData() {
     const c = this.computed;
-    if (!c || c.status !== 'ok') return { panel: 'heads', status: this.statusLine.textContent };
-    const v = c.whole;
+    const v = this.view;
+    if (!c || c.status !== 'ok' || !v) return { panel: 'heads', status: this.statusLine.textContent };
     const T = v.tokens.length;
-    const B = v.joined ? 1 : c.config.batch;
+    const t = c.trained && !c.trained.error ? c.trained : null;
+    const trained = t && {
+      model: t.name,
+      words: t.words,
+      reading: t.reading,
+      latest: t.at,
+      steps: t.steps,
+      curve: t.curve,
+      trained: { roles: t.trained.roles, difference: t.trained.difference },
+      random: { roles: t.random.roles, difference: t.random.difference },
+    };
     return {
       panel: 'heads',
+      weights: v.source,
       tokens: v.tokens,
-      config: c.config,
+      config: v.source === 'trained' || v.source === 'random' ? { ...t.options, heads: v.heads } : c.config,
       sentences: v.joined ? 'the batch read as one sequence' : 'sentence 1 of the batch',
-      attentionShape: [B, c.config.heads, T, T],
+      attentionShape: [v.joined ? 1 : v.batch, v.heads, T, T],
       attention: v.fused.attention,
       concat: v.fused.concat,
-      wOut: c.wOut,
+      wOut: v.wOut,
       output: v.fused.output,
+      trainedHeads: trained,
       learned: this.learnedView.exportData(),
     };
   }
