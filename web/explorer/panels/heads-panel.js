@@ -156,13 +156,28 @@ export class HeadsPanel extends PanelFrame {
       hidden: true,
       onclick: () => {
         this.mixShown = !this.mixShown;
+        this.trainedShown = false;
+        this.draw();
+      },
+    });
+    // On a slide with many random heads and no trained model for them: the trained model's heads
+    // take the figure column a button away, as the W_out mixing does.
+    this.trainedShown = false;
+    this.trainedToggle = el('button', {
+      type: 'button',
+      class: 'trained-toggle',
+      'aria-pressed': 'false',
+      hidden: true,
+      onclick: () => {
+        this.trainedShown = !this.trainedShown;
+        this.mixShown = false;
         this.draw();
       },
     });
     // The lock note, and on a slide with many heads the button that swaps maps and W_out product
     // beside it (in the text's column: the maps' column keeps its height for them).
     this.body.append(
-      el('div', { class: 'weights-row' }, this.weightsToggle),
+      el('div', { class: 'weights-row' }, this.weightsToggle, this.trainedToggle),
       this.about,
       this.tokenBar,
       el('div', { class: 'lock-row' }, this.lockNote, this.mixToggle),
@@ -309,10 +324,15 @@ export class HeadsPanel extends PanelFrame {
       this.about.textContent = 'Loading the trained heads (web/checkpoints/verb-noun-*.json)...';
     } else if (t && !random) {
       const H = c.config.heads;
+      const d = t.trained.difference;
+      const each = d.heads.map(
+        (h, i) => `head ${i + 1} (${t.trained.roles[i].role}) ${two(h.topWeight)} on "${t.words[h.top]}"`,
+      );
+      const apart = d.pairs.length ? `; their rows ${two(d.pairs[0].distance)} apart` : '';
       this.about.textContent =
-        `No trained model exists for ${H} heads (width ${c.config.dModel} = ${H} x ${c.headDim}): these maps use ` +
-        `random weights (seed ${c.config.seed}). Beside them, the trained heads of ${modelText(t, { brief: true })} ` +
-        differenceText(t.trained, t.words, t.at);
+        `No trained model exists for ${H} heads (${c.config.dModel} = ${H} x ${c.headDim}): these are random ` +
+        `(seed ${c.config.seed}). The trained ${t.name} on your sentence in its words, from "?": ` +
+        `${each.join(', ')}${apart}.`;
     } else {
       this.about.textContent = `Random weights (seed ${c.config.seed}).`;
     }
@@ -322,6 +342,9 @@ export class HeadsPanel extends PanelFrame {
     const hidden = !beside && !random;
     this.learnedView.element.hidden = hidden;
     this.learnedView.area.hidden = hidden;
+    this.learnedView.note.hidden = Boolean(beside);
+    this.beside = Boolean(beside);
+    this.learnedHidden = hidden;
     this.learnedView.update(beside ? besideLearned(t) : hidden ? null : c.learned);
   }
 
@@ -435,11 +458,23 @@ export class HeadsPanel extends PanelFrame {
     // On a slide with many heads the maps or the product take the figure column, and a button swaps
     // them; that column is then wider.
     const swap = Boolean(this.section.closest('.explorer.slide')) && shown > MAPS_BESIDE_PRODUCT;
-    const showMaps = !swap || !this.mixShown;
-    const showMix = !swap || this.mixShown;
+    // The trained model beside the random heads stands with the text that gives its numbers; on a
+    // slide with many heads it takes the figure column instead, a button away.
+    const besideInColumn = this.beside && swap;
+    this.besideInText = this.beside && !swap;
+    const area = this.learnedView.area;
+    if (this.besideInText) this.about.after(area);
+    else if (area.parentNode !== this.side) this.side.append(area);
+    const showTrained = besideInColumn && this.trainedShown;
+    area.hidden = this.learnedHidden || (besideInColumn && !showTrained);
+    this.trainedToggle.hidden = !besideInColumn;
+    this.trainedToggle.textContent = showTrained ? `Show the ${shown} maps` : 'Show the trained heads';
+    this.trainedToggle.setAttribute('aria-pressed', String(showTrained));
+    const showMaps = !swap || (!this.mixShown && !showTrained);
+    const showMix = !swap || (this.mixShown && !showTrained);
     this.mixToggle.hidden = !swap;
-    this.mixToggle.textContent = showMaps ? 'Show W_out mixing' : `Show the ${shown} maps`;
-    this.mixToggle.setAttribute('aria-pressed', String(!showMaps));
+    this.mixToggle.textContent = swap && showMix ? `Show the ${shown} maps` : 'Show W_out mixing';
+    this.mixToggle.setAttribute('aria-pressed', String(swap && showMix));
     this.section.classList.toggle('many-heads', swap);
     this.figureArea.classList.add('grid'); // before the layout reads its gaps
     if (swap) this.side.prepend(this.mixing);
@@ -456,11 +491,24 @@ export class HeadsPanel extends PanelFrame {
     const sideWidth = this.side.getBoundingClientRect().width || this.drawWidth;
     // (A fifth of the whole column: with many heads the merge paragraph may stand above the figures.)
     const height = this.heightBelow(swap ? this.side : this.figureArea);
-    const learnedTables = this.learnedView.draw(Math.min(this.drawWidth, sideWidth), {
-      across: sideWidth >= 480 ? 2 : 1,
-      maxHeight: besideText && Number.isFinite(height) ? Math.round(height * 0.2) : Infinity,
-      textScale: k,
-    });
+    const frame = this.host.viewportHeight();
+    const learnedTables = showTrained
+      ? this.learnedView.draw(sideWidth, {
+          across: 1,
+          maxHeight: Number.isFinite(height) ? height - 8 : Infinity,
+          textScale: k,
+        })
+      : this.besideInText
+        ? this.learnedView.draw(Math.min(this.drawWidth, this.body.getBoundingClientRect().width || this.drawWidth), {
+            across: 1,
+            maxHeight: besideText && frame ? Math.round(frame * 0.2) : Infinity,
+            textScale: k,
+          })
+        : this.learnedView.draw(Math.min(this.drawWidth, sideWidth), {
+            across: sideWidth >= 480 ? 2 : 1,
+            maxHeight: besideText && Number.isFinite(height) ? Math.round(height * 0.2) : Infinity,
+            textScale: k,
+          });
     const layout = this.#layout(shown, headMap(0), outProjectTitle(shapes), (mix) => product(mix).height, {
       maps: showMaps,
       mix: showMix,
@@ -547,7 +595,7 @@ export class HeadsPanel extends PanelFrame {
     const paragraph = beside ? 0 : above + 2 * gap;
     // The product's title (as long as it wraps) and its three maps' titles, a line each.
     const titles = heatmapTitle({ title: productTitle, maxWidth: mapsWidth, textScale: k }).height + 20 * k;
-    const learned = this.learnedView.height;
+    const learned = this.besideInText ? 0 : this.learnedView.height;
     // Room between the figure areas; the maps alone end the panel: their area's margin, and the
     // margin and 4 spare px fitToFrame keeps.
     const between =
