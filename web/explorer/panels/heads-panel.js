@@ -617,7 +617,12 @@ export class HeadsPanel extends PanelFrame {
     // Under text that already fills the frame (a phone held upright) the slide scrolls: the maps keep
     // the size they have on a page rather than shrink to specks.
     if (!beside && forMaps < 160 * k) return pageLayout();
-    if (shown > 2) return { ...this.#sharedGrid(shown, sample, mapsWidth, forMaps), mix: mixFor(forMix) };
+    if (shown > 2) {
+      const grid = this.#sharedGrid(shown, sample, mapsWidth, forMaps);
+      // Under the text, maps squeezed under 100 px (a phone with a little height left) keep their page size.
+      if (!beside && grid.cell * sample.cols < 100 * k) return pageLayout();
+      return { ...grid, mix: mixFor(forMix) };
+    }
     let best = null;
     for (let columns = 1; columns <= shown; columns += 1) {
       const rows = Math.ceil(shown / columns);
