@@ -43,6 +43,17 @@ function differenceText(view, words, at) {
   return `From "?", the latest verb ${on(at.verb)} and noun ${on(at.noun)}: ${each.join('; ')}.${distance}`;
 }
 
+// The same, briefly: each head's role and its shares on the latest verb and noun, the rows' distance.
+function briefDifference(view, words, at) {
+  const { heads, pairs } = view.difference;
+  const each = heads.map((d, h) => {
+    const on = h === 0 ? [` on "${words[at.verb]}"`, ` on "${words[at.noun]}"`] : ['', ''];
+    return `head ${h + 1} (${view.roles[h].role}) ${two(d.verb)}${on[0]}, ${two(d.noun)}${on[1]}`;
+  });
+  const apart = pairs.length ? `; rows ${two(pairs[0].distance)} apart` : '';
+  return `From "?": ${each.join('; ')}${apart}.`;
+}
+
 // The trained model in words: what it is (in full, or briefly beside other maps), how it reads the sentence.
 function modelText(t, { brief = false } = {}) {
   const heads = `${t.heads} head${t.heads === 1 ? '' : 's'} of ${t.headDim}`;
@@ -94,9 +105,9 @@ function learnedText(learned) {
     return `head ${h + 1} looks at "${words[at]}" (${v[at].toFixed(2)})`;
   });
   return (
-    `The same ${run.heads}-head model before and after ${learned.step} steps of training (width ` +
-    `${learned.config.dModel}, seed ${learned.config.seed}), attention from "?" in "${words.join(' ')}": ` +
-    `random, the heads spread out; trained, ${found.join(', ')}. The T x T head maps still use random weights.`
+    `Trained here: the same ${run.heads}-head model before and after ${learned.step} steps (width ` +
+    `${learned.config.dModel}, seed ${learned.config.seed}), from "?" in the task's sample: random, the heads ` +
+    `spread out; trained, ${found.join(', ')}. The T x T head maps still use random weights.`
   );
 }
 
@@ -316,23 +327,18 @@ export class HeadsPanel extends PanelFrame {
           : ` (The input panel's layer of width ${c.config.dModel} has no trained weights.)`);
     } else if (view.source === 'random') {
       this.about.textContent =
-        `Random weights: the same model before training (${t.name}'s seeded initial weights, step 0), the same ` +
-        `words. ${differenceText(view, t.words, t.at)}`;
+        `Random weights: ${t.name} before training (its seeded weights, step 0). ` +
+        briefDifference(view, t.words, t.at);
     } else if (failed) {
       this.about.textContent = `The trained heads could not be loaded: ${failed}. These maps use random weights.`;
     } else if (view.source === 'loading') {
       this.about.textContent = 'Loading the trained heads (web/checkpoints/verb-noun-*.json)...';
     } else if (t && !random) {
       const H = c.config.heads;
-      const d = t.trained.difference;
-      const each = d.heads.map(
-        (h, i) => `head ${i + 1} (${t.trained.roles[i].role}) ${two(h.topWeight)} on "${t.words[h.top]}"`,
-      );
-      const apart = d.pairs.length ? `; their rows ${two(d.pairs[0].distance)} apart` : '';
       this.about.textContent =
         `No trained model exists for ${H} heads (${c.config.dModel} = ${H} x ${c.headDim}): these are random ` +
-        `(seed ${c.config.seed}). The trained ${t.name} on your sentence in its words, from "?": ` +
-        `${each.join(', ')}${apart}.`;
+        `(seed ${c.config.seed}). The trained ${t.name} on your sentence in its words: ` +
+        briefDifference(t.trained, t.words, t.at);
     } else {
       this.about.textContent = `Random weights (seed ${c.config.seed}).`;
     }
