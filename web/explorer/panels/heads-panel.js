@@ -47,7 +47,8 @@ function differenceText(view, words, at) {
 function briefDifference(view, words, at) {
   const { heads, pairs } = view.difference;
   const each = heads.map((d, h) => {
-    const on = h === 0 ? [` on "${words[at.verb]}"`, ` on "${words[at.noun]}"`] : ['', ''];
+    const word = (i) => (i >= 0 ? `"${words[i]}"` : 'none');
+    const on = h === 0 ? [` on ${word(at.verb)}`, ` on ${word(at.noun)}`] : ['', ''];
     return `head ${h + 1} (${view.roles[h].role}) ${two(d.verb)}${on[0]}, ${two(d.noun)}${on[1]}`;
   });
   const apart = pairs.length ? `; rows ${two(pairs[0].distance)} apart` : '';
@@ -337,7 +338,7 @@ export class HeadsPanel extends PanelFrame {
       const H = c.config.heads;
       this.about.textContent =
         `No trained model exists for ${H} heads (${c.config.dModel} = ${H} x ${c.headDim}): these are random ` +
-        `(seed ${c.config.seed}). The trained ${t.name} on your sentence in its words: ` +
+        `(seed ${c.config.seed}). The trained ${t.name} on your sentence in its words. ` +
         briefDifference(t.trained, t.words, t.at);
     } else {
       this.about.textContent = `Random weights (seed ${c.config.seed}).`;
