@@ -134,7 +134,8 @@ test('by default the heads panel draws trained heads that differ; random weights
     // rows' distance (total variation) computed here from the drawn rows.
     const at = { verb: words.lastIndexOf(VERB), noun: words.lastIndexOf(NOUN) };
     for (const [h, m] of trained.maps.entries()) {
-      const said = `puts ${m.row[at.verb].value.toFixed(2)} on "${VERB}", ${m.row[at.noun].value.toFixed(2)} on "${NOUN}"`;
+      const [verb, noun] = [m.row[at.verb].value.toFixed(2), m.row[at.noun].value.toFixed(2)];
+      const said = `puts ${verb} on "${VERB}", ${noun} on "${NOUN}"`;
       assert.ok(
         trained.about.includes(`head ${h + 1} (`) && trained.about.includes(said),
         `${said} in: ${trained.about}`,

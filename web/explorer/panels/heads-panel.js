@@ -34,7 +34,8 @@ function differenceText(view, words, at) {
   const on = (i) => (i >= 0 ? `"${words[i]}"` : 'no such word');
   const each = heads.map((d, h) => {
     const role = view.roles[h];
-    return `head ${h + 1} (${role.role}, role score ${two(topScore(role))}) puts ${two(d.verb)} on ${on(at.verb)}, ${two(d.noun)} on ${on(at.noun)}`;
+    const shares = `${two(d.verb)} on ${on(at.verb)}, ${two(d.noun)} on ${on(at.noun)}`;
+    return `head ${h + 1} (${role.role}, role score ${two(topScore(role))}) puts ${shares}`;
   });
   const apart = pairs.map((p) => (pairs.length > 1 ? `${p.a + 1}-${p.b + 1}: ` : '') + two(p.distance));
   const distance = apart.length
@@ -560,7 +561,9 @@ export class HeadsPanel extends PanelFrame {
       () => heatmapTable(out),
       ...learnedTables,
     );
-    this.figures.push(...this.mixFigures, ...this.learnedView.figures);
+    // A hidden learned area (on a slide, the trained heads a button away) has no figures on screen.
+    for (const canvas of area.querySelectorAll('canvas')) if (area.hidden) canvas.hidden = true;
+    this.figures.push(...this.mixFigures, ...(area.hidden ? [] : this.learnedView.figures));
     this.fitToFrame();
     if (!showMaps) this.host.figureDrawn();
   }
