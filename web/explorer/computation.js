@@ -36,6 +36,8 @@ export const PANEL_PARTS = Object.freeze({
 });
 
 export const WHY_WIDTH = 6;
+// Held-out sequences the heads panel's untrained heads' roles are measured on (a few milliseconds).
+const UNTRAINED_EVAL = 256;
 const WHY_TARGETS = { one: [['ball', 'catch']], two: [['ball'], ['catch']] };
 export const ORDER_SENTENCES = Object.freeze(['All dogs are animals', 'All animals are dogs']);
 // Word order runs at a width and an input scale at which the four words' outputs clearly differ
@@ -141,7 +143,7 @@ export class ExplorerComputation {
     if (wanted.has('trained')) {
       const models = this.#trainedModels;
       result.trained = models
-        ? this.#remember('trained', [o.sentence, o.heads], () => attempt(() => this.#trainedOn(o)))
+        ? this.#remember('trained', [o.sentence, checkpointFor(o.heads)], () => attempt(() => this.#trainedOn(o)))
         : null;
     }
     if (wanted.has('order')) {
@@ -221,7 +223,9 @@ export class ExplorerComputation {
       let fresh = null;
       try {
         const { options, steps, roles, evaluation, curve, about } = trainer.checkpoint;
-        fresh = this.#hw.createTrainer(options);
+        // The same model before training: its options and seed give its initial weights; its roles
+        // are measured on UNTRAINED_EVAL held-out sequences (2048 would hold the page for a second).
+        fresh = this.#hw.createTrainer({ ...options, evalSize: UNTRAINED_EVAL });
         models[name] = {
           name,
           about,

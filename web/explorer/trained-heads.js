@@ -109,6 +109,10 @@ export function headDifference(maps, T, at) {
 
 const quoted = (w) => `"${w}"`;
 const listed = (items) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : items[0]);
+// At most SHOWN of them by name (a long sentence would fill a slide with its list).
+const SHOWN = 5;
+const some = (items) =>
+  items.length > SHOWN ? [...items.slice(0, SHOWN - 1), `${items.length - SHOWN + 1} more`] : items;
 
 /** In words, how the sentence was read: the words the model does not know and what they became. */
 export function readingText(reading) {
@@ -116,9 +120,9 @@ export function readingText(reading) {
   const unknown = [...new Set(reading.tokens.filter((r) => r.how === 'filler').map((r) => quoted(r.token)))];
   const dropped = [...new Set(reading.tokens.filter((r) => r.how === 'dropped').map((r) => quoted(r.token)))];
   const parts = [];
-  if (stems.length) parts.push(`${listed(stems)}, by stem`);
-  if (unknown.length) parts.push(`${listed(unknown)} unknown, read as "${UNKNOWN_AS}"`);
-  if (dropped.length) parts.push(`${listed(dropped)} dropped`);
+  if (stems.length) parts.push(`${listed(some(stems))}, by stem`);
+  if (unknown.length) parts.push(`${listed(some(unknown))} unknown, read as "${UNKNOWN_AS}"`);
+  if (dropped.length) parts.push(`${listed(some(dropped))} dropped`);
   if (reading.cut) parts.push(`the first ${reading.cut} word${reading.cut > 1 ? 's' : ''} left out (it reads 11)`);
   if (reading.padded) parts.push(`${reading.padded} "the" put in front (it reads 11 words)`);
   return parts.length ? parts.join('; ') : 'every word one it knows';
