@@ -201,7 +201,7 @@ async function assertOutlined(page, panel, point) {
   assert.ok(holds(outline), `outline ${JSON.stringify(outline)} holds the cell centre ${JSON.stringify(point)}`);
 }
 
-const HEADS = '[data-panel="heads"] .figures:not(.mix) > canvas';
+const HEADS = '[data-panel="heads"] .figures.grid > canvas';
 // The heads panel draws the input panel's own layer (the reference's) where no trained model has its
 // head count: 3 heads of 2 (with 1 or 2 heads it draws the shipped trained model's heads).
 const OWN_LAYER = 'heads=3';

@@ -41,7 +41,7 @@ function differenceText(view, words, at) {
   const distance = apart.length
     ? ` The heads' rows from "?" differ by ${apart.join(', ')} (total variation: 0 the same, 1 disjoint).`
     : '';
-  return `From "?", the latest verb ${on(at.verb)} and noun ${on(at.noun)}: ${each.join('; ')}.${distance}`;
+  return `From "?": ${each.join('; ')}.${distance}`;
 }
 
 // The same, briefly: each head's role and its shares on the latest verb and noun, the rows' distance.
@@ -61,8 +61,8 @@ function modelText(t, { brief = false } = {}) {
   const heads = `${t.heads} head${t.heads === 1 ? '' : 's'} of ${t.headDim}`;
   const what = brief
     ? `width ${t.dModel}`
-    : `1 layer, ${heads}, width ${t.dModel}; trained ${t.steps} steps to name the latest verb and noun at "?", ` +
-      `held-out accuracy ${percent(t.accuracy)}`;
+    : `${heads}, width ${t.dModel}, trained ${t.steps} steps to name the latest verb and noun at "?": held-out ` +
+      `accuracy ${percent(t.accuracy)}`;
   return (
     `the shipped model ${t.name} (${what}). Your sentence in its words: ` +
     `"${t.words.join(' ')}" (${readingText(t.reading)}).`
@@ -433,6 +433,7 @@ export class HeadsPanel extends PanelFrame {
       cols: T,
       rowLabels: v.tokens,
       colLabels: v.tokens,
+      cellLabels: v.tokens, // the tooltip names them on maps of a grid drawn without them
       scale: 'probability',
       masked: causal ? (i, j) => j > i : null,
       title: v.roles ? `head ${h + 1}: ${v.roles[h].role}` : `head ${h + 1}`,
