@@ -37,7 +37,7 @@ const VIRIDIS_RGB = new Set(Array.from({ length: 256 }, (_, k) => rgbOf(viridis(
 /** The pixels of the heads panel's canvas `index`, with pixel(x, y) as 0xrrggbb. */
 async function headCanvasPixels(page, index) {
   const image = await page.locator('headwise-explorer').evaluate((host, k) => {
-    const canvas = host.shadowRoot.querySelectorAll('[data-panel="heads"] .figures:not(.mix) canvas')[k];
+    const canvas = host.shadowRoot.querySelectorAll('[data-panel="heads"] .figures.grid canvas')[k];
     const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
     return { width: canvas.width, height: canvas.height, data: Array.from(data) };
   }, index);
@@ -326,7 +326,7 @@ describe('explorer layouts and embedding', () => {
       const bottoms = await page
         .locator('headwise-explorer')
         .evaluate((h) =>
-          [...h.shadowRoot.querySelectorAll('[data-panel="heads"] .figures:not(.mix) canvas:not([hidden])')].map(
+          [...h.shadowRoot.querySelectorAll('[data-panel="heads"] .figures.grid canvas:not([hidden])')].map(
             (c) => c.getBoundingClientRect().bottom,
           ),
         );
