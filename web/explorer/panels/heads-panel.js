@@ -385,7 +385,9 @@ export class HeadsPanel extends PanelFrame {
     const changed = this.view?.source !== v.source || this.view?.tokens.length !== v.tokens.length;
     this.view = v;
     this.#sayWeights(o, c, v);
-    if (changed || this.highlight >= v.tokens.length) this.highlight = -1;
+    // The trained model's heads are read from "?": its row is highlighted (and labelled) until the
+    // reader points at another.
+    if (changed || this.highlight >= v.tokens.length) this.highlight = v.roles ? v.tokens.length - 1 : -1;
     if (changed || this.locked >= v.tokens.length) this.locked = -1;
     this.tokenBar.replaceChildren(
       ...v.tokens.map((token, i) =>
