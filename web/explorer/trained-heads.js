@@ -116,7 +116,9 @@ const some = (items) =>
 
 /** In words, how the sentence was read: the words the model does not know and what they became. */
 export function readingText(reading) {
-  const stems = reading.tokens.filter((r) => r.how === 'stem').map((r) => `${quoted(r.token)} as ${quoted(r.read)}`);
+  const stems = [
+    ...new Set(reading.tokens.filter((r) => r.how === 'stem').map((r) => `${quoted(r.token)} as ${quoted(r.read)}`)),
+  ];
   const unknown = [...new Set(reading.tokens.filter((r) => r.how === 'filler').map((r) => quoted(r.token)))];
   const dropped = [...new Set(reading.tokens.filter((r) => r.how === 'dropped').map((r) => quoted(r.token)))];
   const parts = [];
