@@ -474,6 +474,10 @@ export interface SliceGradients {
 
 /** The task's 21 tokens in id order: nouns 0-7, verbs 8-15, fillers 16-19, "?" = 20. */
 export const TRAIN_VOCABULARY: ReadonlyArray<string>;
+/** Where each kind of word starts in TRAIN_VOCABULARY: nouns 0-7, verbs 8-15, fillers 16-19 ("?" is 20). */
+export const NOUN_BASE: 0;
+export const VERB_BASE: 8;
+export const FILLER_BASE: 16;
 
 export interface AttentionOptionRow {
   name: string;

@@ -91,9 +91,9 @@ async function walkDeck(page, artifact) {
         .locator('headwise-explorer')
         .evaluate(
           (host) =>
-            [
-              ...host.shadowRoot.querySelectorAll('[data-panel="heads"] .figures:not(.mix) canvas:not([hidden])'),
-            ].filter((c) => c.getBoundingClientRect().bottom > innerHeight + 1).length,
+            [...host.shadowRoot.querySelectorAll('[data-panel="heads"] .figures.grid canvas:not([hidden])')].filter(
+              (c) => c.getBoundingClientRect().bottom > innerHeight + 1,
+            ).length,
         );
       assert.equal(below, 0, 'head maps below the fold');
     }

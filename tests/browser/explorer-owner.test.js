@@ -48,6 +48,9 @@ test('one change runs the forward once per version shown; steps and slide messag
       let done = rendered();
       document.body.append(element);
       await done;
+      // The heads panel's trained models load once, after the first render: wait for them.
+      const heads = () => element.shadowRoot.querySelector('#panel-heads').dataset.headsWeights;
+      while (!heads() || heads() === 'loading') await frames(1);
       const first = element.getState().lifecycle;
       // Every call on each layer created by one change of heads.
       counting.calls.length = 0;

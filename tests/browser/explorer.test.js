@@ -37,7 +37,7 @@ const VIRIDIS_RGB = new Set(Array.from({ length: 256 }, (_, k) => rgbOf(viridis(
 /** The pixels of the heads panel's canvas `index`, with pixel(x, y) as 0xrrggbb. */
 async function headCanvasPixels(page, index) {
   const image = await page.locator('headwise-explorer').evaluate((host, k) => {
-    const canvas = host.shadowRoot.querySelectorAll('[data-panel="heads"] .figures:not(.mix) canvas')[k];
+    const canvas = host.shadowRoot.querySelectorAll('[data-panel="heads"] .figures.grid canvas')[k];
     const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
     return { width: canvas.width, height: canvas.height, data: Array.from(data) };
   }, index);
@@ -223,7 +223,9 @@ describe('explorer layouts and embedding', () => {
   test('T = 200: the pooled heatmap draws a block masked only when the mask hides all of it', async () => {
     const T = 200;
     const sentence = Array.from({ length: T }, (_, i) => `w${i % 23}`).join(' ');
-    const url = `${web.server.url}index.html?panel=heads&max-tokens=${T}&sentence=${encodeURIComponent(sentence)}`;
+    // 3 heads: no trained model has them, so the heads panel draws the sentence's own layer, T x T.
+    const query = `panel=heads&heads=3&max-tokens=${T}&sentence=${encodeURIComponent(sentence)}`;
+    const url = `${web.server.url}index.html?${query}`;
     const { page, context, problems } = await openExplorer(web.browser, url);
     try {
       const image = await headCanvasPixels(page, 0);
@@ -324,7 +326,7 @@ describe('explorer layouts and embedding', () => {
       const bottoms = await page
         .locator('headwise-explorer')
         .evaluate((h) =>
-          [...h.shadowRoot.querySelectorAll('[data-panel="heads"] .figures:not(.mix) canvas:not([hidden])')].map(
+          [...h.shadowRoot.querySelectorAll('[data-panel="heads"] .figures.grid canvas:not([hidden])')].map(
             (c) => c.getBoundingClientRect().bottom,
           ),
         );
@@ -419,18 +421,19 @@ describe('explorer layouts and embedding', () => {
       await page.keyboard.press('Enter');
       const toSweep = await tabUntil((a) => a.cls.includes('run-sweep'), 2);
       assert.ok(toNav + 1 + toSweep <= 9, `keys to the sweep button: ${toNav} Tabs, Enter, ${toSweep} Tabs`);
-      // The heads panel's 12 tokens (the whole sentence): one Tab enters the bar, arrows walk it, one Tab leaves it.
+      // The heads panel's 12 tokens (the sentence in the trained model's words): one Tab enters the bar,
+      // arrows walk it, one Tab leaves it.
       await page.locator('[data-panel="heads"] .token-bar button').first().focus();
-      assert.equal((await active()).text, 'The');
+      assert.equal((await active()).text, 'the');
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
-      assert.deepEqual(await active(), { cls: 'token', text: 'chased', pressed: 'true' });
+      assert.deepEqual(await active(), { cls: 'token', text: 'chase', pressed: 'true' });
       await page.keyboard.press('End');
-      assert.equal((await active()).text, 'it');
+      assert.equal((await active()).text, '?');
       await page.keyboard.press('Tab');
       assert.notEqual((await active()).cls, 'token', 'one Tab leaves the token bar');
       await page.keyboard.press('Shift+Tab');
-      assert.deepEqual(await active(), { cls: 'token', text: 'it', pressed: 'true' });
+      assert.deepEqual(await active(), { cls: 'token', text: '?', pressed: 'true' });
       const stops = await page
         .locator('[data-panel="heads"] .token-bar button')
         .evaluateAll((bs) => bs.filter((b) => b.tabIndex === 0).length);
@@ -578,17 +581,19 @@ describe('explorer hardening and export', () => {
         .locator('tbody tr')
         .first()
         .innerText();
-      assert.match(firstRow, /^The\t1\.0000\tmasked\tmasked/);
+      // The trained heads (the default), on the sentence in the model's words.
+      assert.match(firstRow, /^the\t1\.0000\tmasked\tmasked/);
       const json = await saved('JSON');
       assert.equal(json.name, 'headwise-heads.json');
       const data = JSON.parse(json.bytes.toString('utf8'));
       assert.deepEqual(data.attentionShape, [1, 2, WHOLE, WHOLE]);
       assert.equal(data.attention.length, 2 * WHOLE * WHOLE);
       assert.equal(data.tokens.length, WHOLE);
-      // The last "it" (row 11) can look at "ball" (column 4): causal, so every earlier column is open.
-      assert.deepEqual([data.tokens[4], data.tokens[WHOLE - 1]], ['ball', 'it']);
+      // "?" (row 11) can look at "ball" (column 4): causal, so every earlier column is open.
+      assert.equal(data.weights, 'trained');
+      assert.deepEqual([data.tokens[4], data.tokens[WHOLE - 1]], ['ball', '?']);
       for (const h of [0, 1])
-        assert.ok(data.attention[(h * WHOLE + WHOLE - 1) * WHOLE + 4] > 0, `head ${h + 1}: it -> ball`);
+        assert.ok(data.attention[(h * WHOLE + WHOLE - 1) * WHOLE + 4] > 0, `head ${h + 1}: ? -> ball`);
       // Each unmasked attention row sums to 1.
       for (let r = 0; r < 2 * WHOLE; r += 1) {
         const sum = data.attention.slice(r * WHOLE, (r + 1) * WHOLE).reduce((a, b) => a + b, 0);
@@ -598,7 +603,7 @@ describe('explorer hardening and export', () => {
       assert.equal(svg.name, 'headwise-heads.svg');
       assert.match(
         svg.bytes.toString('utf8'),
-        /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*>[\s\S]*<rect[\s\S]*>chased<\/text>[\s\S]*<\/svg>$/,
+        /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*>[\s\S]*<rect[\s\S]*>chase<\/text>[\s\S]*<\/svg>$/,
       );
       const png = await saved('PNG');
       assert.equal(png.name, 'headwise-heads.png');

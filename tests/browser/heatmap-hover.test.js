@@ -201,12 +201,17 @@ async function assertOutlined(page, panel, point) {
   assert.ok(holds(outline), `outline ${JSON.stringify(outline)} holds the cell centre ${JSON.stringify(point)}`);
 }
 
-const HEADS = '[data-panel="heads"] .figures:not(.mix) > canvas';
+const HEADS = '[data-panel="heads"] .figures.grid > canvas';
+// The heads panel draws the input panel's own layer (the reference's) where no trained model has its
+// head count: 3 heads of 2 (with 1 or 2 heads it draws the shipped trained model's heads).
+const OWN_LAYER = 'heads=3';
 
 describe('heatmap cells, read by pointer and keyboard', () => {
   test('heads panel: hover shows tokens, score and weight of the cell under the pointer; gone after', async () => {
     const viewport = { width: 1280, height: 720 };
-    const { page, context, problems } = await open(`${web.server.url}index.html?panel=heads`, { viewport });
+    const { page, context, problems } = await open(`${web.server.url}index.html?panel=heads&${OWN_LAYER}`, {
+      viewport,
+    });
     try {
       const ref = await reference(page, { whole: true });
       const { T } = ref;
@@ -306,7 +311,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
   });
 
   test('keyboard: one tab stop per heatmap, arrows move a cell cursor, Escape and blur hide it', async () => {
-    const { page, context, problems } = await open(`${web.server.url}index.html?panel=heads`);
+    const { page, context, problems } = await open(`${web.server.url}index.html?panel=heads&${OWN_LAYER}`);
     try {
       const ref = await reference(page, { whole: true });
       const active = () =>
@@ -401,7 +406,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
 
   test('on a 390 px phone the tip stays inside the screen, and a tap shows it', async () => {
     const viewport = { width: 390, height: 844 };
-    const { page, context, problems } = await open(`${web.server.url}index.html?panel=heads`, {
+    const { page, context, problems } = await open(`${web.server.url}index.html?panel=heads&${OWN_LAYER}`, {
       viewport,
       hasTouch: true,
     });

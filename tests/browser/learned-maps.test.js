@@ -59,8 +59,12 @@ const READ = (id) => {
 
 const argmax = (v) => v.indexOf(Math.max(...v));
 
+// The heads panel shows the shipped model's trained heads by default; the Learn run's view (and its
+// Train button) is the one of its random weights (heads-weights=random).
+const WEIGHTS = { heads: '&heads-weights=random', why: '' };
+
 async function open(page, id) {
-  await page.goto(`${web.server.url}embed.html?panel=${id}&slide=0`);
+  await page.goto(`${web.server.url}embed.html?panel=${id}&slide=0${WEIGHTS[id]}`);
   await page.waitForFunction(() => document.querySelector('headwise-explorer')?.dataset.ready === 'true');
   return page.evaluate(READ, id);
 }
@@ -177,7 +181,7 @@ test('index.html: one run in panel 7 feeds the heads and why panels; a reset tak
       id,
     );
   try {
-    await page.goto(`${web.server.url}index.html`);
+    await page.goto(`${web.server.url}index.html?heads-weights=random`);
     await page.waitForFunction(() => document.querySelector('headwise-explorer')?.dataset.ready === 'true');
     assert.deepEqual([await learnedIn('heads'), await learnedIn('why')], ['false', 'false']);
     await page.locator('headwise-explorer #panel-heads .learned button').click();

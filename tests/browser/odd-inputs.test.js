@@ -76,6 +76,11 @@ describe('odd inputs on a slide', () => {
   test('heads that do not divide the width: the figures stay, the valid heads are buttons', async () => {
     const { context, page, frame, errors } = await openSlide('panel=heads');
     try {
+      // The trained heads (the panel's default) load after the first render: the figures kept are theirs.
+      await frame.waitForFunction(() => {
+        const panel = document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-heads');
+        return panel.dataset.headsWeights === 'trained';
+      });
       const before = await frame.evaluate(LOOK, 'heads');
       assert.ok(before.figures > 0 && before.box === null);
       await setOptions(frame, { heads: 4 });

@@ -218,9 +218,7 @@ describe('GPT-2 heads in a 600 px wide column', () => {
       await page.goto(`${web.server.url}column.html`);
       await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
       const m = await page.locator('headwise-explorer').evaluate((host) => {
-        const maps = [
-          ...host.shadowRoot.querySelectorAll('[data-panel="heads"] .figures:not(.mix) canvas:not([hidden])'),
-        ];
+        const maps = [...host.shadowRoot.querySelectorAll('[data-panel="heads"] .figures.grid canvas:not([hidden])')];
         const boxes = maps.map((c) => c.getBoundingClientRect());
         return {
           height: host.getBoundingClientRect().height,

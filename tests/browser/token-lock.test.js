@@ -69,7 +69,7 @@ for (const scheme of ['light', 'dark']) {
 
       // The pointer over another token and over a map: the locked row stays.
       await token('dog').hover();
-      const map = page.locator('[data-panel="heads"] .figures:not(.mix) canvas').first();
+      const map = page.locator('[data-panel="heads"] .figures.grid canvas').first();
       const box = await map.boundingBox();
       await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.4);
       seen = await page.evaluate(READ);

@@ -49,7 +49,11 @@ for (const id of ['heads', 'why']) {
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.route(`${web.server.url}deck.html`, (route) =>
-      route.fulfill({ contentType: 'text/html', body: DECK(`embed.html?panel=${id}`) }),
+      // The heads panel's Train button is in its random-weights view (trained heads are its default).
+      route.fulfill({
+        contentType: 'text/html',
+        body: DECK(`embed.html?panel=${id}${id === 'heads' ? '&heads-weights=random' : ''}`),
+      }),
     );
     try {
       await page.goto(`${web.server.url}deck.html`);

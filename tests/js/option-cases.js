@@ -60,6 +60,9 @@ export const OPTION_CASES = [
   },
   { name: 'learn-split', value: 'data', state: { learnSplit: 'data' } },
   { name: 'learn-split', value: 'heads', error: 'learn-split="heads" was ignored: use model or data' },
+  { name: 'heads-weights', value: 'random', state: { headsWeights: 'random' } },
+  { name: 'heads-weights', value: 'trained', state: { headsWeights: 'trained' } },
+  { name: 'heads-weights', value: 'learned', error: 'heads-weights="learned" was ignored: use trained or random' },
 ];
 
 /** The text form of a value, as a URL parameter or an attribute carries it. */

@@ -15,19 +15,29 @@ import { SAMPLE_WORDS } from './learn-verdict.js';
 import { INDUCTION_CHECKPOINTS, inductionSequence } from './induction-data.js';
 import { InductionLive } from './induction-live.js';
 import { pageBudgetProblem, PAGE_MAX_WIDTH } from './compute-budget.js';
+import {
+  BESIDE_CHECKPOINT,
+  checkpointFor,
+  headDifference,
+  latestVerbNoun,
+  readSentence,
+  TRAINED_CHECKPOINTS,
+} from './trained-heads.js';
 
 /** What each panel views; the owner computes only the parts of the panels shown. */
 export const PANEL_PARTS = Object.freeze({
   input: [],
   why: ['why', 'learned'],
   steps: ['fused', 'steps', 'wOut'],
-  heads: ['whole', 'wOut', 'learned'],
+  heads: ['whole', 'wOut', 'learned', 'trained'],
   loop: ['fused', 'loop'],
   order: ['order'],
   learn: [],
 });
 
 export const WHY_WIDTH = 6;
+// Held-out sequences the heads panel's untrained heads' roles are measured on (a few milliseconds).
+const UNTRAINED_EVAL = 256;
 const WHY_TARGETS = { one: [['ball', 'catch']], two: [['ball'], ['catch']] };
 export const ORDER_SENTENCES = Object.freeze(['All dogs are animals', 'All animals are dogs']);
 // Word order runs at a width and an input scale at which the four words' outputs clearly differ
@@ -87,6 +97,9 @@ export class ExplorerComputation {
   #learn = null; // the Learn panel's run
   #induction = null; // the "1 layer vs 2 layers" checkpoints' data, a promise
   #inductionLive = null; // its live replay
+  #trained = null; // the heads panel's shipped verb-and-noun models, a promise
+  #trainedModels = null; // the same, once loaded: { name -> model }
+  #trainedLayers = new Map(); // name -> the attention layer their maps are computed in
 
   constructor(hw) {
     this.#hw = hw;
@@ -127,6 +140,12 @@ export class ExplorerComputation {
     }
     if (wanted.has('why')) result.why = this.#remember('why', [o.seed], () => attempt(() => this.#why(o.seed)));
     if (wanted.has('learned')) result.learned = this.#learned();
+    if (wanted.has('trained')) {
+      const models = this.#trainedModels;
+      result.trained = models
+        ? this.#remember('trained', [o.sentence, checkpointFor(o.heads)], () => attempt(() => this.#trainedOn(o)))
+        : null;
+    }
     if (wanted.has('order')) {
       const spec = orderSpec(o, order);
       result.order = this.#remember('order', spec, () => attempt(() => this.#order(spec)));
@@ -183,6 +202,106 @@ export class ExplorerComputation {
     }
   }
 
+  /**
+   * The heads panel's trained models (TRAINED_CHECKPOINTS: 1 head and 2 heads on the verb-and-noun
+   * task), loaded once; after that compute() gives the part 'trained'. source(name) is what
+   * loadCheckpoint takes. Each model keeps its trained weights and those it had before training
+   * (a trainer made from the checkpoint's options and seed, step 0), and the core's role scores of
+   * both (the checkpoint's, measured when it was saved, and the untrained trainer's).
+   */
+  trainedModels(source = (name) => name) {
+    this.#trained ??= this.#loadTrained(source).catch((error) => {
+      this.#trained = null;
+      throw error;
+    });
+    return this.#trained;
+  }
+
+  async #loadTrained(source) {
+    const models = {};
+    for (const name of new Set(Object.values(TRAINED_CHECKPOINTS))) {
+      const trainer = await this.#hw.loadCheckpoint(await source(name));
+      let fresh = null;
+      try {
+        const { options, steps, roles, evaluation, curve, about } = trainer.checkpoint;
+        // The same model before training: its options and seed give its initial weights; its roles
+        // are measured on UNTRAINED_EVAL held-out sequences (2048 would hold the page for a second).
+        fresh = this.#hw.createTrainer({ ...options, evalSize: UNTRAINED_EVAL });
+        models[name] = {
+          name,
+          about,
+          options,
+          steps,
+          evaluation,
+          curve,
+          words: trainer.task.words,
+          tokens: trainer.task.tokens,
+          trained: { weights: trainer.getWeights(), roles: roles.at(-1) },
+          random: { weights: fresh.getWeights(), roles: fresh.roleScores().at(-1) },
+        };
+      } finally {
+        trainer.dispose();
+        fresh?.dispose();
+      }
+    }
+    this.#memo.delete('trained');
+    this.#trainedModels = models;
+    return models;
+  }
+
+  // The sentence through a trained model's attention layer, with its trained weights and with its
+  // weights before training: the model's own token vectors (its embedding table) in an attention
+  // layer of its shape (learned positions, biases) given its block's weights, so every row of the
+  // T x T maps is drawn (the model itself computes only the row from "?"; tests/js check that the
+  // rows agree). Beside a configuration with no trained model, the 2-head model.
+  #trainedOn(o) {
+    const name = checkpointFor(o.heads) ?? BESIDE_CHECKPOINT;
+    const m = this.#trainedModels[name];
+    const T = m.tokens;
+    const reading = readSentence(tokenize(o.sentence.replace(/\s+/g, ' '), 4096).tokens, m.words, T);
+    const ids = reading.words.map((w) => m.words.indexOf(w));
+    const { heads, dModel, causal, bias, positions } = m.options;
+    const headDim = m.options.headDim || dModel / heads;
+    let layer = this.#trainedLayers.get(name);
+    if (!layer) {
+      layer = this.#hw.createAttention({ batch: 1, tokens: T, dModel, heads, headDim, causal, bias, positions });
+      this.#trainedLayers.set(name, layer);
+    }
+    const at = latestVerbNoun(ids);
+    const run = ({ weights, roles }) => {
+      const b = (key) => weights[`blocks.0.${key}`];
+      const set = { wq: b('wq'), wk: b('wk'), wv: b('wv'), wOut: b('wOut') };
+      if (bias) Object.assign(set, { bq: b('bq'), bk: b('bk'), bv: b('bv'), bOut: b('bOut') });
+      if (positions === 'learned') set.positions = weights.positionEmbedding;
+      layer.setWeights(set);
+      const x = new Float32Array(T * dModel);
+      ids.forEach((id, t) => x.set(weights.tokenEmbedding.slice(id * dModel, (id + 1) * dModel), t * dModel));
+      const { trace, ...fused } = layer.forward(x, { intermediates: true });
+      void trace;
+      const maps = Array.from({ length: heads }, (_, h) => fused.attention.slice(h * T * T, (h + 1) * T * T));
+      return { fused, wOut: Float32Array.from(set.wOut), roles, difference: headDifference(maps, T, at) };
+    };
+    return {
+      name,
+      about: m.about,
+      matches: checkpointFor(o.heads) !== null,
+      options: m.options,
+      heads,
+      dModel,
+      headDim,
+      causal,
+      steps: m.steps,
+      accuracy: m.evaluation.accuracy,
+      curve: m.curve,
+      words: reading.words,
+      ids,
+      at,
+      reading,
+      trained: run(m.trained),
+      random: run(m.random),
+    };
+  }
+
   /** A new live replay of the induction models (induction-live.js); the previous one is stopped. */
   inductionLive(config) {
     this.#inductionLive?.dispose();
@@ -200,6 +319,10 @@ export class ExplorerComputation {
     this.#layer?.dispose();
     this.#layer = null;
     this.#layerKey = '';
+    for (const layer of this.#trainedLayers.values()) layer.dispose();
+    this.#trainedLayers.clear();
+    this.#trained = null;
+    this.#trainedModels = null;
     this.#memo.clear();
   }
 

@@ -6,6 +6,8 @@ export type ExplorerPanel = 'input' | 'why' | 'steps' | 'heads' | 'loop' | 'orde
 export type ExplorerLearnHeads = '1,2' | '1,2,4';
 /** The Learn panel's experiment: 1 head vs 2 heads, or 1 layer vs 2 layers (induction). */
 export type ExplorerLearnExperiment = 'heads' | 'layers';
+/** The heads panel's weights: a shipped model's trained heads, or the same shapes untrained. */
+export type ExplorerHeadsWeights = 'trained' | 'random';
 export type ExplorerPreset = 'toy' | 'gpt2' | 'gpt3';
 /** 'auto' follows the viewer's light or dark setting; the default is 'light'. */
 export type ExplorerTheme = 'light' | 'dark' | 'auto';
@@ -30,6 +32,7 @@ export interface ExplorerOptions {
   learnWidth: number;
   learnHeads: ExplorerLearnHeads;
   learnExperiment: ExplorerLearnExperiment;
+  headsWeights: ExplorerHeadsWeights;
 }
 
 /**
@@ -58,6 +61,8 @@ export interface ExplorerConfig {
   learnHeads?: ExplorerLearnHeads;
   'learn-experiment'?: ExplorerLearnExperiment;
   learnExperiment?: ExplorerLearnExperiment;
+  'heads-weights'?: ExplorerHeadsWeights;
+  headsWeights?: ExplorerHeadsWeights;
 }
 
 /** See ExplorerState.lifecycle. */
@@ -83,6 +88,7 @@ export interface ExplorerState {
   learnWidth: number;
   learnHeads: ExplorerLearnHeads;
   learnExperiment: ExplorerLearnExperiment;
+  headsWeights: ExplorerHeadsWeights;
   /** 0..4, an index into steps. */
   step: number;
   stepName: ExplorerStep;

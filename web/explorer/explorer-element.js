@@ -271,6 +271,11 @@ export class HeadwiseExplorer extends ElementBase {
         if (!this.#owner) return Promise.reject(new Error('the module is not loaded'));
         return this.#owner.induction(HeadwiseExplorer.checkpointSource);
       },
+      // The heads panel's trained models (loaded once; the panel draws them from the part 'trained').
+      trainedHeads: () => {
+        if (!this.#owner) return Promise.reject(new Error('the module is not loaded'));
+        return this.#owner.trainedModels(HeadwiseExplorer.checkpointSource);
+      },
       inductionLive: (config) => {
         if (!this.#owner) throw new Error('the module is not loaded');
         const kinds = HeadwiseExplorer.workerKinds;

@@ -192,8 +192,9 @@ function cellDescription(o, pool, box) {
     hidden: pool.hidden,
     masked: o.masked ?? null,
     zeroBelow: o.zeroBelow ?? 0,
-    rowLabels: o.rowLabels ?? o.cellLabels ?? null,
-    colLabels: o.colLabels ?? o.cellLabels ?? null,
+    // Labels not drawn (none given, or an empty list on a map that shares its neighbour's axis).
+    rowLabels: (o.rowLabels?.length ? o.rowLabels : null) ?? o.cellLabels ?? o.rowLabels ?? null,
+    colLabels: (o.colLabels?.length ? o.colLabels : null) ?? o.cellLabels ?? o.colLabels ?? null,
     quantity: o.quantity ?? null,
     headDim: o.headDim ?? null,
     scores: o.quantity === 'scores' ? o.values : (o.scores ?? null),

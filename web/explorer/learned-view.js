@@ -103,7 +103,7 @@ export class LearnedView {
       values: Float32Array.from(run[kind].flat()),
       rows: run.heads,
       cols: words.length,
-      rowLabels: run[kind].map((_, h) => `head ${h + 1}`),
+      rowLabels: run.labels?.[kind] ?? run[kind].map((_, h) => `head ${h + 1}`),
       colLabels: words,
       scale: 'probability',
       title,

@@ -14,6 +14,7 @@ import {
   LEARN_HEAD_CHOICES,
   LEARN_WIDTHS,
 } from './learn-verdict.js';
+import { DEFAULT_HEADS_WEIGHTS, HEADS_WEIGHTS } from './trained-heads.js';
 
 /** The theme option's values: 'auto' follows the viewer's light or dark setting. */
 export const THEMES = Object.freeze(['light', 'dark', 'auto']);
@@ -78,6 +79,8 @@ export const OPTION_SCHEMA = Object.freeze(
     { name: 'max-tokens', read: integer(1, 512), fallback: DEFAULT_TOKEN_LIMIT },
     // Light unless asked: an embed on a white deck stays white when the laptop is in dark mode.
     { name: 'theme', read: oneOf(THEMES), fallback: 'light' },
+    // The heads panel's weights: a shipped model's trained heads, or the same shapes untrained.
+    { name: 'heads-weights', read: oneOf(HEADS_WEIGHTS), fallback: DEFAULT_HEADS_WEIGHTS },
     // The Learn panel's runs (its own seed and width: the task's model, not the layer above).
     { name: 'learn-seed', read: integer(0, 0xffffffff), fallback: DEFAULT_LEARN_SEED },
     { name: 'learn-width', read: oneOf(LEARN_WIDTHS), fallback: DEFAULT_LEARN_WIDTH },

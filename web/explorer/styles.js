@@ -45,6 +45,12 @@ input[type=number] { width: 7rem; }
 /* The token whose row is highlighted, and (underlined) the one a click locked. */
 .token[data-highlight="true"] { border-color: var(--accent); }
 .token[aria-pressed="true"] { border-color: var(--accent); box-shadow: inset 0 -3px 0 var(--accent); font-weight: 600; }
+/* The heads panel's "Random weights" switch: pressed, it reads as on (a box with a tick). */
+.weights-toggle::before { content: "☐ "; }
+.weights-toggle[aria-pressed="true"] { border-color: var(--accent); box-shadow: inset 0 -3px 0 var(--accent); }
+.weights-toggle[aria-pressed="true"]::before { content: "☑ "; }
+.trained-about { margin: 0.35rem 0; }
+.weights-row { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 .figures { display: flex; flex-direction: column; gap: 0.75rem; margin: 0.5rem 0; }
 .figures.learned-maps:empty { display: none; }
 .figures.row { flex-direction: row; flex-wrap: wrap; align-items: flex-start; }

@@ -1,12 +1,17 @@
 // Panel 4: one attention heatmap per head; hovering or focusing a token highlights its row in
 // every head. Then the concatenation back to d_model and the mixing by W_out (on a slide with more
-// than 4 heads, in place of the maps, a button away).
+// than 4 heads, in place of the maps, a button away). By default the heads are a shipped model's
+// trained heads on the user's sentence (read as the model's words), each named by the role the
+// core measured, with the numbers that say how they differ; "Random weights" shows the same model
+// before training. A configuration with no trained model (GPT-2's 12 heads) shows its own random
+// heads, and the trained 2-head model's beside them.
 import { drawOnCanvases, PanelFrame } from '../panel-frame.js';
 import { el } from '../dom.js';
 import { heatmapFigure, heatmapTable, heatmapTitle } from '../heatmap.js';
 import { LearnedView } from '../learned-view.js';
 import { headBands, outProjectFigure, outProjectTitle } from '../out-project-figure.js';
 import { SAMPLE_WORDS } from '../learn-verdict.js';
+import { readingText } from '../trained-heads.js';
 
 const MAX_HEADS_DRAWN = 16;
 // On a slide, more heads than this get the figure column to themselves: the W_out product is a
@@ -15,13 +20,86 @@ const MAPS_BESIDE_PRODUCT = 4;
 const SAMPLE = SAMPLE_WORDS.join(' ');
 const UNTRAINED =
   'These weights are random and untrained (seeded): that is why the maps look alike and spread their attention ' +
-  `over many tokens. Trained heads would each look for one thing: on "${SAMPLE}", one head at the latest verb ` +
-  '("catch"), another at the latest noun ("ball").';
+  `over many tokens. Trained heads each look for one thing: on "${SAMPLE}", one head at the latest verb ` +
+  '("catch"), another at the latest noun ("ball"). Train them here, or turn "Random weights" off for the shipped ' +
+  "model's trained heads.";
+const two = (v) => v.toFixed(2);
+const percent = (v) => `${Math.round(100 * v)}%`;
+// A head's highest role score: the one the core names it by when it is at least its threshold.
+const topScore = (scores) => Math.max(...Object.values(scores).filter((v) => typeof v === 'number'));
+
+// How the drawn heads differ, in words, from the numbers of headDifference (the maps' rows from "?").
+function differenceText(view, words, at) {
+  const { heads, pairs } = view.difference;
+  const on = (i) => (i >= 0 ? `"${words[i]}"` : 'no such word');
+  const each = heads.map((d, h) => {
+    const role = view.roles[h];
+    const shares = `${two(d.verb)} on ${on(at.verb)}, ${two(d.noun)} on ${on(at.noun)}`;
+    return `head ${h + 1} (${role.role}, role score ${two(topScore(role))}) puts ${shares}`;
+  });
+  const apart = pairs.map((p) => (pairs.length > 1 ? `${p.a + 1}-${p.b + 1}: ` : '') + two(p.distance));
+  const distance = apart.length
+    ? ` The heads' rows from "?" differ by ${apart.join(', ')} (total variation: 0 the same, 1 disjoint).`
+    : '';
+  return `From "?": ${each.join('; ')}.${distance}`;
+}
+
+// The same, briefly: each head's role and its shares on the latest verb and noun, the rows' distance.
+function briefDifference(view, words, at) {
+  const { heads, pairs } = view.difference;
+  const each = heads.map((d, h) => {
+    const word = (i) => (i >= 0 ? `"${words[i]}"` : 'none');
+    const on = h === 0 ? [` on ${word(at.verb)}`, ` on ${word(at.noun)}`] : ['', ''];
+    return `head ${h + 1} (${view.roles[h].role}) ${two(d.verb)}${on[0]}, ${two(d.noun)}${on[1]}`;
+  });
+  const apart = pairs.length ? `; rows ${two(pairs[0].distance)} apart` : '';
+  return `From "?": ${each.join('; ')}${apart}.`;
+}
+
+// The trained model in words: what it is (in full, or briefly beside other maps), how it reads the sentence.
+function modelText(t, { brief = false } = {}) {
+  const heads = `${t.heads} head${t.heads === 1 ? '' : 's'} of ${t.headDim}`;
+  const what = brief
+    ? `width ${t.dModel}`
+    : `${heads}, width ${t.dModel}, trained ${t.steps} steps to name the latest verb and noun at "?": held-out ` +
+      `accuracy ${percent(t.accuracy)}`;
+  return (
+    `the shipped model ${t.name} (${what}). Your sentence in its words: ` +
+    `"${t.words.join(' ')}" (${readingText(t.reading)}).`
+  );
+}
+
+// The trained 2-head model beside a configuration that has none, as the LearnedView draws a run:
+// one row per head, the attention from "?" before and after training.
+function besideLearned(t) {
+  const T = t.words.length;
+  const rows = (fused) =>
+    Array.from({ length: t.heads }, (_, h) => [...fused.attention.subarray((h * T + T - 1) * T, (h * T + T) * T)]);
+  // Row labels are cut at 12 characters (heatmap.js): the role alone where it fits ("latest verb").
+  const labels = (view) => view.roles.map((r, h) => (r.role.length <= 12 ? r.role : `head ${h + 1}`));
+  return {
+    checkpoint: true,
+    name: t.name,
+    step: t.steps,
+    words: t.words,
+    runs: [
+      {
+        heads: t.heads,
+        trained: rows(t.trained.fused),
+        untrained: rows(t.random.fused),
+        labels: { trained: labels(t.trained), untrained: labels(t.random) },
+      },
+    ],
+  };
+}
 
 // The 2-head run (the lecture's) before and after training, or the widest run if there is no 2-head one.
 const lectureRun = (learned) => learned.runs.find((r) => r.heads === 2) ?? learned.runs.at(-1);
 
 function learnedText(learned) {
+  if (learned.checkpoint) {
+    return `The trained model's ${learned.runs[0].heads} heads on your sentence, from "?":`;
+  }
   const run = lectureRun(learned);
   const words = learned.words;
   const found = run.trained.map((v, h) => {
@@ -29,9 +107,9 @@ function learnedText(learned) {
     return `head ${h + 1} looks at "${words[at]}" (${v[at].toFixed(2)})`;
   });
   return (
-    `The same ${run.heads}-head model before and after ${learned.step} steps of training (width ` +
-    `${learned.config.dModel}, seed ${learned.config.seed}), attention from "?" in "${words.join(' ')}": ` +
-    `random, the heads spread out; trained, ${found.join(', ')}. The T x T head maps still use random weights.`
+    `Trained here: the same ${run.heads}-head model before and after ${learned.step} steps (width ` +
+    `${learned.config.dModel}, seed ${learned.config.seed}), from "?" in the task's sample: random, the heads ` +
+    `spread out; trained, ${found.join(', ')}. The T x T head maps still use random weights.`
   );
 }
 
@@ -67,6 +145,21 @@ export class HeadsPanel extends PanelFrame {
       buttons[Math.max(0, Math.min(buttons.length - 1, next[event.key]))].focus();
     });
     this.lockNote = el('p', { class: 'lock-note help', 'aria-live': 'polite' });
+    // Trained heads by default; the toggle shows the same shapes with random weights.
+    this.weightsToggle = el('button', {
+      type: 'button',
+      class: 'weights-toggle',
+      text: 'Random weights',
+      'aria-pressed': 'false',
+      onclick: () => {
+        const random = this.options?.headsWeights === 'random';
+        this.host.onOptions({ headsWeights: random ? 'trained' : 'random' });
+      },
+    });
+    this.about = el('p', { class: 'trained-about', 'aria-live': 'polite' });
+    this.trainedLoading = false;
+    this.trainedError = '';
+    this.view = null; // what the maps draw: the trained model's heads, the same untrained, or the layer's
     this.mixing = el('p', { class: 'mixing' });
     this.mixShown = false; // on a slide with many heads: the W_out product instead of the maps
     this.mixToggle = el('button', {
@@ -76,12 +169,32 @@ export class HeadsPanel extends PanelFrame {
       hidden: true,
       onclick: () => {
         this.mixShown = !this.mixShown;
+        this.trainedShown = false;
+        this.draw();
+      },
+    });
+    // On a slide with many random heads and no trained model for them: the trained model's heads
+    // take the figure column a button away, as the W_out mixing does.
+    this.trainedShown = false;
+    this.trainedToggle = el('button', {
+      type: 'button',
+      class: 'trained-toggle',
+      'aria-pressed': 'false',
+      hidden: true,
+      onclick: () => {
+        this.trainedShown = !this.trainedShown;
+        this.mixShown = false;
         this.draw();
       },
     });
     // The lock note, and on a slide with many heads the button that swaps maps and W_out product
     // beside it (in the text's column: the maps' column keeps its height for them).
-    this.body.append(this.tokenBar, el('div', { class: 'lock-row' }, this.lockNote, this.mixToggle));
+    this.body.append(
+      el('div', { class: 'weights-row' }, this.weightsToggle, this.trainedToggle),
+      this.about,
+      this.tokenBar,
+      el('div', { class: 'lock-row' }, this.lockNote, this.mixToggle),
+    );
     // Escape anywhere in the panel unlocks (focus may be on a map or a button, not the bar).
     this.section.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.locked >= 0 && !this.tokenBar.contains(event.target)) this.lock(this.locked);
@@ -92,6 +205,7 @@ export class HeadsPanel extends PanelFrame {
       text: learnedText,
       maps: (learned) => {
         const run = lectureRun(learned);
+        if (learned.checkpoint) return [{ run, kind: 'trained', title: `${learned.name}, trained: from "?"` }];
         return [
           { run, kind: 'untrained', title: 'Random: from "?"' },
           { run, kind: 'trained', title: `Trained ${learned.step} steps` },
@@ -133,18 +247,123 @@ export class HeadsPanel extends PanelFrame {
   }
 
   #sayLock() {
-    const tokens = this.computed?.tokens ?? [];
+    const tokens = this.view?.tokens ?? [];
     this.lockNote.textContent =
       this.locked >= 0
         ? `The row of "${tokens[this.locked]}" is locked: click it again or press Escape to unlock.`
         : 'Click a token to lock its row.';
   }
 
+  // What the maps draw. With a trained model for the head count: its heads (trained, or before
+  // training with "Random weights"); otherwise, or while the model loads, the configuration's layer.
+  #viewOf(o, c) {
+    const t = c.trained && !c.trained.error ? c.trained : null;
+    if (t?.matches) {
+      const source = o.headsWeights === 'random' ? 'random' : 'trained';
+      const w = t[source];
+      return {
+        source,
+        tokens: t.words,
+        fused: w.fused,
+        heads: t.heads,
+        dModel: t.dModel,
+        causal: t.causal,
+        headDim: t.headDim,
+        wOut: w.wOut,
+        roles: w.roles,
+        difference: w.difference,
+        batch: 1,
+        joined: false,
+      };
+    }
+    const v = c.whole;
+    const { heads, dModel, causal, batch } = c.config;
+    const source = t || o.headsWeights === 'random' ? 'configuration' : 'loading';
+    const { tokens, fused, joined } = v;
+    return {
+      source,
+      tokens,
+      fused,
+      heads,
+      dModel,
+      causal,
+      headDim: c.headDim,
+      wOut: c.wOut,
+      roles: null,
+      batch,
+      joined,
+    };
+  }
+
+  // Loads the trained models once (the owner keeps them) and draws again when they are there.
+  #loadTrained() {
+    if (this.trainedLoading || this.trainedError || typeof this.host.trainedHeads !== 'function') return;
+    this.trainedLoading = true;
+    this.host.trainedHeads().then(
+      () => {
+        this.trainedLoading = false;
+        this.host.refresh(this.id);
+      },
+      (error) => {
+        this.trainedLoading = false;
+        this.trainedError = error.message;
+        this.host.refresh(this.id);
+      },
+    );
+  }
+
+  // The paragraph on the weights: the trained model, how it read the sentence, each head's role
+  // and how the heads differ; or why the maps are random.
+  #sayWeights(o, c, view) {
+    const t = c.trained && !c.trained.error ? c.trained : null;
+    const random = o.headsWeights === 'random';
+    this.weightsToggle.setAttribute('aria-pressed', String(random));
+    this.section.dataset.headsWeights = view.source;
+    this.section.dataset.trainedModel = t?.name ?? '';
+    const failed = this.trainedError || c.trained?.error;
+    if (view.source === 'trained') {
+      this.about.textContent =
+        `Trained heads: ${modelText(t)} ${differenceText(view, t.words, t.at)}` +
+        (c.config.dModel === t.dModel
+          ? ''
+          : ` (The input panel's layer of width ${c.config.dModel} has no trained weights.)`);
+    } else if (view.source === 'random') {
+      this.about.textContent =
+        `Random weights: ${t.name} before training (its seeded weights, step 0). ` +
+        briefDifference(view, t.words, t.at);
+    } else if (failed) {
+      this.about.textContent = `The trained heads could not be loaded: ${failed}. These maps use random weights.`;
+    } else if (view.source === 'loading') {
+      this.about.textContent = 'Loading the trained heads (web/checkpoints/verb-noun-*.json)...';
+    } else if (t && !random) {
+      const H = c.config.heads;
+      this.about.textContent =
+        `No trained model exists for ${H} heads (${c.config.dModel} = ${H} x ${c.headDim}): these are random ` +
+        `(seed ${c.config.seed}). The trained ${t.name} on your sentence in its words. ` +
+        briefDifference(t.trained, t.words, t.at);
+    } else {
+      this.about.textContent = `Random weights (seed ${c.config.seed}).`;
+    }
+    // The Learn panel's run (and its Train button) with random weights; the trained model beside a
+    // layer that has none; nothing beside the trained model's own heads.
+    const beside = t && !t.matches && !random;
+    const hidden = !beside && !random;
+    this.learnedView.element.hidden = hidden;
+    this.learnedView.area.hidden = hidden;
+    this.learnedView.note.hidden = Boolean(beside);
+    this.beside = Boolean(beside);
+    this.learnedHidden = hidden;
+    this.learnedView.update(beside ? besideLearned(t) : hidden ? null : c.learned);
+  }
+
   update(o, c) {
     this.options = o;
     this.computed = c;
-    this.learnedView.update(c?.learned);
+    if (c && c.trained === null) this.#loadTrained();
     if (!c || c.status !== 'ok') {
+      this.view = null;
+      this.learnedView.update(c?.learned);
+      this.about.textContent = '';
       this.tokenBar.replaceChildren();
       this.lockNote.textContent = '';
       this.mixing.textContent = '';
@@ -162,9 +381,14 @@ export class HeadsPanel extends PanelFrame {
       );
       return;
     }
-    const v = c.whole; // the sentences as one sequence (or sentence 1): what the maps show
-    if (this.highlight >= v.tokens.length) this.highlight = -1;
-    if (this.locked >= v.tokens.length) this.locked = -1;
+    const v = this.#viewOf(o, c);
+    const changed = this.view?.source !== v.source || this.view?.tokens.length !== v.tokens.length;
+    this.view = v;
+    this.#sayWeights(o, c, v);
+    // The trained model's heads are read from "?": its row is highlighted (and labelled) until the
+    // reader points at another.
+    if (changed || this.highlight >= v.tokens.length) this.highlight = v.roles ? v.tokens.length - 1 : -1;
+    if (changed || this.locked >= v.tokens.length) this.locked = -1;
     this.tokenBar.replaceChildren(
       ...v.tokens.map((token, i) =>
         el('button', {
@@ -181,10 +405,10 @@ export class HeadsPanel extends PanelFrame {
       ),
     );
     this.#sayLock();
-    const { heads: H } = c.config;
+    const H = v.heads;
     const drawn = H > MAX_HEADS_DRAWN ? ` (the first ${MAX_HEADS_DRAWN} are drawn; all are in the JSON export)` : '';
-    const mask = c.config.causal ? ', causal: no token looks ahead' : ', no mask';
-    const B = c.config.batch;
+    const mask = v.causal ? ', causal: no token looks ahead' : ', no mask';
+    const B = v.batch;
     const which = v.joined
       ? ` The batch's ${B} sentences read as one sequence of ${v.tokens.length} tokens.`
       : B > 1
@@ -197,11 +421,11 @@ export class HeadsPanel extends PanelFrame {
 
   draw() {
     const c = this.computed;
-    if (!c || c.status !== 'ok') return;
-    const v = c.whole;
-    const { heads: H, dModel: D, causal } = c.config;
+    const v = this.view;
+    if (!c || c.status !== 'ok' || !v) return;
+    const { heads: H, dModel: D, causal } = v;
     const T = v.tokens.length;
-    const hd = c.headDim;
+    const hd = v.headDim;
     const shown = Math.min(H, MAX_HEADS_DRAWN);
     const k = this.textScale;
     const headMap = (h) => ({
@@ -211,9 +435,10 @@ export class HeadsPanel extends PanelFrame {
       cols: T,
       rowLabels: v.tokens,
       colLabels: v.tokens,
+      cellLabels: v.tokens, // the tooltip names them on maps of a grid drawn without them
       scale: 'probability',
       masked: causal ? (i, j) => j > i : null,
-      title: `head ${h + 1}`,
+      title: v.roles ? `head ${h + 1}: ${v.roles[h].role}` : `head ${h + 1}`,
       quantity: 'attention',
       scores: v.fused.scores,
       headDim: hd,
@@ -227,7 +452,7 @@ export class HeadsPanel extends PanelFrame {
     const product = (mix) =>
       outProjectFigure({
         concat: v.fused.concat,
-        wOut: c.wOut,
+        wOut: v.wOut,
         output: v.fused.output,
         rows: T,
         C: D,
@@ -244,11 +469,23 @@ export class HeadsPanel extends PanelFrame {
     // On a slide with many heads the maps or the product take the figure column, and a button swaps
     // them; that column is then wider.
     const swap = Boolean(this.section.closest('.explorer.slide')) && shown > MAPS_BESIDE_PRODUCT;
-    const showMaps = !swap || !this.mixShown;
-    const showMix = !swap || this.mixShown;
+    // The trained model beside the random heads stands with the text that gives its numbers; on a
+    // slide with many heads it takes the figure column instead, a button away.
+    const besideInColumn = this.beside && swap;
+    this.besideInText = this.beside && !swap;
+    const area = this.learnedView.area;
+    if (this.besideInText) this.about.after(area);
+    else if (area.parentNode !== this.side) this.side.append(area);
+    const showTrained = besideInColumn && this.trainedShown;
+    area.hidden = this.learnedHidden || (besideInColumn && !showTrained);
+    this.trainedToggle.hidden = !besideInColumn;
+    this.trainedToggle.textContent = showTrained ? `Show the ${shown} maps` : 'Show the trained heads';
+    this.trainedToggle.setAttribute('aria-pressed', String(showTrained));
+    const showMaps = !swap || (!this.mixShown && !showTrained);
+    const showMix = !swap || (this.mixShown && !showTrained);
     this.mixToggle.hidden = !swap;
-    this.mixToggle.textContent = showMaps ? 'Show W_out mixing' : `Show the ${shown} maps`;
-    this.mixToggle.setAttribute('aria-pressed', String(!showMaps));
+    this.mixToggle.textContent = swap && showMix ? `Show the ${shown} maps` : 'Show W_out mixing';
+    this.mixToggle.setAttribute('aria-pressed', String(swap && showMix));
     this.section.classList.toggle('many-heads', swap);
     this.figureArea.classList.add('grid'); // before the layout reads its gaps
     if (swap) this.side.prepend(this.mixing);
@@ -265,11 +502,24 @@ export class HeadsPanel extends PanelFrame {
     const sideWidth = this.side.getBoundingClientRect().width || this.drawWidth;
     // (A fifth of the whole column: with many heads the merge paragraph may stand above the figures.)
     const height = this.heightBelow(swap ? this.side : this.figureArea);
-    const learnedTables = this.learnedView.draw(Math.min(this.drawWidth, sideWidth), {
-      across: sideWidth >= 480 ? 2 : 1,
-      maxHeight: besideText && Number.isFinite(height) ? Math.round(height * 0.2) : Infinity,
-      textScale: k,
-    });
+    const frame = this.host.viewportHeight();
+    const learnedTables = showTrained
+      ? this.learnedView.draw(sideWidth, {
+          across: 1,
+          maxHeight: Number.isFinite(height) ? height - 8 : Infinity,
+          textScale: k,
+        })
+      : this.besideInText
+        ? this.learnedView.draw(Math.min(this.drawWidth, this.body.getBoundingClientRect().width || this.drawWidth), {
+            across: 1,
+            maxHeight: besideText && frame ? Math.round(frame * 0.2) : Infinity,
+            textScale: k,
+          })
+        : this.learnedView.draw(Math.min(this.drawWidth, sideWidth), {
+            across: sideWidth >= 480 ? 2 : 1,
+            maxHeight: besideText && Number.isFinite(height) ? Math.round(height * 0.2) : Infinity,
+            textScale: k,
+          });
     const layout = this.#layout(shown, headMap(0), outProjectTitle(shapes), (mix) => product(mix).height, {
       maps: showMaps,
       mix: showMix,
@@ -314,7 +564,9 @@ export class HeadsPanel extends PanelFrame {
       () => heatmapTable(out),
       ...learnedTables,
     );
-    this.figures.push(...this.mixFigures, ...this.learnedView.figures);
+    // A hidden learned area (on a slide, the trained heads a button away) has no figures on screen.
+    for (const canvas of area.querySelectorAll('canvas')) if (area.hidden) canvas.hidden = true;
+    this.figures.push(...this.mixFigures, ...(area.hidden ? [] : this.learnedView.figures));
     this.fitToFrame();
     if (!showMaps) this.host.figureDrawn();
   }
@@ -356,7 +608,7 @@ export class HeadsPanel extends PanelFrame {
     const paragraph = beside ? 0 : above + 2 * gap;
     // The product's title (as long as it wraps) and its three maps' titles, a line each.
     const titles = heatmapTitle({ title: productTitle, maxWidth: mapsWidth, textScale: k }).height + 20 * k;
-    const learned = this.learnedView.height;
+    const learned = this.besideInText ? 0 : this.learnedView.height;
     // Room between the figure areas; the maps alone end the panel: their area's margin, and the
     // margin and 4 spare px fitToFrame keeps.
     const between =
@@ -378,7 +630,12 @@ export class HeadsPanel extends PanelFrame {
     // Under text that already fills the frame (a phone held upright) the slide scrolls: the maps keep
     // the size they have on a page rather than shrink to specks.
     if (!beside && forMaps < 160 * k) return pageLayout();
-    if (shown > 2) return { ...this.#sharedGrid(shown, sample, mapsWidth, forMaps), mix: mixFor(forMix) };
+    if (shown > 2) {
+      const grid = this.#sharedGrid(shown, sample, mapsWidth, forMaps);
+      // Under the text, maps squeezed under 100 px (a phone with a little height left) keep their page size.
+      if (!beside && grid.cell * sample.cols < 100 * k) return pageLayout();
+      return { ...grid, mix: mixFor(forMix) };
+    }
     let best = null;
     for (let columns = 1; columns <= shown; columns += 1) {
       const rows = Math.ceil(shown / columns);
@@ -460,7 +717,7 @@ export class HeadsPanel extends PanelFrame {
     canvas.addEventListener('mouseleave', () => this.setHighlight(this.rowBeforeHover ?? -1));
     canvas.addEventListener('mousemove', (event) => {
       const figure = this.figures[h];
-      const T = this.computed?.tokens?.length ?? 0;
+      const T = this.view?.tokens?.length ?? 0;
       if (!figure || !T) return;
       const rect = canvas.getBoundingClientRect();
       const y = ((event.clientY - rect.top) / rect.height) * figure.height;
@@ -474,20 +731,32 @@ export class HeadsPanel extends PanelFrame {
 
   exportData() {
     const c = this.computed;
-    if (!c || c.status !== 'ok') return { panel: 'heads', status: this.statusLine.textContent };
-    const v = c.whole;
+    const v = this.view;
+    if (!c || c.status !== 'ok' || !v) return { panel: 'heads', status: this.statusLine.textContent };
     const T = v.tokens.length;
-    const B = v.joined ? 1 : c.config.batch;
+    const t = c.trained && !c.trained.error ? c.trained : null;
+    const trained = t && {
+      model: t.name,
+      words: t.words,
+      reading: t.reading,
+      latest: t.at,
+      steps: t.steps,
+      curve: t.curve,
+      trained: { roles: t.trained.roles, difference: t.trained.difference },
+      random: { roles: t.random.roles, difference: t.random.difference },
+    };
     return {
       panel: 'heads',
+      weights: v.source,
       tokens: v.tokens,
-      config: c.config,
+      config: v.source === 'trained' || v.source === 'random' ? { ...t.options, heads: v.heads } : c.config,
       sentences: v.joined ? 'the batch read as one sequence' : 'sentence 1 of the batch',
-      attentionShape: [B, c.config.heads, T, T],
+      attentionShape: [v.joined ? 1 : v.batch, v.heads, T, T],
       attention: v.fused.attention,
       concat: v.fused.concat,
-      wOut: c.wOut,
+      wOut: v.wOut,
       output: v.fused.output,
+      trainedHeads: trained,
       learned: this.learnedView.exportData(),
     };
   }
