@@ -44,6 +44,11 @@ for (const scheme of ['light', 'dark']) {
     try {
       await page.goto(`${web.server.url}embed.html?panel=heads&theme=${scheme}`);
       await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+      // The trained heads (the default) load after the first render and draw the panel again.
+      await page.waitForFunction(() => {
+        const panel = document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-heads');
+        return panel.dataset.headsWeights === 'trained';
+      });
       const token = (text) => page.locator(`[data-panel="heads"] .token-bar button:text-is("${text}")`).first();
       const rowOf = async (text) =>
         page
