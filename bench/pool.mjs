@@ -2,7 +2,8 @@
 // bash scripts/build-wasm.sh, bash bench/build-kernels.sh and `cd bench && npm ci`): our pool against
 // onnxruntime-web with as many threads and against our single instance, paired, on the GPT-2 shapes
 // and the 4000-heads point; then the crossover sweep; the SIMD128 GEMM ceiling before and after;
-// then the same cases in Chromium (bench/pool-browser.mjs) unless --node-only.
+// then the training step of both Learn models with the pool (bench/pool-train.mjs); then the same
+// forward cases in Chromium (bench/pool-browser.mjs) unless --node-only.
 // POOL_SIZE=2 (default: the machine's cores, at most 8), POOL_CASES=gpt2-T128,gpt2-T256 runs only those.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
@@ -12,6 +13,7 @@ import * as ort from 'onnxruntime-web';
 import { createPool, loadHeadwise } from '../web/headwise.js';
 import { benchGemm } from './gemm.mjs';
 import { benchCase, caseTables, crossover, crossoverTable, POOL_CASES } from './pool-sides.mjs';
+import { benchTraining, trainingTable } from './pool-train.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const only = process.env.POOL_CASES?.split(',');
@@ -51,6 +53,9 @@ say();
 say('### crossover: pool against single (parallel "always" vs the synchronous forward)');
 const cross = await crossover({ hw, pool });
 for (const l of crossoverTable(cross)) say(l);
+say();
+say('### training: one instance against data-parallel over the pool (paired, ms per step)');
+for (const l of trainingTable(await benchTraining(hw, pool))) say(l);
 say();
 say(`SIMD128 GEMM ceiling at end: ${await gemmCeiling()}; load average at end ${load()}`);
 pool.dispose();

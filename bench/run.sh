@@ -57,3 +57,5 @@ fi
 node bench/main.mjs
 node bench/train.mjs  # training: ours vs PyTorch vs TensorFlow.js wasm (docs/benchmarks-training.md)
 node bench/pool.mjs   # the worker pool vs onnxruntime-web threads vs one instance (docs/benchmarks-pool.md)
+# the 2-layer induction model in Chromium: one whole-trainer worker vs data-parallel over 2 (ms/step, 400 steps)
+node bench/train/induction-chromium.mjs 400 3e-3 worker dp:2 worker dp:2
