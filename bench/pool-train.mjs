@@ -36,7 +36,8 @@ export async function benchTraining(hw, pool) {
 
 export function trainingTable(rows) {
   const lines = [
-    '| model | one instance ms/step (min-max) | data-parallel ms/step (min-max) | workers | one / data-parallel (paired) |',
+    '| model | one instance ms/step (min-max) | data-parallel ms/step (min-max) | workers | ' +
+      'one / data-parallel (paired) |',
     '|---|---|---|---|---|',
   ];
   const ms = (s) => `${s.medianMs.toFixed(1)} (${s.minMs.toFixed(1)}-${s.maxMs.toFixed(1)})`;
