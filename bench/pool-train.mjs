@@ -25,7 +25,7 @@ export async function benchTraining(hw, pool) {
         { name: 'one instance (Trainer.step, calling thread)', run: async () => single.step(1) },
         { name: `data-parallel over ${pooled.instances} workers`, run: () => pooled.step(1) },
       ],
-      { minRounds: 9, maxRounds: 25, minMs: 8000, maxMs: 40000 },
+      { minRounds: 40, maxRounds: 120, minMs: 15000, maxMs: 60000 },
     );
     rows.push({ case: c.name, one, split, instances: pooled.instances });
     single.dispose();
