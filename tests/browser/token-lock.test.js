@@ -153,7 +153,7 @@ const WEIGHTS_ARE = (source) =>
 // The trained heads draw the panel again in the model's words ("chased" read as "chase", the ","
 // dropped): "catch" is token 10 of the sentence and row 9 of the model's. A lock or the keyboard
 // focus made before they arrive stays on "catch"; so does a lock when "Random weights" switches.
-test('heads panel: a row locked before the trained heads arrive stays on its token, and across the toggle', async () => {
+test('heads panel: a row locked before the trained heads arrive stays on its token, and after the toggle', async () => {
   const context = await web.browser.newContext({ viewport: { width: 1280, height: 720 } });
   const errors = [];
   const { page, release } = await heldBack(context);
