@@ -1,11 +1,28 @@
 // Prints the explorer's budgets (figures, not assertions): the page's bytes gzipped, the time
 // from navigation to the first heatmap on screen, and the time to recompute and redraw after a
 // change of heads or sentence. Needs the built bundle: bash scripts/build-explorer.sh.
-// Run: node bench/explorer-budgets.js
+// Run: node bench/explorer-budgets.js. The size budget is also a test (tests/js/explorer-page-budget.test.js),
+// which imports PAGE_BUDGET_GZIP_BYTES and pageSize from here (importing runs nothing).
 import { readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { launchChromium } from '../tests/browser/chromium.js';
-import { serveWeb, WEB_DIR } from '../tests/browser/static-server.js';
+
+const WEB_DIR = fileURLToPath(new URL('../web/', import.meta.url));
+
+/** The page's size budget: everything index.html requests before any training, gzipped (level 9). */
+export const PAGE_BUDGET_GZIP_BYTES = 200 * 1024;
+/** What index.html requests (the bundle carries the wasm; checkpoints and the worker load later). */
+export const PAGE_FILES = ['index.html', 'build/explorer/explorer.js'];
+
+/** The page's bytes, raw and gzipped, as { raw, gzip, files } (per file: name, raw, gzip). */
+export function pageSize(dir = WEB_DIR) {
+  const files = PAGE_FILES.map((name) => {
+    const bytes = readFileSync(dir + name);
+    return { name, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+  });
+  const sum = (key) => files.reduce((total, f) => total + f[key], 0);
+  return { raw: sum('raw'), gzip: sum('gzip'), files };
+}
 
 const median = (v) => {
   const s = [...v].sort((a, b) => a - b);
@@ -14,97 +31,99 @@ const median = (v) => {
 };
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
-// 1. Size: everything index.html requests (the bundle carries the wasm).
-const files = ['index.html', 'build/explorer/explorer.js'];
-let raw = 0;
-let gz = 0;
-for (const f of files) {
-  const b = readFileSync(WEB_DIR + f);
-  raw += b.length;
-  gz += gzipSync(b, { level: 9 }).length;
-}
-console.log(`page size: ${files.join(' + ')} = ${kb(raw)} raw, ${kb(gz)} gzipped (budget 200 KB gzipped)`);
-
-const browser = await launchChromium();
-const server = await serveWeb();
-try {
-  // 2. First heatmap: performance mark set when the first figure is drawn, relative to navigation.
-  const firsts = [];
-  const readies = [];
-  for (let i = 0; i < 7; i += 1) {
-    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
-    const page = await context.newPage();
-    await page.goto(`${server.url}index.html`);
-    await page.waitForSelector('headwise-explorer[data-first-heatmap]');
-    firsts.push(await page.evaluate(() => performance.getEntriesByName('headwise-first-heatmap')[0].startTime));
-    readies.push(await page.evaluate(() => performance.getEntriesByName('headwise-module-ready')[0].startTime));
-    await context.close();
-  }
+async function main() {
+  const { launchChromium } = await import('../tests/browser/chromium.js');
+  const { serveWeb } = await import('../tests/browser/static-server.js');
+  // 1. Size: everything index.html requests (the bundle carries the wasm).
+  const size = pageSize();
   console.log(
-    `first heatmap painted after navigation: median ${median(firsts).toFixed(0)} ms of ${firsts.length} fresh ` +
-      `loads (min ${Math.min(...firsts).toFixed(0)}, max ${Math.max(...firsts).toFixed(0)}; budget 500 ms); the ` +
-      `module was ready at ${median(readies).toFixed(0)} ms`,
+    `page size: ${PAGE_FILES.join(' + ')} = ${kb(size.raw)} raw, ${kb(size.gzip)} gzipped ` +
+      `(budget ${kb(PAGE_BUDGET_GZIP_BYTES)} gzipped)`,
   );
 
-  // 3. Recompute and redraw, synchronously, after a change (T = 32 tokens, width 256): heads walk
-  // through 2, 4, 8, 16, 8, 4 (every change is a new layer), the sentence alternates one word.
-  const sentence = Array.from({ length: 32 }, (_, i) => `w${i % 20}`).join(' ');
-  for (const panel of ['heads', 'steps', '']) {
-    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
-    const page = await context.newPage();
-    await page.goto(
-      `${server.url}index.html?width=256&heads=8&panel=${panel}&sentence=${encodeURIComponent(sentence)}`,
-    );
-    await page.waitForSelector('headwise-explorer[data-ready]');
-    const r = await page.evaluate(async (words) => {
-      const el = document.querySelector('headwise-explorer');
-      let detail = null;
-      el.addEventListener('headwise-render', (e) => {
-        detail = e.detail;
-      });
-      // total: the synchronous part, what lands in the frame of the change (the panels on screen);
-      // panels off screen follow one per frame, and the render event says when all are drawn.
-      const time = async (change) => {
-        detail = null;
-        const t0 = performance.now();
-        el.setOptions(change, { immediate: true });
-        const total = performance.now() - t0;
-        while (!detail) await new Promise((done) => requestAnimationFrame(done));
-        return { total, ...detail };
-      };
-      const heads = [];
-      const sentences = [];
-      const cycle = [2, 4, 8, 16, 8, 4];
-      for (let i = 0; i < 36; i += 1) {
-        heads.push(await time({ heads: cycle[i % cycle.length] }));
-        await new Promise((done) => requestAnimationFrame(done));
-        sentences.push(await time({ sentence: `${words.split(' ').slice(1).join(' ')} ${i % 2 ? 'x' : 'y'}` }));
-        await new Promise((done) => requestAnimationFrame(done));
-      }
-      const med = (v, k) => {
-        const s = v
-          .slice(6)
-          .map((x) => x[k])
-          .sort((a, b) => a - b);
-        return s[s.length >> 1];
-      };
-      return ['total', 'computeMs', 'panelsMs'].map((k) => [med(heads, k), med(sentences, k)]);
-    }, sentence);
-    const f = (v) => v.toFixed(1);
+  const browser = await launchChromium();
+  const server = await serveWeb();
+  try {
+    // 2. First heatmap: performance mark set when the first figure is drawn, relative to navigation.
+    const firsts = [];
+    const readies = [];
+    for (let i = 0; i < 7; i += 1) {
+      const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+      const page = await context.newPage();
+      await page.goto(`${server.url}index.html`);
+      await page.waitForSelector('headwise-explorer[data-first-heatmap]');
+      firsts.push(await page.evaluate(() => performance.getEntriesByName('headwise-first-heatmap')[0].startTime));
+      readies.push(await page.evaluate(() => performance.getEntriesByName('headwise-module-ready')[0].startTime));
+      await context.close();
+    }
     console.log(
-      `recompute + redraw in the frame of the change ` +
-        `(${panel ? `panel=${panel}` : 'all six panels, at the top of the page'}, T = 32, width 256): heads change ` +
-        `median ${f(r[0][0])} ms, sentence change median ${f(r[0][1])} ms (budget 16 ms); layer + forward ` +
-        `${f(r[1][0])} / ${f(r[1][1])} ms; all panels drawn, counting those off screen that follow one per frame: ` +
-        `${f(r[2][0])} / ${f(r[2][1])} ms after the forward pass`,
+      `first heatmap painted after navigation: median ${median(firsts).toFixed(0)} ms of ${firsts.length} fresh ` +
+        `loads (min ${Math.min(...firsts).toFixed(0)}, max ${Math.max(...firsts).toFixed(0)}; budget 500 ms); the ` +
+        `module was ready at ${median(readies).toFixed(0)} ms`,
     );
-    await context.close();
+
+    // 3. Recompute and redraw, synchronously, after a change (T = 32 tokens, width 256): heads walk
+    // through 2, 4, 8, 16, 8, 4 (every change is a new layer), the sentence alternates one word.
+    const sentence = Array.from({ length: 32 }, (_, i) => `w${i % 20}`).join(' ');
+    for (const panel of ['heads', 'steps', '']) {
+      const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+      const page = await context.newPage();
+      await page.goto(
+        `${server.url}index.html?width=256&heads=8&panel=${panel}&sentence=${encodeURIComponent(sentence)}`,
+      );
+      await page.waitForSelector('headwise-explorer[data-ready]');
+      const r = await page.evaluate(async (words) => {
+        const el = document.querySelector('headwise-explorer');
+        let detail = null;
+        el.addEventListener('headwise-render', (e) => {
+          detail = e.detail;
+        });
+        // total: the synchronous part, what lands in the frame of the change (the panels on screen);
+        // panels off screen follow one per frame, and the render event says when all are drawn.
+        const time = async (change) => {
+          detail = null;
+          const t0 = performance.now();
+          el.setOptions(change, { immediate: true });
+          const total = performance.now() - t0;
+          while (!detail) await new Promise((done) => requestAnimationFrame(done));
+          return { total, ...detail };
+        };
+        const heads = [];
+        const sentences = [];
+        const cycle = [2, 4, 8, 16, 8, 4];
+        for (let i = 0; i < 36; i += 1) {
+          heads.push(await time({ heads: cycle[i % cycle.length] }));
+          await new Promise((done) => requestAnimationFrame(done));
+          sentences.push(await time({ sentence: `${words.split(' ').slice(1).join(' ')} ${i % 2 ? 'x' : 'y'}` }));
+          await new Promise((done) => requestAnimationFrame(done));
+        }
+        const med = (v, k) => {
+          const s = v
+            .slice(6)
+            .map((x) => x[k])
+            .sort((a, b) => a - b);
+          return s[s.length >> 1];
+        };
+        return ['total', 'computeMs', 'panelsMs'].map((k) => [med(heads, k), med(sentences, k)]);
+      }, sentence);
+      const f = (v) => v.toFixed(1);
+      console.log(
+        `recompute + redraw in the frame of the change ` +
+          `(${panel ? `panel=${panel}` : 'all six panels, at the top of the page'}, T = 32, width 256): heads change ` +
+          `median ${f(r[0][0])} ms, sentence change median ${f(r[0][1])} ms (budget 16 ms); layer + forward ` +
+          `${f(r[1][0])} / ${f(r[1][1])} ms; all panels drawn, counting those off screen that follow one per frame: ` +
+          `${f(r[2][0])} / ${f(r[2][1])} ms after the forward pass`,
+      );
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
   }
-} finally {
-  await browser.close();
-  await server.close();
+  console.log(
+    `measured in headless Chromium on this machine just now (${new Date().toISOString()}); command: node ` +
+      `bench/explorer-budgets.js`,
+  );
 }
-console.log(
-  `measured in headless Chromium on this machine just now (${new Date().toISOString()}); command: node ` +
-    `bench/explorer-budgets.js`,
-);
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

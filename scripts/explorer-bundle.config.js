@@ -1,18 +1,22 @@
 // Vite configuration of the explorer's classic-script bundle (see scripts/build-explorer.sh).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const VIRTUAL = 'virtual:headwise-wasm-base64';
+const VIRTUAL = 'virtual:headwise-wasm-packed';
 
-// The wasm bytes as a base64 string module: the bundle then needs no request to run.
+/** The wasm bytes as the bundle carries them: deflate-raw, then base64 (unpackWasm in packed-wasm.js reads it). */
+export const packWasm = (bytes) => deflateRawSync(bytes, { level: 9 }).toString('base64');
+
+// The packed wasm as a string module: the bundle then needs no request to run. Base64 of the raw
+// bytes was a third larger gzipped than the bytes themselves; of deflated bytes, about as large.
 export const inlineWasm = {
   name: 'headwise-inline-wasm',
   resolveId: (id) => (id === VIRTUAL ? `\0${VIRTUAL}` : null),
   load(id) {
     if (id !== `\0${VIRTUAL}`) return null;
-    const bytes = readFileSync(`${root}web/build/headwise-core.wasm`);
-    return `export default ${JSON.stringify(bytes.toString('base64'))};`;
+    return `export default ${JSON.stringify(packWasm(readFileSync(`${root}web/build/headwise-core.wasm`)))};`;
   },
 };
 
@@ -44,17 +48,22 @@ export const dropCheckpointUrls = {
   },
 };
 
-// spawn.js finds the pool's module worker from its module URL, which a classic script has not; the
-// explorer bundle starts its workers from a Blob URL only (standalone.js), so the URL is undefined.
+// spawn.js finds the pool's module worker from its module URL, which a classic script has not, and
+// imports the classic worker's source for a Blob URL, which would put a second copy of the glue in
+// the page: the explorer bundle has no module worker (the URL is undefined), and standalone.js
+// sets where its classic worker comes from (pool-worker.js beside the bundle, loaded when needed).
 const POOL_WORKER_URL = "new URL('./worker.js', import.meta.url)";
+const POOL_WORKER_SOURCE = "import('../build/pool/worker-source.js')";
 export const dropPoolWorkerUrl = {
   name: 'headwise-drop-pool-worker-url',
   enforce: 'pre',
   transform(code, id) {
     if (!id.endsWith('/web/pool/spawn.js')) return null;
-    if (!code.includes(POOL_WORKER_URL))
-      this.error(`spawn.js no longer contains ${POOL_WORKER_URL}; update ${import.meta.url}`);
-    return code.replace(POOL_WORKER_URL, 'undefined');
+    for (const needed of [POOL_WORKER_URL, POOL_WORKER_SOURCE])
+      if (!code.includes(needed)) this.error(`spawn.js no longer contains ${needed}; update ${import.meta.url}`);
+    return code
+      .replace(POOL_WORKER_URL, 'undefined')
+      .replace(POOL_WORKER_SOURCE, 'Promise.reject(new Error("the explorer bundle sets its worker (standalone.js)"))');
   },
 };
 

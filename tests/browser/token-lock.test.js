@@ -127,3 +127,96 @@ for (const scheme of ['light', 'dark']) {
     }
   });
 }
+
+// A page of the heads panel whose trained heads (their checkpoints load as scripts after the first
+// render) are held back until release() lets them through.
+async function heldBack(context) {
+  const page = await context.newPage();
+  let release;
+  const held = new Promise((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/checkpoints/verb-noun-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${web.server.url}embed.html?panel=heads`);
+  await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+  return { page, release };
+}
+
+const WEIGHTS = () =>
+  document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-heads').dataset.headsWeights;
+const WEIGHTS_ARE = (source) =>
+  document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-heads').dataset.headsWeights === source;
+
+// The trained heads draw the panel again in the model's words ("chased" read as "chase", the ","
+// dropped): "catch" is token 10 of the sentence and row 9 of the model's. A lock or the keyboard
+// focus made before they arrive stays on "catch"; so does a lock when "Random weights" switches.
+test('heads panel: a row locked before the trained heads arrive stays on its token, and after the toggle', async () => {
+  const context = await web.browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const errors = [];
+  const { page, release } = await heldBack(context);
+  page.on('pageerror', (e) => errors.push(e.message));
+  const bar = page.locator('[data-panel="heads"] .token-bar button');
+  const rowOf = (text) => bar.evaluateAll((bs, t) => bs.findIndex((b) => b.textContent === t), text);
+  try {
+    assert.equal(await page.evaluate(WEIGHTS), 'loading');
+    assert.equal(await rowOf('catch'), 10, 'the sentence as typed');
+    await bar.filter({ hasText: /^catch$/ }).click();
+    let seen = await page.evaluate(READ);
+    assert.deepEqual(
+      seen.maps.map((m) => m.row),
+      seen.maps.map(() => 10),
+    );
+
+    release();
+    await page.waitForFunction(WEIGHTS_ARE, 'trained');
+    assert.equal(await rowOf('catch'), 9, "the model's words");
+    for (const source of ['trained', 'random', 'trained']) {
+      if (source !== (await page.evaluate(WEIGHTS))) {
+        await page.locator('[data-panel="heads"] .weights-toggle').click();
+        await page.waitForFunction(WEIGHTS_ARE, source);
+      }
+      seen = await page.evaluate(READ);
+      assert.deepEqual(
+        seen.maps.map((m) => m.row),
+        seen.maps.map(() => 9),
+        `still locked on "catch" (${source})`,
+      );
+      assert.equal(seen.pressed.indexOf('true'), 9);
+      assert.match(seen.note, /row of "catch" is locked/);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    release();
+    await context.close();
+  }
+});
+
+test('heads panel: a token focused or pointed at before the trained heads arrive keeps its row', async () => {
+  for (const how of ['focus', 'hover']) {
+    const context = await web.browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const { page, release } = await heldBack(context);
+    try {
+      await page.locator('[data-panel="heads"] .token-bar button:text-is("catch")')[how]();
+      release();
+      await page.waitForFunction(WEIGHTS_ARE, 'trained');
+      const seen = await page.evaluate(READ);
+      assert.deepEqual(
+        seen.maps.map((m) => m.row),
+        seen.maps.map(() => 9),
+        how,
+      );
+      if (how === 'focus') {
+        const focused = await page.evaluate(
+          () => document.querySelector('headwise-explorer').shadowRoot.activeElement?.textContent ?? null,
+        );
+        assert.equal(focused, 'catch');
+      }
+    } finally {
+      release();
+      await context.close();
+    }
+  }
+});

@@ -1,7 +1,15 @@
-// The page's budget (compute-budget.js) and its sliced render (render-slices.js): every preset a
-// user can pick either fits the budget or is refused at once with a message that names the limit
-// and tells the truth about it; a render runs a few slices per task and stops when superseded.
+// The page's budgets. Its bytes: the explorer bundle, built here from the sources, with index.html
+// within the gzipped budget bench/explorer-budgets.js states. Its compute (compute-budget.js) and
+// its sliced render (render-slices.js): every preset a user can pick either fits the budget or is
+// refused at once with a message that names the limit and tells the truth about it; a render runs a
+// few slices per task and stops when superseded.
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PAGE_BUDGET_GZIP_BYTES, pageSize } from '../../bench/explorer-budgets.js';
 import { loadHeadwise } from '../../web/headwise.js';
 import { ExplorerComputation, PANEL_PARTS } from '../../web/explorer/computation.js';
 import {
@@ -18,6 +26,31 @@ import { BUDGET_MS, partSteps, runSlices } from '../../web/explorer/render-slice
 import { countingModule } from './counting-module.js';
 
 const config = (dModel, heads, tokens = 12) => ({ batch: 1, tokens, dModel, heads, causal: true, seed: 1 });
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+// Needs the module (scripts/build-wasm.sh), as the bundle does; the bundle itself is built here, so a
+// stale web/build/explorer/ cannot pass for the sources.
+test("the page's bytes: index.html and the explorer bundle, gzipped, within the budget", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'headwise-page-'));
+  try {
+    copyFileSync(join(ROOT, 'web/index.html'), join(dir, 'index.html'));
+    await build({
+      configFile: join(ROOT, 'scripts/explorer-bundle.config.js'),
+      logLevel: 'warn',
+      build: { outDir: join(dir, 'build/explorer') },
+    });
+    const size = pageSize(`${dir}/`);
+    console.log(`page: ${size.raw} bytes, ${size.gzip} gzipped (budget ${PAGE_BUDGET_GZIP_BYTES})`);
+    expect(size.gzip, JSON.stringify(size.files)).toBeLessThanOrEqual(PAGE_BUDGET_GZIP_BYTES);
+    // The pool's worker is a file of its own, loaded when training starts (build-explorer.sh).
+    expect(readFileSync(join(dir, 'build/explorer/explorer.js'), 'utf8')).not.toContain(
+      'this worker needs the wasm in its init message',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
 
 describe('the page budget', () => {
   test('the toy and GPT-2 fit, with the default sentence and with 64 tokens; so does width 1024 at 64 tokens', () => {

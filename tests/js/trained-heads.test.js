@@ -11,9 +11,11 @@ import { TRAIN_VOCABULARY } from '../../web/trainer.js';
 import {
   headDifference,
   latestVerbNoun,
+  readingRow,
   readSentence,
   readToken,
   readingText,
+  rowInReading,
   TRAINED_CHECKPOINTS,
 } from '../../web/explorer/trained-heads.js';
 
@@ -65,6 +67,26 @@ test("the lecture's sentence is 11 words and ?; a long one keeps its last 11, a 
   const short = readSentence(['dogs', 'chase'], TRAIN_VOCABULARY);
   expect(short.words.join(' ')).toBe('the the the the the the the the the dog chase ?');
   expect(readingText(short)).toMatch(/9 "the" put in front/);
+});
+
+test("rows of the model's words map to the sentence's tokens and back: cut, padded, dropped, ?", () => {
+  const tokens = ['The', 'dog', 'chased', 'the', 'ball', ',', 'but', 'it', 'could', 'not', 'catch', 'it'];
+  const r = readSentence(tokens, TRAIN_VOCABULARY);
+  const rows = r.words.map((_, row) => rowInReading(r, row));
+  expect(rows).toEqual([0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, -1]); // "," dropped, "?" reads no token
+  expect(readingRow(r, 10)).toBe(9); // "catch"
+  expect(readingRow(r, 5)).toBe(-1);
+  expect(readingRow(r, -1)).toBe(-1);
+  for (const [row, token] of rows.entries()) if (token >= 0) expect(readingRow(r, token)).toBe(row);
+
+  const long = readSentence([...tokens, 'and', 'the', 'girl', 'kicks', 'a', 'stick'], TRAIN_VOCABULARY);
+  expect(rowInReading(long, 0)).toBe(7); // the first 6 words are cut: row 0 is "it" (token 7)
+  expect(readingRow(long, 2)).toBe(-1);
+  expect(readingRow(long, 17)).toBe(10);
+  const short = readSentence(['dogs', 'chase'], TRAIN_VOCABULARY);
+  expect([0, 8, 9, 10, 11].map((row) => rowInReading(short, row))).toEqual([-1, -1, 0, 1, -1]);
+  expect(readingRow(short, 1)).toBe(10);
+  expect(rowInReading(short, 12)).toBe(-1);
 });
 
 test('headDifference reads the drawn rows from "?": shares on the latest verb and noun, distance', () => {

@@ -18,6 +18,7 @@
 #include "layers/positions/position_kind.hpp"
 #include "model.hpp"
 #include "reference_mha.hpp"
+#include "reference_positions.hpp"
 #include "rng.hpp"
 #include "test_helpers.hpp"
 
@@ -25,18 +26,6 @@ namespace headwise {
 namespace {
 
 constexpr double kTol = 2e-5;
-
-void rope(std::size_t t, double* v, std::size_t hd) {
-  for (std::size_t i = 0; 2 * i + 1 < hd; ++i) {
-    const double angle = double(t) * std::pow(10000.0, -2.0 * double(i) / double(hd));
-    const double x = v[2 * i], y = v[2 * i + 1];
-    v[2 * i] = x * std::cos(angle) - y * std::sin(angle);
-    v[2 * i + 1] = x * std::sin(angle) + y * std::cos(angle);
-  }
-}
-double alibi(std::size_t h, std::size_t heads, std::size_t i, std::size_t j) {
-  return -std::pow(2.0, -8.0 * double(h + 1) / double(heads)) * std::fabs(double(i) - double(j));
-}
 
 struct Case {
   std::size_t b, t, d, h, hd;
@@ -80,8 +69,8 @@ TEST(ModelLayerAgreement, InferenceModelAndTrainingLayerMatchTheReference) {
       const auto bias = [&](TensorId id) { return c.bias ? m->tensor(id) : nullptr; };
 
       testing::RefPositions hooks;
-      if (std::string(kind) == "rope") hooks.rotate = rope;
-      if (std::string(kind) == "alibi") hooks.bias = alibi;
+      if (std::string(kind) == "rope") hooks.rotate = testing::rope;
+      if (std::string(kind) == "alibi") hooks.bias = testing::alibi;
       const testing::RefWeights rw{m->tensor(TensorId::kWq), m->tensor(TensorId::kWk),
                                    m->tensor(TensorId::kWv), m->tensor(TensorId::kWout),
                                    bias(TensorId::kBq),      bias(TensorId::kBk),

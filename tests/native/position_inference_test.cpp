@@ -13,28 +13,13 @@
 #include "layers/positions/position_kind.hpp"
 #include "model.hpp"
 #include "reference_mha.hpp"
+#include "reference_positions.hpp"
 #include "rng.hpp"
 #include "shape_trace.hpp"
 #include "test_helpers.hpp"
 
 namespace headwise {
 namespace {
-
-void rope(std::size_t t, double* v, std::size_t hd) {
-  for (std::size_t i = 0; 2 * i + 1 < hd; ++i) {
-    const double angle = double(t) * std::pow(10000.0, -2.0 * double(i) / double(hd));
-    const double x = v[2 * i], y = v[2 * i + 1];
-    v[2 * i] = x * std::cos(angle) - y * std::sin(angle);
-    v[2 * i + 1] = x * std::sin(angle) + y * std::cos(angle);
-  }
-}
-double alibi(std::size_t h, std::size_t heads, std::size_t i, std::size_t j) {
-  return -std::pow(2.0, -8.0 * double(h + 1) / double(heads)) * std::fabs(double(i) - double(j));
-}
-double sinusoid(std::size_t t, std::size_t d, std::size_t D) {
-  const double angle = double(t) / std::pow(10000.0, double(d - d % 2) / double(D));
-  return d % 2 == 0 ? std::sin(angle) : std::cos(angle);
-}
 
 struct Shape {
   std::int64_t b, t, d, h, hd;
@@ -72,7 +57,7 @@ TEST(PositionInference, EveryKindMatchesItsDefinitionInDoubles) {
         for (std::size_t t = 0; t < d.tokens; ++t)
           for (std::size_t e = 0; e < d.d_model; ++e) {
             if (k == "sinusoidal")
-              ASSERT_NEAR(p[t * d.d_model + e], sinusoid(t, e, d.d_model), 1e-6);
+              ASSERT_NEAR(p[t * d.d_model + e], testing::sinusoid(t, e, d.d_model), 1e-6);
             else
               ASSERT_LE(std::fabs(p[t * d.d_model + e]), std::sqrt(3.0f));
           }
@@ -81,8 +66,8 @@ TEST(PositionInference, EveryKindMatchesItsDefinitionInDoubles) {
         EXPECT_EQ(m->tensor_size(TensorId::kPositions), 0u);
       }
       testing::RefPositions hooks;
-      if (k == "rope") hooks.rotate = rope;
-      if (k == "alibi") hooks.bias = alibi;
+      if (k == "rope") hooks.rotate = testing::rope;
+      if (k == "alibi") hooks.bias = testing::alibi;
       const testing::RefWeights w{m->tensor(TensorId::kWq),
                                   m->tensor(TensorId::kWk),
                                   m->tensor(TensorId::kWv),
@@ -104,7 +89,8 @@ TEST(PositionInference, EveryKindMatchesItsDefinitionInDoubles) {
         for (std::size_t h = 0; h < d.heads; ++h)
           for (std::size_t i = 0; i < d.tokens; ++i)
             for (std::size_t j = 0; j < d.tokens; ++j)
-              ASSERT_NEAR(bias[(h * d.tokens + i) * d.tokens + j], alibi(h, d.heads, i, j), 1e-6);
+              ASSERT_NEAR(bias[(h * d.tokens + i) * d.tokens + j], testing::alibi(h, d.heads, i, j),
+                          1e-6);
       }
       // Without intermediates the fast kernels (with ALiBi, the rows path) give the same outputs.
       ASSERT_TRUE(m->keep_intermediates(false).is_ok());

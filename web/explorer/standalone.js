@@ -1,46 +1,52 @@
 // The classic-script entry (built to web/build/explorer/explorer.js by scripts/build-explorer.sh):
-// the module's wasm bytes ride inside the script, so the page works opened from disk, where
-// Chromium refuses ES modules and fetch. The script is loaded with `defer`, so the page's elements
-// exist when it runs; CSP-friendly (no inline script is needed on the page).
-import wasmBase64 from 'virtual:headwise-wasm-base64';
+// the module's wasm bytes ride inside the script (packed: packed-wasm.js), so the page works opened
+// from disk, where Chromium refuses ES modules and fetch. The script is loaded with `defer`, so the
+// page's elements exist when it runs; CSP-friendly (no inline script is needed on the page).
+import packedWasm from 'virtual:headwise-wasm-packed';
 import { loadHeadwise } from '../headwise.js';
+import { setClassicWorker } from '../pool/spawn.js';
 import { HeadwiseExplorer } from './explorer-element.js';
 import { optionsFromQuery } from './options.js';
+import { unpackWasm } from './packed-wasm.js';
 import { allowedOriginsFrom, listenForSlideMessages } from './slide-messages.js';
 
-function decode(base64) {
-  const text = atob(base64);
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i += 1) bytes[i] = text.charCodeAt(i);
-  return bytes;
+HeadwiseExplorer.loadModule = async () => loadHeadwise({ wasmBinary: await unpackWasm(packedWasm) });
+
+const BUNDLE_URL = document.currentScript?.src ?? location.href;
+
+// A classic script beside this one, which hands the script element that loaded it an object (an
+// `event` event): this script cannot fetch files from disk (file://), and that works from file://
+// and under script-src 'self'.
+function besideBundle(file, event) {
+  return new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = new URL(file, BUNDLE_URL).href;
+    script.addEventListener(event, (e) => resolve(e.detail), { once: true });
+    script.addEventListener('load', () => reject(new Error(`${script.src} did not send "${event}"`)));
+    script.addEventListener('error', () => reject(new Error(`could not load ${script.src}`)));
+    document.head.append(script);
+  });
 }
 
-HeadwiseExplorer.loadModule = () => loadHeadwise({ wasmBinary: decode(wasmBase64) });
-
-// Checkpoints: this script cannot fetch files from disk (file://), so each shipped checkpoint the
-// Learn panel shows is a classic script beside it, checkpoints/<name>.js (written by
-// scripts/build-explorer.sh), loaded when first asked for: it hands its object to the script
-// element that loaded it (a "headwise-checkpoint" event), which works from file:// and under
-// script-src 'self'.
-const BUNDLE_URL = document.currentScript?.src ?? location.href;
+// Checkpoints: each shipped checkpoint the Learn panel shows is a classic script beside the bundle,
+// checkpoints/<name>.js (written by scripts/build-explorer.sh), loaded when first asked for.
 const checkpoints = new Map();
 HeadwiseExplorer.checkpointSource = (name) => {
   if (!checkpoints.has(name)) {
-    const loading = new Promise((resolve, reject) => {
-      const script = document.createElement('script');
-      script.src = new URL(`checkpoints/${name}.js`, BUNDLE_URL).href;
-      script.addEventListener('headwise-checkpoint', (event) => resolve(event.detail), { once: true });
-      script.addEventListener('load', () => reject(new Error(`${script.src} did not hold checkpoint "${name}"`)));
-      script.addEventListener('error', () => reject(new Error(`could not load ${script.src}`)));
-      document.head.append(script);
-    });
+    const loading = besideBundle(`checkpoints/${name}.js`, 'headwise-checkpoint');
     checkpoints.set(name, loading);
     loading.catch(() => checkpoints.delete(name));
   }
   return checkpoints.get(name);
 };
-// The Learn panel's live training: a Blob-URL worker (the bundle has no worker file of its own);
-// where a CSP refuses blob: workers, it trains on the page.
+// The Learn panel's live training: classic workers from pool-worker.js beside the bundle (written by
+// scripts/build-explorer.sh), loaded only when one starts. A same-origin file, which a strict CSP
+// (no blob: workers) allows; from file://, where a file cannot be a worker, that script's text in a
+// Blob URL.
+setClassicWorker({
+  url: new URL('pool-worker.js', BUNDLE_URL),
+  source: () => besideBundle('pool-worker.js', 'headwise-worker-source'),
+});
 HeadwiseExplorer.workerKinds = ['blob'];
 if (!customElements.get('headwise-explorer')) customElements.define('headwise-explorer', HeadwiseExplorer);
 

@@ -63,6 +63,24 @@ export function readSentence(tokens, words, length = 12) {
   return { words: [...body, '?'], tokens: read, cut, padded };
 }
 
+// Per row of reading.words, the index of the sentence's token it reads (-1 for a "the" put in
+// front and for the "?" at the end).
+function rowTokens(reading) {
+  const kept = [];
+  reading.tokens.forEach((r, i) => r.read !== null && kept.push(i));
+  return [...Array(reading.padded).fill(-1), ...kept.slice(reading.cut), -1];
+}
+
+/** The sentence's token (its index among the user's tokens) that row `row` of the model's words reads, or -1. */
+export function rowInReading(reading, row) {
+  return rowTokens(reading)[row] ?? -1;
+}
+
+/** The row of the model's words that reads the sentence's token `token`, or -1 (dropped or left out). */
+export function readingRow(reading, token) {
+  return token < 0 ? -1 : rowTokens(reading).indexOf(token);
+}
+
 const kindOf = (id) => (id >= FILLER_BASE ? 'filler' : id >= VERB_BASE ? 'verb' : id >= NOUN_BASE ? 'noun' : null);
 
 /**

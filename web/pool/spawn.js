@@ -1,7 +1,8 @@
 // Starting one pool worker, whatever runs us: a Node worker_threads Worker, a browser module
-// Worker from a same-origin file, or (where no worker file can be loaded: file://, a bundle that
-// left worker.js behind) a classic Worker from a Blob URL holding the whole module. Each comes
-// back as the same small endpoint: post, terminate, and onMessage / onFailure callbacks.
+// Worker from a same-origin file, or (where no module worker file can be loaded: file://, a bundle
+// that left worker.js behind) a classic Worker holding the whole module's JS, which takes its wasm
+// from its init message (kind 'blob'). Each comes back as the same small endpoint: post,
+// terminate, and onMessage / onFailure callbacks.
 
 export const isNode =
   typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
@@ -18,24 +19,50 @@ export async function hardwareThreads(cap) {
   return Math.max(1, Math.min(cap, n));
 }
 
+// The module worker beside this file (a classic-script bundle has none: its build makes this undefined).
+const defaultUrl = () => new URL('./worker.js', import.meta.url);
+
 /** The kinds of worker worth trying here, best first. */
 export function workerKinds({ workerUrl } = {}) {
   if (isNode) return ['node'];
   if (typeof Worker !== 'function') return [];
   const fromDisk = typeof location === 'object' && location.protocol === 'file:';
   if (workerUrl) return ['module'];
-  return fromDisk ? ['blob'] : ['module', 'blob'];
+  return fromDisk || !defaultUrl() ? ['blob'] : ['module', 'blob'];
 }
 
-const defaultUrl = () => new URL('./worker.js', import.meta.url);
-
+// Where the classic worker comes from. By default its source text, from the build
+// (build/pool/worker-source.js), started from a Blob URL. A classic-script bundle sets its own
+// (setClassicWorker): a same-origin file, which a CSP that refuses blob: workers allows, and its
+// source text for where a file cannot be a worker (file://).
+let classic = { url: null, source: async () => (await import('../build/pool/worker-source.js')).default };
 let blobUrl = null;
-async function classicWorkerUrl() {
-  if (!blobUrl) {
-    const { default: source } = await import('../build/pool/worker-source.js');
-    blobUrl = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+
+/**
+ * Sets where classic workers come from: url, a classic worker script of this page's origin (tried
+ * first), and source(), a promise of that script's text (for a Blob URL where the url is refused).
+ * @param {{ url?: string | URL | null, source: () => Promise<string> }} from
+ */
+export function setClassicWorker({ url = null, source }) {
+  classic = { url, source };
+  blobUrl = null;
+}
+
+async function classicWorker(name) {
+  if (classic.url) {
+    try {
+      return new Worker(classic.url, { name });
+    } catch {
+      // A page from file:// may not start a worker from a file: its text goes in a Blob instead.
+    }
   }
-  return blobUrl;
+  blobUrl ??= classic.source().then((text) => URL.createObjectURL(new Blob([text], { type: 'text/javascript' })));
+  try {
+    return new Worker(await blobUrl, { name });
+  } catch (error) {
+    blobUrl = null;
+    throw error;
+  }
 }
 
 /**
@@ -62,8 +89,8 @@ export async function spawnWorker(kind, { name, workerUrl }) {
       },
     });
   }
-  const url = kind === 'blob' ? await classicWorkerUrl() : (workerUrl ?? defaultUrl());
-  const worker = new Worker(url, kind === 'module' ? { type: 'module', name } : { name });
+  const worker =
+    kind === 'blob' ? await classicWorker(name) : new Worker(workerUrl ?? defaultUrl(), { type: 'module', name });
   worker.addEventListener('message', (event) => endpoint.onMessage(event.data));
   worker.addEventListener('messageerror', () => fail('sent a message that could not be read'));
   worker.addEventListener('error', (event) => {

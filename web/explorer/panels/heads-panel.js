@@ -11,7 +11,7 @@ import { heatmapFigure, heatmapTable, heatmapTitle } from '../heatmap.js';
 import { LearnedView } from '../learned-view.js';
 import { headBands, outProjectFigure, outProjectTitle } from '../out-project-figure.js';
 import { SAMPLE_WORDS } from '../learn-verdict.js';
-import { readingText } from '../trained-heads.js';
+import { readingRow, readingText, rowInReading } from '../trained-heads.js';
 
 const MAX_HEADS_DRAWN = 16;
 // On a slide, more heads than this get the figure column to themselves: the W_out product is a
@@ -162,30 +162,16 @@ export class HeadsPanel extends PanelFrame {
     this.view = null; // what the maps draw: the trained model's heads, the same untrained, or the layer's
     this.mixing = el('p', { class: 'mixing' });
     this.mixShown = false; // on a slide with many heads: the W_out product instead of the maps
-    this.mixToggle = el('button', {
-      type: 'button',
-      class: 'mix-toggle',
-      'aria-pressed': 'false',
-      hidden: true,
-      onclick: () => {
-        this.mixShown = !this.mixShown;
-        this.trainedShown = false;
-        this.draw();
-      },
+    this.mixToggle = this.#columnToggle('mix-toggle', () => {
+      this.mixShown = !this.mixShown;
+      this.trainedShown = false;
     });
     // On a slide with many random heads and no trained model for them: the trained model's heads
     // take the figure column a button away, as the W_out mixing does.
     this.trainedShown = false;
-    this.trainedToggle = el('button', {
-      type: 'button',
-      class: 'trained-toggle',
-      'aria-pressed': 'false',
-      hidden: true,
-      onclick: () => {
-        this.trainedShown = !this.trainedShown;
-        this.mixShown = false;
-        this.draw();
-      },
+    this.trainedToggle = this.#columnToggle('trained-toggle', () => {
+      this.trainedShown = !this.trainedShown;
+      this.mixShown = false;
     });
     // The lock note, and on a slide with many heads the button that swaps maps and W_out product
     // beside it (in the text's column: the maps' column keeps its height for them).
@@ -221,6 +207,20 @@ export class HeadsPanel extends PanelFrame {
     this.figureArea.replaceWith(side);
     side.before(this.mixing, this.learnedView.element);
     side.append(this.figureArea, this.mixArea, this.learnedView.area);
+  }
+
+  // A button that swaps what the figure column shows on a slide with many heads (draw sets its text).
+  #columnToggle(name, swap) {
+    return el('button', {
+      type: 'button',
+      class: name,
+      'aria-pressed': 'false',
+      hidden: true,
+      onclick: () => {
+        swap();
+        this.draw();
+      },
+    });
   }
 
   /** Highlights a row while the pointer or the focus is on it; a locked row stays instead. */
@@ -272,6 +272,7 @@ export class HeadsPanel extends PanelFrame {
         wOut: w.wOut,
         roles: w.roles,
         difference: w.difference,
+        reading: t.reading,
         batch: 1,
         joined: false,
       };
@@ -290,6 +291,7 @@ export class HeadsPanel extends PanelFrame {
       headDim: c.headDim,
       wOut: c.wOut,
       roles: null,
+      reading: null,
       batch,
       joined,
     };
@@ -382,13 +384,24 @@ export class HeadsPanel extends PanelFrame {
       return;
     }
     const v = this.#viewOf(o, c);
-    const changed = this.view?.source !== v.source || this.view?.tokens.length !== v.tokens.length;
+    const before = this.view;
+    const changed = before?.source !== v.source || before?.tokens.length !== v.tokens.length;
+    const focused = [...this.tokenBar.children].indexOf(this.tokenBar.getRootNode().activeElement);
     this.view = v;
     this.#sayWeights(o, c, v);
     // The trained model's heads are read from "?": its row is highlighted (and labelled) until the
-    // reader points at another.
-    if (changed || this.highlight >= v.tokens.length) this.highlight = v.roles ? v.tokens.length - 1 : -1;
-    if (changed || this.locked >= v.tokens.length) this.locked = -1;
+    // reader points at another. A row the reader locked, pointed at or focused stays on its token when
+    // the view changes (the trained heads arriving, the weights toggled).
+    const fromRead = v.roles ? v.tokens.length - 1 : -1;
+    if (changed) {
+      const carried = this.#rowInView(this.highlight, before, v);
+      this.highlight = carried >= 0 ? carried : fromRead;
+      this.locked = this.#rowInView(this.locked, before, v);
+      this.rowBeforeHover = this.#rowInView(this.rowBeforeHover ?? -1, before, v);
+    } else {
+      if (this.highlight >= v.tokens.length) this.highlight = fromRead;
+      if (this.locked >= v.tokens.length) this.locked = -1;
+    }
     this.tokenBar.replaceChildren(
       ...v.tokens.map((token, i) =>
         el('button', {
@@ -417,6 +430,22 @@ export class HeadsPanel extends PanelFrame {
     const T = v.tokens.length;
     this.status(`${H} head${H === 1 ? '' : 's'}${drawn}, each ${T} x ${T}${mask}.${which}`);
     this.draw();
+    // The bar was rebuilt: the focus goes to the new button of the token that had it.
+    const refocus = focused >= 0 ? (changed ? this.#rowInView(focused, before, v) : focused) : -1;
+    this.tokenBar.children[refocus]?.focus({ preventScroll: true });
+  }
+
+  // Row `row` of view `from` in view `to`: the same row when both draw the same words (the trained
+  // model's heads and its weights before training), else the row of the same token of the user's
+  // sentence (a trained model's row reads a token of it, or none: the "the"s put in front, "?"); -1
+  // when `to` has no row for it, or is another sentence in the same kind of view.
+  #rowInView(row, from, to) {
+    if (row < 0 || !from) return -1;
+    if (from.tokens.length === to.tokens.length && from.tokens.every((t, i) => t === to.tokens[i])) return row;
+    if (from.source === to.source) return -1; // another sentence
+    const token = from.reading ? rowInReading(from.reading, row) : row;
+    if (to.reading) return readingRow(to.reading, token);
+    return token < to.tokens.length ? token : -1;
   }
 
   draw() {
