@@ -30,8 +30,9 @@ test('the tarball holds the API, its types and the built module, and nothing els
   expect(listing.filter((f) => f.includes('/tests/') || f.includes('/wasm/core/') || f.includes('/examples/'))).toEqual(
     [],
   );
-  // The classic-script bundle's entry needs the build's virtual wasm module: not for npm users.
+  // The classic-script bundle's entry (and its wasm unpacker) need the build's virtual wasm module: not for npm users.
   expect(listing).not.toContain('package/web/explorer/standalone.js');
+  expect(listing).not.toContain('package/web/explorer/packed-wasm.js');
   expect(listing.filter((f) => f.includes('/build/explorer/'))).toEqual([]);
   expect(statSync(tarball).size).toBeLessThanOrEqual(TARBALL_LIMIT_BYTES);
 });
