@@ -14,7 +14,8 @@ SITE=build/site
 rm -rf "$SITE"
 mkdir -p "$SITE/web/build"
 
-# The explorer and embed.html: one classic script with the wasm inside, no other file needed.
+# The explorer and embed.html: build/explorer (the classic script with the wasm inside, the pool worker
+# it starts for training, the trained checkpoints it loads after the first render).
 cp web/index.html web/embed.html "$SITE/web/"
 cp -r web/build/explorer "$SITE/web/build/explorer"
 
