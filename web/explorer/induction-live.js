@@ -1,7 +1,8 @@
 // "Train live" of the Learn panel's "1 layer vs 2 layers": the two shipped models trained again from
-// scratch (the checkpoints' options and seed, so the same batches), each in a Worker of its own
+// scratch (the checkpoints' options and seed, so the same batches), each in a worker
 // (createWorkerTrainer of the public API: a module Worker from a same-origin file, or a classic one
-// from a Blob URL, e.g. on file://), so the page never waits for a step. Every MEASURE_EVERY steps, like
+// from a Blob URL, e.g. on file://), so the page never waits for a step. The page's trainer workers are bounded: where more
+// panels train at once than that, they share the workers and each trains more slowly (`shared`). Every MEASURE_EVERY steps, like
 // the checkpoints' curves, each model is measured on LIVE_EVAL_SIZE held-out sequences (the first
 // of the checkpoints' 512: the training is the same, the held-out numbers a little noisier), and its
 // maps on the shown sequence are read every MAPS_EVERY steps. Where no worker can start (the classic
@@ -82,6 +83,11 @@ export class InductionLive {
     return places.length ? (places.includes('page') ? 'page' : 'worker') : null;
   }
 
+  /** Whether its workers also train other runs' models now (other panels training at once). */
+  get shared() {
+    return this.#trainers.some((t) => !t.disposed && t.sharing > 0);
+  }
+
   get step() {
     return Math.min(...this.runs.map((r) => r.step));
   }
@@ -147,7 +153,7 @@ export class InductionLive {
 
   async #run(run, i) {
     if (this.split === 'data') return this.#runSplit(run, i);
-    const trainer = await createWorkerTrainer(this.#hw, run.options, { name: `learn ${run.name}`, kinds: this.#kinds });
+    const trainer = await createWorkerTrainer(this.#hw, run.options, { kinds: this.#kinds });
     if (this.#disposed) return trainer.dispose();
     this.#trainers.push(trainer);
     Object.assign(run, { where: trainer.where, why: trainer.why });
