@@ -3,9 +3,10 @@
 // (createWorkerTrainer of the public API: a module Worker from a same-origin file, or a classic one
 // from a Blob URL, e.g. on file://), so the page never waits for a step. The page's trainer workers
 // are bounded: where more panels train at once than that, they share the workers and each trains
-// more slowly (`shared`). Every MEASURE_EVERY steps, like the checkpoints' curves, each model is measured on LIVE_EVAL_SIZE held-out sequences (the first
-// of the checkpoints' 512: the training is the same, the held-out numbers a little noisier), and its
-// maps on the shown sequence are read every MAPS_EVERY steps. Where no worker can start (the classic
+// more slowly (`shared`). Every MEASURE_EVERY steps, like the checkpoints' curves, each model is
+// measured on LIVE_EVAL_SIZE held-out sequences (the first of the checkpoints' 512: the training is
+// the same, the held-out numbers a little noisier), and its maps on the shown sequence are read every
+// MAPS_EVERY steps. Where no worker can start (the classic
 // bundle under a CSP without blob: workers), it trains on the page, one step per task: then a step
 // (30-100 ms) and each measurement are long tasks, and the status says so.
 //
