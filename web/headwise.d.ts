@@ -641,20 +641,30 @@ export class WorkerTrainer {
 /**
  * A trainer (createTrainer options) off the calling thread, so it never waits for a step. timeoutMs
  * is the fixed part of every request's deadline (default 15000); each request may take that plus
- * its work at a slow machine's rate.
+ * its work at a slow machine's rate, plus what is queued before it in its worker.
  */
 export function createWorkerTrainer(
   module: Headwise,
   options?: TrainerOptions,
-  settings?: { kinds?: ReadonlyArray<'node' | 'module' | 'blob'>; workerUrl?: string | URL; timeoutMs?: number },
+  settings?: {
+    kinds?: ReadonlyArray<'node' | 'module' | 'blob'>;
+    workerUrl?: string | URL;
+    timeoutMs?: number;
+    /** Ends the wait of a trainer that needs another kind of worker (another workerUrl) at the bound. */
+    signal?: AbortSignal;
+  },
 ): Promise<WorkerTrainer>;
 /** How many trainer workers may run at once here: the shared pool's default size, at least 2. */
 export function workerSlotLimit(): Promise<number>;
-/** The trainer workers now: the bound, workers running, trainers on them, workers started ever, the most at once. */
+/**
+ * The trainer workers now: the bound, workers running, trainers on them, trainers waiting for a
+ * worker of their kind, workers started ever, the most at once.
+ */
 export function workerSlotStats(): Promise<{
   limit: number;
   workers: number;
   trainers: number;
+  waiting: number;
   started: number;
   peak: number;
 }>;

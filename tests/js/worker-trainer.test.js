@@ -1,7 +1,8 @@
 // Trainers in workers (createWorkerTrainer) in Node (worker_threads): the page-wide bound on trainer
 // workers holds with more trainers than it (they share the workers and all train), a worker ends
 // with its last trainer, a worker that dies or never answers inside a step fails its trainer with
-// the reason within its deadline (and frees its place: a new trainer works), an honest request
+// the reason within its deadline (and frees its place: a new trainer works), trainers needing
+// another kind of worker at the bound wait in turn (an AbortSignal ends a wait), an honest request
 // whose work is large is given the time its work needs, and hostile arguments and replies are
 // refused with clear errors while the trainer keeps working.
 import { afterEach, beforeAll, expect, test } from 'vitest';
@@ -161,4 +162,32 @@ test('a reply of the wrong shape gives the worker up with the reason', async () 
   expect(error.message).toMatch(/sent an invalid message: trainerAttention must answer 2 layers x 2 heads/);
   expect(trainer.failure).toBe(error.message);
   expect((await workerSlotStats()).workers).toBe(0);
+});
+
+test('at the bound, trainers needing another kind of worker wait in turn; an AbortSignal ends a wait', async () => {
+  const limit = await workerSlotLimit();
+  const held = await Promise.all(Array.from({ length: limit }, () => start()));
+  const other = { workerUrl: fixture('announces') };
+  const controller = new AbortController();
+  const aborted = start(SMALL, { ...other, signal: controller.signal });
+  const order = [];
+  const first = start(SMALL, other).then((t) => (order.push('first'), t));
+  const second = start(SMALL, other).then((t) => (order.push('second'), t));
+  for (let i = 0; i < 100 && (await workerSlotStats()).waiting < 3; i += 1) await new Promise((r) => setTimeout(r, 5));
+  expect(await workerSlotStats()).toMatchObject({ workers: limit, waiting: 3 });
+  controller.abort();
+  await expect(aborted).rejects.toThrow(/aborted/);
+  expect((await workerSlotStats()).waiting).toBe(2);
+  // One default worker ends: the first waiter starts a worker of its kind, the second joins it.
+  held[0].dispose();
+  const [a, b] = await Promise.all([first, second]);
+  expect(order).toEqual(['first', 'second']);
+  expect(await workerSlotStats()).toMatchObject({ workers: limit, waiting: 0 });
+  expect(a.sharing).toBe(1);
+  expect(await Promise.all([a.step(1), b.step(1), held[1].step(1)])).toMatchObject([
+    { step: 1 },
+    { step: 1 },
+    { step: 1 },
+  ]);
+  await expect(start(SMALL, { signal: 'stop' })).rejects.toThrow(/signal must be an AbortSignal/);
 });

@@ -20,7 +20,7 @@ const DEFAULT_TIMEOUT_MS = 15_000;
 // As if the worker trained at only this rate (about 1/50 of a training step's rate here).
 const SLOWEST_MULTIPLY_ADDS_PER_MS = 2.5e5;
 const CREATE_MS = 5000;
-const SETTINGS = ['kinds', 'workerUrl', 'timeoutMs'];
+const SETTINGS = ['kinds', 'workerUrl', 'timeoutMs', 'signal'];
 
 // The worker's ops on this thread (the same serve()), one request per task.
 function pageEndpoint(hw) {
@@ -192,7 +192,8 @@ function settingsOf(given) {
   for (const key of Object.keys(given)) {
     if (!SETTINGS.includes(key)) throw new TypeError(`unknown setting "${key}" (known: ${SETTINGS.join(', ')})`);
   }
-  const { timeoutMs = DEFAULT_TIMEOUT_MS } = given;
+  const { timeoutMs = DEFAULT_TIMEOUT_MS, signal } = given;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError('signal must be an AbortSignal');
   if (typeof timeoutMs !== 'number' || !(timeoutMs >= 1 && timeoutMs <= 3_600_000)) {
     throw new RangeError(`timeoutMs must be a number of milliseconds from 1 to 3600000, got ${String(timeoutMs)}`);
   }
@@ -202,16 +203,21 @@ function settingsOf(given) {
 /**
  * A trainer (createTrainer options) off the calling thread, from module `hw` (a loadHeadwise()
  * instance). settings: kinds (the worker kinds to try, best first; default: what is usable here);
- * workerUrl (the worker's script); timeoutMs (the fixed part of every deadline, default 15 s).
+ * workerUrl (the worker's script); timeoutMs (the fixed part of every deadline, default 15 s);
+ * signal (an AbortSignal: ends the wait of a trainer that needs another kind of worker at the bound).
  */
 export async function createWorkerTrainer(hw, options, settings = {}) {
-  const { kinds: asked, workerUrl, timeoutMs } = settingsOf(settings);
+  const { kinds: asked, workerUrl, timeoutMs, signal } = settingsOf(settings);
   const kinds = asked ?? workerKinds({ workerUrl });
   const key = JSON.stringify([kinds, workerUrl ? String(workerUrl) : null]);
-  const host = await joinHost(key, (onBreak) => {
-    workerNumber += 1;
-    return openChannel(hw, `trainer worker ${workerNumber}`, kinds, workerUrl, onBreak);
-  });
+  const host = await joinHost(
+    key,
+    (onBreak) => {
+      workerNumber += 1;
+      return openChannel(hw, `trainer worker ${workerNumber}`, kinds, workerUrl, onBreak);
+    },
+    signal,
+  );
   let trainer;
   try {
     const opened = await host.opened;
