@@ -191,3 +191,22 @@ test('at the bound, trainers needing another kind of worker wait in turn; an Abo
   ]);
   await expect(start(SMALL, { signal: 'stop' })).rejects.toThrow(/signal must be an AbortSignal/);
 });
+
+test('with no worker (kinds: []) it trains on this thread; hostile calls leave the heap as it was', async () => {
+  const heapBefore = hw.memoryStats().heapInUseBytes;
+  const liveBefore = hw.liveTrainers();
+  const trainer = await start(SMALL, { kinds: [] });
+  expect([trainer.where, trainer.why]).toEqual(['page', 'no Worker here']);
+  expect(hw.liveTrainers()).toBe(liveBefore + 1);
+  const { tokens } = trainer.info;
+  await expect(trainer.attention(new Array(tokens).fill(1e9))).rejects.toThrow(RangeError);
+  await expect(trainer.attention(new Array(tokens + 1).fill(0))).rejects.toThrow(RangeError);
+  await expect(trainer.step(1e6)).rejects.toThrow(RangeError);
+  expect(await trainer.step(2)).toMatchObject({ step: 2 });
+  expect((await trainer.measure()).step).toBe(2);
+  trainer.dispose();
+  open.delete(trainer);
+  for (let i = 0; i < 50 && hw.liveTrainers() > liveBefore; i += 1) await new Promise((r) => setTimeout(r, 5));
+  expect(hw.liveTrainers()).toBe(liveBefore);
+  expect(hw.memoryStats().heapInUseBytes).toBe(heapBefore);
+});
