@@ -58,6 +58,7 @@ async function openChannel(hw, name, kinds, workerUrl, onBreak) {
 }
 
 let workerNumber = 0;
+const CREATE = Symbol('create'); // the trainer's first request, made by createWorkerTrainer only
 
 export class WorkerTrainer {
   #host;
@@ -116,8 +117,7 @@ export class WorkerTrainer {
     }
   }
 
-  /** @internal */
-  async create(options) {
+  async [CREATE](options) {
     // Its work is not known before it answers (building the rows, drawing the held-out set).
     this.#info = await this.#ask('trainerCreate', { options }, { extraMs: CREATE_MS });
   }
@@ -227,7 +227,7 @@ export async function createWorkerTrainer(hw, options, settings = {}) {
     throw error;
   }
   try {
-    await trainer.create(options);
+    await trainer[CREATE](options);
   } catch (error) {
     trainer.dispose();
     throw error;
