@@ -119,7 +119,7 @@ export class WorkerTrainer {
 
   async [CREATE](options) {
     // Its work is not known before it answers (building the rows, drawing the held-out set).
-    this.#info = await this.#ask('trainerCreate', { options }, { extraMs: CREATE_MS });
+    this.#info = Object.freeze(await this.#ask('trainerCreate', { options }, { extraMs: CREATE_MS }));
   }
 
   /** n steps (1 to maxStepsPerRequest): { step, loss } (the loss is the mean over the n). */
