@@ -607,20 +607,64 @@ export function sharedPool(options?: PoolOptions): Promise<Pool>;
 
 /** The worker kinds worth trying here, best first ('node', 'module', 'blob'; [] where there are no Workers). */
 export function workerKinds(options?: { workerUrl?: string | URL }): Array<'node' | 'module' | 'blob'>;
-/** A trainer in a Worker of its own (createWorkerTrainer); the whole trainer lives in the worker. */
+/** What a trainer's worker reports at its creation (WorkerTrainer.info). */
+export interface WorkerTrainerInfo {
+  stepMultiplyAdds: number;
+  layers: number;
+  heads: number;
+  tokens: number;
+  vocabulary: number;
+  evalSize: number;
+  batch: number;
+}
+/**
+ * A trainer off the calling thread (createWorkerTrainer), in one of the page's trainer workers:
+ * at most workerSlotLimit() of them run at once, and trainers share them past that bound.
+ */
 export class WorkerTrainer {
   /** 'worker', or 'page' where no worker started (then `why` says why and each step blocks the page). */
   readonly where: 'worker' | 'page';
   readonly why: string | null;
   readonly disposed: boolean;
+  /** Why its worker broke (it died, missed a deadline or sent a wrong reply), or null. */
+  readonly failure: string | null;
+  /** How many other trainers share its worker now. */
+  readonly sharing: number;
+  readonly info: WorkerTrainerInfo;
+  /** The most steps one step(n) may ask for. */
+  readonly maxStepsPerRequest: number;
   step(n?: number): Promise<{ step: number; loss: number }>;
   measure(): Promise<{ step: number; heldOut: TrainResult; roles: HeadRoleScores[][] }>;
   attention(ids: ArrayLike<number>): Promise<Float32Array[][]>;
   dispose(): void;
 }
-/** A trainer (createTrainer options) in a Worker of its own, so the calling thread never waits for a step. */
+/**
+ * A trainer (createTrainer options) off the calling thread, so it never waits for a step. timeoutMs
+ * is the fixed part of every request's deadline (default 15000); each request may take that plus
+ * its work at a slow machine's rate, plus what is queued before it in its worker.
+ */
 export function createWorkerTrainer(
   module: Headwise,
   options?: TrainerOptions,
-  settings?: { name?: string; kinds?: ReadonlyArray<'node' | 'module' | 'blob'> },
+  settings?: {
+    kinds?: ReadonlyArray<'node' | 'module' | 'blob'>;
+    workerUrl?: string | URL;
+    timeoutMs?: number;
+    /** Ends the wait of a trainer that needs another kind of worker (another workerUrl) at the bound. */
+    signal?: AbortSignal;
+  },
 ): Promise<WorkerTrainer>;
+/** How many trainer workers may run at once here: the shared pool's default size, at least 2. */
+export function workerSlotLimit(): Promise<number>;
+/**
+ * The trainer workers now: the bound, workers running, trainers on them, trainers waiting for a
+ * worker of their kind, workers started ever, the most at once.
+ */
+export function workerSlotStats(): Promise<{
+  limit: number;
+  workers: number;
+  trainers: number;
+  waiting: number;
+  started: number;
+  peak: number;
+}>;

@@ -16,6 +16,7 @@ export { headRoles, ROLE_SHARE, MIXED_SHARE } from './head-roles.js';
 export { createPool } from './pool/pool.js';
 export { sharedPool } from './pool/shared.js';
 export { createWorkerTrainer, WorkerTrainer, workerKinds } from './pool/worker-trainer.js';
+export { workerSlotLimit, workerSlotStats } from './pool/worker-slots.js';
 
 // The core's tensor table and steps, read from the module at load: ids by name (T), steps by name
 // (STEP), the stream inputs are drawn from, every row by id (its shape in dimension symbols), and

@@ -358,6 +358,17 @@ test(FILE_TITLE, async () => {
   }
 });
 
+// A module page (define.js over http) of one Learn panel in "1 layer vs 2 layers", served as `name`,
+// with more attributes on the element.
+async function openModulePage(page, name, attributes) {
+  const body =
+    '<!doctype html><link rel="icon" href="data:,"><body style="margin:0">' +
+    `<headwise-explorer panel="learn" learn-experiment="layers" ${attributes} slide></headwise-explorer>` +
+    '<script type="module">import "./explorer/define.js";</script>';
+  await page.route(`${web.server.url}${name}`, (route) => route.fulfill({ contentType: 'text/html', body }));
+  await page.goto(`${web.server.url}${name}`);
+}
+
 const MODULE_TITLE =
   'a module page (define.js over http): the checkpoints are fetched, "Train live" uses a module worker';
 test(MODULE_TITLE, async () => {
@@ -365,15 +376,10 @@ test(MODULE_TITLE, async () => {
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  const body =
-    '<!doctype html><link rel="icon" href="data:,"><body style="margin:0">' +
-    '<headwise-explorer panel="learn" learn-experiment="layers" slide></headwise-explorer>' +
-    '<script type="module">import "./explorer/define.js";</script>';
-  await page.route(`${web.server.url}module-learn.html`, (route) => route.fulfill({ contentType: 'text/html', body }));
   const requests = [];
   page.on('request', (r) => requests.push(new URL(r.url()).pathname));
   try {
-    await page.goto(`${web.server.url}module-learn.html`);
+    await openModulePage(page, 'module-learn.html', '');
     await waitState(page, ['checkpoints']);
     assert.ok(requests.includes('/checkpoints/induction-2-layers.json'), requests.join(' '));
     checkDrawn(await page.evaluate(LOOK), { slide: true });
@@ -392,13 +398,8 @@ test('learn-split="data" on a module page: each model trains data-parallel on th
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  const body =
-    '<!doctype html><link rel="icon" href="data:,"><body style="margin:0">' +
-    '<headwise-explorer panel="learn" learn-experiment="layers" learn-split="data" slide></headwise-explorer>' +
-    '<script type="module">import "./explorer/define.js";</script>';
-  await page.route(`${web.server.url}split-learn.html`, (route) => route.fulfill({ contentType: 'text/html', body }));
   try {
-    await page.goto(`${web.server.url}split-learn.html`);
+    await openModulePage(page, 'split-learn.html', 'learn-split="data"');
     await waitState(page, ['checkpoints']);
     const live = await trainLive(page, { steps: 50 });
     assert.equal(live.st.where, 'worker', live.status);

@@ -80,6 +80,48 @@ describe('a real worker (web/pool/worker.js) and hostile requests', () => {
       22,
       /to must be a whole number/,
     ],
+    ['steps NaN', { id: 23, op: 'trainerStep', trainer: 1, steps: NaN }, 23, /steps must be a whole number/],
+    ['steps 1.5', { id: 24, op: 'trainerStep', trainer: 1, steps: 1.5 }, 24, /steps must be a whole number/],
+    ['steps as a string', { id: 25, op: 'trainerStep', trainer: 1, steps: '3' }, 25, /steps must be a whole/],
+    ['ids of 4097', { id: 26, op: 'trainerAttention', trainer: 1, ids: new Int32Array(4097) }, 26, /1 to 4096 ids/],
+    ['no ids', { id: 27, op: 'trainerAttention', trainer: 1, ids: new Int32Array(0) }, 27, /got 0/],
+    ['ids as a Uint32Array', { id: 28, op: 'trainerAttention', trainer: 1, ids: new Uint32Array(3) }, 28, /Int32/],
+    [
+      'an option named __proto__',
+      { id: 29, op: 'trainerCreate', trainer: 1, options: JSON.parse('{"__proto__": 1}') },
+      29,
+      /field "__proto__" refused/,
+    ],
+    [
+      'an option named constructor',
+      { id: 30, op: 'trainerCreate', trainer: 1, options: { constructor: 'x' } },
+      30,
+      /field "constructor" refused/,
+    ],
+    [
+      'options of 65 fields',
+      {
+        id: 31,
+        op: 'trainerCreate',
+        trainer: 1,
+        options: Object.fromEntries([...Array(65)].map((_, i) => [`k${i}`, 1])),
+      },
+      31,
+      /65 fields, more than 64/,
+    ],
+    [
+      'an option text of 10^6 characters',
+      { id: 32, op: 'trainerCreate', trainer: 1, options: { task: 'x'.repeat(1e6) } },
+      32,
+      /1000000 characters, more than 200/,
+    ],
+    ['a trainer id of NaN', { id: 33, op: 'trainerMeasure', trainer: NaN }, 33, /trainer must be a positive/],
+    [
+      'a trainerStep with an extra field',
+      { id: 34, op: 'trainerStep', trainer: 1, steps: 1, code: 'x' },
+      34,
+      /unexpected field "code"/,
+    ],
     [
       'wasmModule that is not a WebAssembly.Module',
       { id: 15, op: 'init', wasmModule: new ArrayBuffer(8) },
@@ -122,10 +164,11 @@ describe('a real worker (web/pool/worker.js) and hostile requests', () => {
       ok: false,
       error: { message: /heads/ },
     });
+    // Its sizes come back: the caller bounds its requests and checks their replies with them.
     expect(await ask({ id: 41, op: 'trainerCreate', trainer: 1, options: { heads: 2, seed: 2 } })).toEqual({
       id: 41,
       ok: true,
-      result: null,
+      result: { stepMultiplyAdds: 3219456, layers: 1, heads: 2, tokens: 12, vocabulary: 21, evalSize: 2048, batch: 32 },
     });
     const stepped = await ask({ id: 42, op: 'trainerStep', trainer: 1, steps: 3 });
     expect(stepped).toMatchObject({ ok: true, result: { step: 3 } });
@@ -155,10 +198,46 @@ describe('a real worker (web/pool/worker.js) and hostile requests', () => {
     expect(slice.result.gradient.length).toBe(parameters.length);
     expect(slice.result.counted).toBe(4);
     expect(slice.result.batchState).not.toBe(7);
+    // Within the work limit: steps x the trainer's multiply-adds (3.2e6 here) of at most 2e10.
+    const big = { task: 'induction', layers: 2, heads: 4, dModel: 64, mlpWidth: 0, batch: 32, evalSize: 8 };
+    expect(await ask({ id: 50, op: 'trainerCreate', trainer: 3, options: big })).toMatchObject({ ok: true });
+    expect(await ask({ id: 51, op: 'trainerStep', trainer: 3, steps: 1000 })).toMatchObject({
+      ok: false,
+      error: { name: 'RangeError', message: /steps 1000 is more work than one request may ask: at most 61/ },
+    });
+    expect(await ask({ id: 52, op: 'trainerDispose', trainer: 3 })).toMatchObject({ ok: true });
     expect(await ask({ id: 46, op: 'trainerDispose', trainer: 1 })).toEqual({ id: 46, ok: true, result: null });
     expect(await ask({ id: 47, op: 'trainerMeasure', trainer: 1 })).toMatchObject({
       error: { message: /no trainer 1/ },
     });
+  });
+
+  test('hostile trainer requests: clear errors, the worker keeps serving, its heap back to where it was', async () => {
+    const heap = async (id) => (await ask({ id, op: 'stats' })).result.heapInUseBytes;
+    const before = await heap(60);
+    const options = { heads: 2, seed: 2, evalSize: 8 };
+    expect(await ask({ id: 61, op: 'trainerCreate', trainer: 5, options })).toMatchObject({ ok: true });
+    const HOSTILE_TRAINER = [
+      [{ op: 'trainerCreate', trainer: 6, options: { heads: 2, evil: 1 } }, /evil/],
+      [{ op: 'trainerCreate', trainer: 6, options: { heads: 2, dModel: 1e9 } }, /dModel|budget|memory/],
+      [{ op: 'trainerCreate', trainer: 5, options }, /exists already/],
+      [{ op: 'trainerAttention', trainer: 5, ids: Int32Array.from([0, 1, 2]) }, /must be 12 tokens/],
+      [{ op: 'trainerAttention', trainer: 5, ids: new Int32Array(12).fill(999) }, /token id between 0 and 20/],
+      [{ op: 'trainerAttention', trainer: 5, ids: new Int32Array(12).fill(-5) }, /token id between 0 and 20/],
+      [{ op: 'trainerStep', trainer: 7, steps: 1 }, /no trainer 7/],
+    ];
+    let id = 62;
+    for (const [message, pattern] of HOSTILE_TRAINER) {
+      const reply = await ask({ id, ...message });
+      expect(reply, JSON.stringify(message).slice(0, 80)).toMatchObject({ id, ok: false, error: { message: pattern } });
+      id += 1;
+    }
+    expect(await ask({ id: 80, op: 'trainerStep', trainer: 5, steps: 2 })).toMatchObject({
+      ok: true,
+      result: { step: 2 },
+    });
+    expect(await ask({ id: 81, op: 'trainerDispose', trainer: 5 })).toMatchObject({ ok: true });
+    expect(await heap(82)).toBe(before);
   });
 });
 

@@ -1,10 +1,12 @@
 // "Train live" of the Learn panel's "1 layer vs 2 layers": the two shipped models trained again from
-// scratch (the checkpoints' options and seed, so the same batches), each in a Worker of its own
+// scratch (the checkpoints' options and seed, so the same batches), each in a worker
 // (createWorkerTrainer of the public API: a module Worker from a same-origin file, or a classic one
-// from a Blob URL, e.g. on file://), so the page never waits for a step. Every MEASURE_EVERY steps, like
-// the checkpoints' curves, each model is measured on LIVE_EVAL_SIZE held-out sequences (the first
-// of the checkpoints' 512: the training is the same, the held-out numbers a little noisier), and its
-// maps on the shown sequence are read every MAPS_EVERY steps. Where no worker can start (the classic
+// from a Blob URL, e.g. on file://), so the page never waits for a step. The page's trainer workers
+// are bounded: where more panels train at once than that, they share the workers and each trains
+// more slowly (`shared`). Every MEASURE_EVERY steps, like the checkpoints' curves, each model is
+// measured on LIVE_EVAL_SIZE held-out sequences (the first of the checkpoints' 512: the training is
+// the same, the held-out numbers a little noisier), and its maps on the shown sequence are read every
+// MAPS_EVERY steps. Where no worker can start (the classic
 // bundle under a CSP without blob: workers), it trains on the page, one step per task: then a step
 // (30-100 ms) and each measurement are long tasks, and the status says so.
 //
@@ -82,6 +84,11 @@ export class InductionLive {
     return places.length ? (places.includes('page') ? 'page' : 'worker') : null;
   }
 
+  /** Whether its workers also train other runs' models now (other panels training at once). */
+  get shared() {
+    return this.#trainers.some((t) => !t.disposed && t.sharing > 0);
+  }
+
   get step() {
     return Math.min(...this.runs.map((r) => r.step));
   }
@@ -146,42 +153,30 @@ export class InductionLive {
   }
 
   async #run(run, i) {
-    if (this.split === 'data') return this.#runSplit(run, i);
-    const trainer = await createWorkerTrainer(this.#hw, run.options, { name: `learn ${run.name}`, kinds: this.#kinds });
+    const trainer = this.split === 'data' ? await this.#pooledTrainer(run) : await this.#workerTrainer(run);
+    if (trainer) await this.#train(run, i, trainer);
+  }
+
+  // split 'model': the model's trainer in one of the page's trainer workers (or on the page).
+  async #workerTrainer(run) {
+    const trainer = await createWorkerTrainer(this.#hw, run.options, { kinds: this.#kinds });
     if (this.#disposed) return trainer.dispose();
     this.#trainers.push(trainer);
     Object.assign(run, { where: trainer.where, why: trainer.why });
-    const ids = this.sequence.ids;
-    run.maps = await trainer.attention(ids);
-    run.version += 1;
-    if (this.state === 'starting' && this.runs.every((r) => r.maps)) this.state = 'training';
-    this.onChange();
-    const chunk = trainer.where === 'page' ? 1 : WORKER_CHUNK;
-    while (run.step < run.steps) {
-      if (!(await this.#go())) return;
-      const n = Math.min(chunk, MEASURE_EVERY - (run.step % MEASURE_EVERY), run.steps - run.step);
-      const { step, loss } = await trainer.step(n);
-      Object.assign(run, { step, loss });
-      if (step % MEASURE_EVERY === 0 || step === run.steps) {
-        if (trainer.where === 'page') await nextFrame();
-        const { heldOut, roles } = await trainer.measure();
-        this.#tick();
-        run.curve.push({ step, ms: this.elapsedMs, heldOut, roles });
-        run.roles = roles;
-        if (step % MAPS_EVERY === 0 || step === run.steps) run.maps = await trainer.attention(ids);
-        run.version += 1;
-      }
-      this.#tick();
-      this.onChange(i);
-      if (trainer.where === 'page') await nextFrame();
-    }
+    return {
+      step: (n) => trainer.step(n),
+      measure: () => trainer.measure(),
+      maps: () => trainer.attention(this.sequence.ids),
+      stopped: () => false,
+      stepped: () => {},
+    };
   }
 
   // split 'data': the model's trainer on the shared pool (its steps split across the workers).
-  async #runSplit(run, i) {
+  async #pooledTrainer(run) {
     this.#lease ??= sharedPool({ module: this.#hw });
     const lease = await this.#lease;
-    if (this.#disposed || lease.disposed) return;
+    if (this.#disposed || lease.disposed) return null;
     const trainer = lease.createTrainer(run.options);
     const onPage = trainer.instances === 1 && lease.size === 1;
     this.instances = trainer.instances;
@@ -189,28 +184,40 @@ export class InductionLive {
       where: onPage ? 'page' : 'worker',
       why: onPage ? (lease.fallbackReason ?? 'no worker here') : null,
     });
-    const ids = this.sequence.ids;
-    const mapsOf = async () => (await trainer.attention(ids)).layers.map((layer) => layer.heads);
-    run.maps = await mapsOf();
+    return {
+      step: (n) => trainer.step(n),
+      measure: () => trainer.measure(),
+      maps: async () => (await trainer.attention(this.sequence.ids)).layers.map((layer) => layer.heads),
+      stopped: () => trainer.disposed,
+      // Its workers kept failing: the pool trains on this thread from now on.
+      stepped: () => {
+        if (trainer.instances === 1 && run.where === 'worker' && trainer.fallbackReason) {
+          Object.assign(run, { where: 'page', why: trainer.fallbackReason });
+        }
+      },
+    };
+  }
+
+  // One run's loop, whichever trainer: { step(n), measure(), maps(), stopped(), stepped() }.
+  async #train(run, i, trainer) {
+    run.maps = await trainer.maps();
     run.version += 1;
     if (this.state === 'starting' && this.runs.every((r) => r.maps)) this.state = 'training';
     this.onChange();
-    const chunk = onPage ? 1 : WORKER_CHUNK;
+    const chunk = run.where === 'page' ? 1 : WORKER_CHUNK;
     while (run.step < run.steps) {
-      if (!(await this.#go()) || trainer.disposed) return;
+      if (!(await this.#go()) || trainer.stopped()) return;
       const n = Math.min(chunk, MEASURE_EVERY - (run.step % MEASURE_EVERY), run.steps - run.step);
       const { step, loss } = await trainer.step(n);
       Object.assign(run, { step, loss });
-      if (trainer.instances === 1 && run.where === 'worker' && trainer.fallbackReason) {
-        Object.assign(run, { where: 'page', why: trainer.fallbackReason });
-      }
+      trainer.stepped();
       if (step % MEASURE_EVERY === 0 || step === run.steps) {
         if (run.where === 'page') await nextFrame();
         const { heldOut, roles } = await trainer.measure();
         this.#tick();
         run.curve.push({ step, ms: this.elapsedMs, heldOut, roles });
         run.roles = roles;
-        if (step % MAPS_EVERY === 0 || step === run.steps) run.maps = await mapsOf();
+        if (step % MAPS_EVERY === 0 || step === run.steps) run.maps = await trainer.maps();
         run.version += 1;
       }
       this.#tick();

@@ -305,7 +305,9 @@ export class InductionView {
         : live.where === 'worker'
           ? live.split === 'data'
             ? ` data-parallel over ${live.instances} workers (the page sums the gradients and takes each Adam step)`
-            : ' in 2 workers, off the page'
+            : live.shared
+              ? ' in 2 workers, off the page (shared with other panels training on this page: each trains more slowly)'
+              : ' in 2 workers, off the page'
           : '';
     const steps = live.runs.map((r) => `${r.name} step ${r.step}`).join(', ');
     const held = `held-out points every ${MEASURE_EVERY} steps on ${LIVE_EVAL_SIZE} sequences`;

@@ -21,6 +21,8 @@ export class Channel {
   #pending = new Map();
   #nextId = 1;
   #broken = null;
+  /** Called once with the reason when the channel breaks (the worker is gone). */
+  onBreak = () => {};
 
   constructor(endpoint, name) {
     this.#endpoint = endpoint;
@@ -40,9 +42,10 @@ export class Channel {
 
   /**
    * Sends { op, ...fields } and resolves with the result. timeoutMs: how long the answer may take.
-   * expectedLength: the forward's output length. A worker's own error reply rejects with that error.
+   * expectedLength: the forward's output length; expect: what else the reply is checked against
+   * (protocol.js). A worker's own error reply rejects with that error.
    */
-  request(op, fields, { transfer = [], timeoutMs, expectedLength } = {}) {
+  request(op, fields, { transfer = [], timeoutMs, expectedLength, expect } = {}) {
     if (this.#broken) return Promise.reject(new WorkerFailure(this.#broken));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
@@ -50,7 +53,7 @@ export class Channel {
         () => this.break(`${this.#name} did not answer ${op} within ${Math.round(timeoutMs)} ms`),
         timeoutMs,
       );
-      this.#pending.set(id, { id, op, expectedLength, resolve, reject, timer });
+      this.#pending.set(id, { id, op, expected: expectedLength ?? expect, resolve, reject, timer });
       this.#endpoint.busy(true);
       try {
         this.#endpoint.post({ id, op, ...fields }, transfer);
@@ -70,6 +73,7 @@ export class Channel {
       pending.reject(new WorkerFailure(reason));
     }
     this.#pending.clear();
+    this.onBreak(reason);
   }
 
   #receive(data) {

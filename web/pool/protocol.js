@@ -17,6 +17,13 @@ const isLayerId = (value) => Number.isSafeInteger(value) && value > 0;
 const isInt32Array = (value) => ArrayBuffer.isView(value) && typedArrayName.call(value) === 'Int32Array';
 /** Most steps one trainerStep request may ask for (the worker answers within its deadline). */
 export const MAX_TRAIN_STEPS = 1000;
+/** Most multiply-adds one trainerStep request may ask for (steps x the trainer's stepMultiplyAdds). */
+export const REQUEST_WORK_LIMIT = 2e10;
+/** Most token ids one trainerAttention request may carry (checked before anything is read). */
+export const MAX_IDS = 4096;
+const MAX_OPTIONS = 64;
+const MAX_OPTION_TEXT = 200;
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Names of the learned tensors a worker's layer takes (the same as MultiHeadAttention.setWeights). */
 export const WEIGHT_NAMES = Object.freeze(['wq', 'wk', 'wv', 'wOut', 'bq', 'bk', 'bv', 'bOut']);
@@ -59,9 +66,15 @@ const FIELD_CHECKS = {
   trainer: (v) => (isLayerId(v) ? null : 'must be a positive whole number'),
   options: (v) => {
     if (!isPlainObject(v)) return 'must be a plain object';
-    for (const [key, value] of Object.entries(v)) {
+    const keys = Object.keys(v);
+    if (keys.length > MAX_OPTIONS) return `has ${keys.length} fields, more than ${MAX_OPTIONS}`;
+    for (const key of keys) {
+      const value = v[key];
+      if (PROTOTYPE_KEYS.has(key) || key.length > MAX_OPTION_TEXT) return `has a field "${key.slice(0, 40)}" refused`;
       if (!['number', 'string', 'boolean'].includes(typeof value))
         return `field "${key}" must be a number, string or boolean`;
+      if (typeof value === 'string' && value.length > MAX_OPTION_TEXT)
+        return `field "${key}" is a text of ${value.length} characters, more than ${MAX_OPTION_TEXT}`;
     }
     return null;
   },
@@ -69,7 +82,10 @@ const FIELD_CHECKS = {
     Number.isSafeInteger(v) && v >= 1 && v <= MAX_TRAIN_STEPS
       ? null
       : `must be a whole number from 1 to ${MAX_TRAIN_STEPS}`,
-  ids: (v) => (isInt32Array(v) ? null : 'must be an Int32Array'),
+  ids: (v) => {
+    if (!isInt32Array(v)) return 'must be an Int32Array';
+    return v.length >= 1 && v.length <= MAX_IDS ? null : `must hold 1 to ${MAX_IDS} ids, got ${v.length}`;
+  },
   parameters: (v) => (isFloat32Array(v) ? null : 'must be a Float32Array'),
   batchState: (v) => (Number.isSafeInteger(v) && v >= 0 && v < 2 ** 32 ? null : 'must be a whole number below 2^32'),
   from: (v) => (Number.isSafeInteger(v) && v >= 0 ? null : 'must be a whole number >= 0'),
@@ -113,7 +129,19 @@ export function requestProblem(message) {
   return null;
 }
 
-// What a successful reply to each op may carry: a check returning null or what is wrong.
+/** What trainerCreate answers: the trainer's sizes (see serve.js). */
+export const TRAINER_INFO = Object.freeze([
+  'stepMultiplyAdds',
+  'layers',
+  'heads',
+  'tokens',
+  'vocabulary',
+  'evalSize',
+  'batch',
+]);
+
+// What a successful reply to each op may carry: a check returning null or what is wrong. `expected`
+// is what the request said to expect (a length, or a trainer's sizes), when it said.
 const RESULT_CHECKS = {
   init: (r) => (isPlainObject(r) && typeof r.simdArch === 'string' ? null : 'init must answer { simdArch }'),
   create: (r) => (r === null ? null : 'create must answer null'),
@@ -127,19 +155,54 @@ const RESULT_CHECKS = {
     isPlainObject(r) && ['liveLayers', 'wasmMemoryBytes', 'heapInUseBytes'].every((k) => Number.isSafeInteger(r[k]))
       ? null
       : 'stats must answer { liveLayers, wasmMemoryBytes, heapInUseBytes }',
-  trainerCreate: (r) => (r === null ? null : 'trainerCreate must answer null'),
+  // The trainer's sizes, which bound its later requests and the checks of their replies.
+  trainerCreate: (r) =>
+    isPlainObject(r) &&
+    TRAINER_INFO.every((k) => Object.hasOwn(r, k) && Number.isSafeInteger(r[k]) && r[k] >= 1) &&
+    Object.keys(r).length === TRAINER_INFO.length
+      ? null
+      : `trainerCreate must answer { ${TRAINER_INFO.join(', ')} } (whole numbers >= 1)`,
   trainerStep: (r) =>
-    isPlainObject(r) && Number.isSafeInteger(r.step) && typeof r.loss === 'number'
+    isPlainObject(r) && Number.isSafeInteger(r.step) && r.step >= 0 && typeof r.loss === 'number'
       ? null
       : 'trainerStep must answer { step, loss }',
-  trainerMeasure: (r) =>
-    isPlainObject(r) && Number.isSafeInteger(r.step) && isPlainObject(r.heldOut) && Array.isArray(r.roles)
-      ? null
-      : 'trainerMeasure must answer { step, heldOut, roles }',
-  trainerAttention: (r) =>
-    Array.isArray(r) && r.every((layer) => Array.isArray(layer) && layer.every(isFloat32Array))
-      ? null
-      : 'trainerAttention must answer one array of Float32Array maps per layer',
+  trainerMeasure: (r, info) => {
+    const shape = 'trainerMeasure must answer { step, heldOut: { loss, accuracy, groups }, roles }';
+    if (!isPlainObject(r) || !Number.isSafeInteger(r.step) || !isPlainObject(r.heldOut) || !Array.isArray(r.roles))
+      return shape;
+    if (!info) return null;
+    const { heldOut, roles } = r;
+    if (typeof heldOut.loss !== 'number' || typeof heldOut.accuracy !== 'number' || !isPlainObject(heldOut.groups))
+      return shape;
+    const ok =
+      roles.length === info.layers &&
+      roles.every(
+        (layer) =>
+          Array.isArray(layer) &&
+          layer.length === info.heads &&
+          layer.every((h) => isPlainObject(h) && typeof h.role === 'string' && h.role.length <= 64),
+      );
+    return ok ? null : `trainerMeasure must answer roles of ${info.layers} layers x ${info.heads} heads`;
+  },
+  // Per layer, per head a map of T x T (or T: a classifier's last layer reads one position).
+  trainerAttention: (r, info) => {
+    if (!info) {
+      return Array.isArray(r) && r.every((layer) => Array.isArray(layer) && layer.every(isFloat32Array))
+        ? null
+        : 'trainerAttention must answer one array of Float32Array maps per layer';
+    }
+    const { layers, heads, tokens: T } = info;
+    const ok =
+      Array.isArray(r) &&
+      r.length === layers &&
+      r.every(
+        (layer) =>
+          Array.isArray(layer) &&
+          layer.length === heads &&
+          layer.every((m) => isFloat32Array(m) && (m.length === T * T || m.length === T)),
+      );
+    return ok ? null : `trainerAttention must answer ${layers} layers x ${heads} heads of Float32Array(${T} x ${T})`;
+  },
   trainerDispose: (r) => (r === null ? null : 'trainerDispose must answer null'),
   trainerGradients: (r, expectedLength) =>
     isPlainObject(r) &&
@@ -160,15 +223,15 @@ const RESULT_CHECKS = {
 const ERROR_NAMES = new Set(['Error', 'TypeError', 'RangeError', 'HeadwiseError']);
 
 /**
- * What the pool accepts as the answer to `pending` ({ id, op, expectedLength? }): null, or the
- * reason the reply is refused.
+ * What the pool accepts as the answer to `pending` ({ id, op, expected? }): null, or the reason
+ * the reply is refused.
  */
 export function replyProblem(message, pending) {
   if (!isPlainObject(message)) return 'a reply must be a plain object';
   const keys = Object.keys(message);
   if (keys.some((k) => !['id', 'ok', 'result', 'error'].includes(k))) return 'a reply has an unexpected field';
   if (pending === undefined || message.id !== pending.id) return `a reply to no request (id ${String(message.id)})`;
-  if (message.ok === true) return RESULT_CHECKS[pending.op](message.result, pending.expectedLength);
+  if (message.ok === true) return RESULT_CHECKS[pending.op](message.result, pending.expected);
   if (message.ok !== false) return 'a reply needs ok: true or false';
   const error = message.error;
   if (!isPlainObject(error) || !ERROR_NAMES.has(error.name) || typeof error.message !== 'string') {

@@ -3,7 +3,7 @@
 // createTrainer, step, evaluate, roleScores, attention for the Learn panel's live replay).
 // Requests run one after another in arrival order, so a pool may send create, weights and forward
 // without waiting between them.
-import { errorOf, requestProblem } from './protocol.js';
+import { errorOf, REQUEST_WORK_LIMIT, requestProblem } from './protocol.js';
 
 /**
  * @param {{ post(message: object, transfer?: Transferable[]): void, listen(handler: (data) => void): void }} port
@@ -88,8 +88,12 @@ export function serve(port, load) {
       'trainerCreate',
       ({ trainer, options }) => {
         if (trainers.has(trainer)) throw new RangeError(`trainer ${trainer} exists already`);
-        trainers.set(trainer, module().createTrainer(options));
-        return { result: null };
+        const t = module().createTrainer(options);
+        trainers.set(trainer, t);
+        // Its sizes: the caller bounds its requests' work and checks their replies with them.
+        const { layers, heads, evalSize, batch } = t.options;
+        const info = { stepMultiplyAdds: Math.ceil(t.stepMultiplyAdds), layers, heads, tokens: t.task.tokens };
+        return { result: { ...info, vocabulary: t.task.words.length, evalSize, batch } };
       },
     ],
     [
@@ -97,6 +101,12 @@ export function serve(port, load) {
       ({ trainer, steps }) => {
         // One step a call: within one call's work limit, and the module's code tiers up between calls.
         const t = trainerOf(trainer);
+        if (steps * t.stepMultiplyAdds > REQUEST_WORK_LIMIT) {
+          const most = Math.max(1, Math.floor(REQUEST_WORK_LIMIT / t.stepMultiplyAdds));
+          throw new RangeError(
+            `steps ${steps} is more work than one request may ask: at most ${most} for this trainer`,
+          );
+        }
         let sum = 0;
         for (let n = 0; n < steps; n += 1) sum += t.step(1).loss;
         return { result: { step: t.steps, loss: sum / steps } };

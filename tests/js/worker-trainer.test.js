@@ -1,0 +1,212 @@
+// Trainers in workers (createWorkerTrainer) in Node (worker_threads): the page-wide bound on trainer
+// workers holds with more trainers than it (they share the workers and all train), a worker ends
+// with its last trainer, a worker that dies or never answers inside a step fails its trainer with
+// the reason within its deadline (and frees its place: a new trainer works), trainers needing
+// another kind of worker at the bound wait in turn (an AbortSignal ends a wait), an honest request
+// whose work is large is given the time its work needs, and hostile arguments and replies are
+// refused with clear errors while the trainer keeps working.
+import { afterEach, beforeAll, expect, test } from 'vitest';
+import { createWorkerTrainer, loadHeadwise, workerSlotLimit, workerSlotStats } from '../../web/headwise.js';
+import { WorkerFailure } from '../../web/pool/channel.js';
+
+const fixture = (name) => new URL(`./pool-workers/${name}.js`, import.meta.url);
+const SMALL = { task: 'induction', layers: 2, heads: 2, dModel: 16, mlpWidth: 0, batch: 6, evalSize: 16, seed: 3 };
+const open = new Set();
+const start = async (options = SMALL, settings = {}) => {
+  const trainer = await createWorkerTrainer(hw, options, { kinds: ['node'], ...settings });
+  open.add(trainer);
+  return trainer;
+};
+const idle = async () => {
+  for (let i = 0; i < 100 && (await workerSlotStats()).workers > 0; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return workerSlotStats();
+};
+
+let hw;
+beforeAll(async () => {
+  hw = await loadHeadwise();
+});
+afterEach(async () => {
+  for (const t of open) t.dispose();
+  open.clear();
+  expect((await idle()).workers).toBe(0);
+});
+
+test('more trainers than the bound share the bounded workers, and every one trains', async () => {
+  const limit = await workerSlotLimit();
+  expect(limit).toBeGreaterThanOrEqual(2);
+  const startedThreads = new Set();
+  const channel = new BroadcastChannel('headwise-workers-started');
+  channel.onmessage = (event) => startedThreads.add(event.data);
+  try {
+    const count = limit + 2;
+    const before = await workerSlotStats();
+    const settings = { workerUrl: fixture('announces') };
+    const trainers = await Promise.all(Array.from({ length: count }, () => start(SMALL, settings)));
+    const results = await Promise.all(trainers.map((t) => t.step(3)));
+    expect(results.map((r) => r.step)).toEqual(trainers.map(() => 3));
+    for (const r of results) expect(r.loss).toBeGreaterThan(0);
+    const stats = await workerSlotStats();
+    expect(stats).toMatchObject({ limit, workers: limit, trainers: count, started: before.started + limit });
+    expect(stats.peak).toBeLessThanOrEqual(limit);
+    expect(trainers.some((t) => t.sharing > 0)).toBe(true);
+    // Counted by the workers themselves: as many started as the bound, no more.
+    for (let i = 0; i < 50 && startedThreads.size < limit; i += 1) await new Promise((r) => setTimeout(r, 20));
+    expect(startedThreads.size).toBe(limit);
+    // Same seed, same batches: a trainer sharing a worker trains as one alone does.
+    const local = hw.createTrainer(SMALL);
+    const alone = [1, 2, 3].map(() => local.step(1).loss);
+    local.dispose();
+    expect(results[count - 1].loss).toBeCloseTo((alone[0] + alone[1] + alone[2]) / 3, 6);
+    // A worker ends with its last trainer; the others keep training.
+    for (const t of trainers.slice(0, count - 1)) t.dispose();
+    expect((await workerSlotStats()).workers).toBe(1);
+    expect((await trainers[count - 1].step(1)).step).toBe(4);
+  } finally {
+    channel.close();
+  }
+});
+
+test('a worker that exits inside a step: its trainer fails with the reason, and the place is free again', async () => {
+  const doomed = await start(SMALL, { workerUrl: fixture('exits-in-trainer-step') });
+  expect(doomed.failure).toBeNull();
+  const error = await doomed.step(1).catch((e) => e);
+  expect(error).toBeInstanceOf(WorkerFailure);
+  expect(error.message).toMatch(/^trainer worker \d+ exited \(code 3\)$/);
+  expect(doomed.failure).toBe(error.message);
+  await expect(doomed.measure()).rejects.toThrow(/exited \(code 3\)/);
+  expect((await workerSlotStats()).workers).toBe(0);
+  const fresh = await start();
+  expect(await fresh.step(2)).toMatchObject({ step: 2 });
+});
+
+test('a worker that never answers a step is given up within its deadline (timeoutMs + the work)', async () => {
+  const hung = await start(SMALL, { workerUrl: fixture('hangs-in-trainer-step'), timeoutMs: 300 });
+  const t0 = performance.now();
+  const error = await hung.step(1).catch((e) => e);
+  const ms = performance.now() - t0;
+  expect(error).toBeInstanceOf(WorkerFailure);
+  expect(error.message).toMatch(/^trainer worker \d+ did not answer trainerStep within \d+ ms$/);
+  expect(ms).toBeGreaterThanOrEqual(290);
+  expect(ms).toBeLessThan(3000);
+  expect(hung.failure).toMatch(/did not answer trainerStep/);
+  expect((await workerSlotStats()).workers).toBe(0);
+  expect(await (await start()).step(1)).toMatchObject({ step: 1 });
+});
+
+test('an honest request is given the time its work needs: the deadline grows with steps x multiply-adds', async () => {
+  // The Learn panel's 2-layer model: 3.3e8 multiply-adds a step; with a fixed part of 1 ms only the
+  // work's share of the deadline lets 10 steps, a measurement and the maps answer.
+  const model = { task: 'induction', layers: 2, heads: 4, dModel: 64, mlpWidth: 0, batch: 32, evalSize: 128, seed: 0 };
+  const trainer = await start(model, { timeoutMs: 1 });
+  expect(trainer.info).toMatchObject({ layers: 2, heads: 4, tokens: 64, batch: 32, evalSize: 128 });
+  expect(trainer.info.stepMultiplyAdds).toBeGreaterThan(1e8);
+  expect(await trainer.step(10)).toMatchObject({ step: 10 });
+  const measured = await trainer.measure();
+  expect(measured.roles).toHaveLength(2);
+  const maps = await trainer.attention(new Int32Array(64).map((_, i) => i % 16));
+  expect(maps.map((layer) => layer.map((m) => m.length))).toEqual([
+    [4096, 4096, 4096, 4096],
+    [4096, 4096, 4096, 4096],
+  ]);
+});
+
+test('hostile arguments are refused on this side, by their length first; the trainer keeps working', async () => {
+  const trainer = await start();
+  const { tokens, vocabulary } = trainer.info;
+  await expect(trainer.step('3')).rejects.toThrow(TypeError);
+  for (const n of [0, 1.5, NaN, Infinity, trainer.maxStepsPerRequest + 1]) {
+    await expect(trainer.step(n)).rejects.toThrow(/n must be a whole number from 1 to \d+/);
+  }
+  await expect(trainer.attention({ length: 3, 0: 1 })).rejects.toThrow(TypeError);
+  await expect(trainer.attention('0 1 2')).rejects.toThrow(TypeError);
+  // A sparse array of length 2^32 - 1 and a Proxy claiming 10^9 elements: refused by their length,
+  // before any element is read.
+  await expect(trainer.attention(new Array(2 ** 32 - 1))).rejects.toThrow(
+    new RegExp(`ids must hold 1 to ${tokens} token ids, got 4294967295`),
+  );
+  let reads = 0;
+  const huge = new Proxy([], {
+    get: (target, key) => (key === 'length' ? 1e9 : ((reads += 1), 0)),
+  });
+  await expect(trainer.attention(huge)).rejects.toThrow(/got 1000000000/);
+  expect(reads).toBe(0);
+  await expect(trainer.attention([])).rejects.toThrow(RangeError);
+  const ids = Array.from({ length: tokens }, (_, i) => i % vocabulary);
+  for (const [bad, pattern] of [
+    [NaN, /ids\[5\] must be a token id from 0 to \d+, got NaN/],
+    [vocabulary, /got \d+/],
+    [-1, /got -1/],
+    ['1', /got 1/],
+    [2.5, /got 2.5/],
+  ]) {
+    const wrong = ids.slice();
+    wrong[5] = bad;
+    await expect(trainer.attention(wrong)).rejects.toThrow(pattern);
+  }
+  expect(trainer.failure).toBeNull();
+  expect(await trainer.step(2)).toMatchObject({ step: 2 });
+  const maps = await trainer.attention(ids);
+  expect(maps).toHaveLength(2);
+  await expect(createWorkerTrainer(hw, SMALL, { kinds: ['node'], name: 'x' })).rejects.toThrow(/unknown setting/);
+  await expect(createWorkerTrainer(hw, SMALL, { timeoutMs: NaN })).rejects.toThrow(RangeError);
+});
+
+test('a reply of the wrong shape gives the worker up with the reason', async () => {
+  const trainer = await start(SMALL, { workerUrl: fixture('lies-in-trainer-attention') });
+  const ids = Array.from({ length: trainer.info.tokens }, (_, i) => i % trainer.info.vocabulary);
+  const error = await trainer.attention(ids).catch((e) => e);
+  expect(error).toBeInstanceOf(WorkerFailure);
+  expect(error.message).toMatch(/sent an invalid message: trainerAttention must answer 2 layers x 2 heads/);
+  expect(trainer.failure).toBe(error.message);
+  expect((await workerSlotStats()).workers).toBe(0);
+});
+
+test('at the bound, trainers needing another kind of worker wait in turn; an AbortSignal ends a wait', async () => {
+  const limit = await workerSlotLimit();
+  const held = await Promise.all(Array.from({ length: limit }, () => start()));
+  const other = { workerUrl: fixture('announces') };
+  const controller = new AbortController();
+  const aborted = start(SMALL, { ...other, signal: controller.signal });
+  const order = [];
+  const first = start(SMALL, other).then((t) => (order.push('first'), t));
+  const second = start(SMALL, other).then((t) => (order.push('second'), t));
+  for (let i = 0; i < 100 && (await workerSlotStats()).waiting < 3; i += 1) await new Promise((r) => setTimeout(r, 5));
+  expect(await workerSlotStats()).toMatchObject({ workers: limit, waiting: 3 });
+  controller.abort();
+  await expect(aborted).rejects.toThrow(/aborted/);
+  expect((await workerSlotStats()).waiting).toBe(2);
+  // One default worker ends: the first waiter starts a worker of its kind, the second joins it.
+  held[0].dispose();
+  const [a, b] = await Promise.all([first, second]);
+  expect(order).toEqual(['first', 'second']);
+  expect(await workerSlotStats()).toMatchObject({ workers: limit, waiting: 0 });
+  expect(a.sharing).toBe(1);
+  expect(await Promise.all([a.step(1), b.step(1), held[1].step(1)])).toMatchObject([
+    { step: 1 },
+    { step: 1 },
+    { step: 1 },
+  ]);
+  await expect(start(SMALL, { signal: 'stop' })).rejects.toThrow(/signal must be an AbortSignal/);
+});
+
+test('with no worker (kinds: []) it trains on this thread; hostile calls leave the heap as it was', async () => {
+  const heapBefore = hw.memoryStats().heapInUseBytes;
+  const liveBefore = hw.liveTrainers();
+  const trainer = await start(SMALL, { kinds: [] });
+  expect([trainer.where, trainer.why]).toEqual(['page', 'no Worker here']);
+  expect(hw.liveTrainers()).toBe(liveBefore + 1);
+  const { tokens } = trainer.info;
+  await expect(trainer.attention(new Array(tokens).fill(1e9))).rejects.toThrow(RangeError);
+  await expect(trainer.attention(new Array(tokens + 1).fill(0))).rejects.toThrow(RangeError);
+  await expect(trainer.step(1e6)).rejects.toThrow(RangeError);
+  expect(await trainer.step(2)).toMatchObject({ step: 2 });
+  expect((await trainer.measure()).step).toBe(2);
+  trainer.dispose();
+  open.delete(trainer);
+  for (let i = 0; i < 50 && hw.liveTrainers() > liveBefore; i += 1) await new Promise((r) => setTimeout(r, 5));
+  expect(hw.liveTrainers()).toBe(liveBefore);
+  expect(hw.memoryStats().heapInUseBytes).toBe(heapBefore);
+});
