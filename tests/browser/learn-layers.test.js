@@ -8,13 +8,14 @@
 // charts.test.js). At 1280x720 in an iframe and on a 390 px phone, light and dark: nothing overlaps,
 // nothing leaves the frame, figure text >= 11 px. From file:// the classic bundle loads the
 // checkpoint scripts; "Train live" trains in workers (file://: a Blob-URL worker; a module page: a
-// module worker) without long tasks, and under the strict CSP on the page.
-import { after, before, test } from 'node:test';
+// module worker) without long tasks; under the strict CSP, in workers from a same-origin file
+// (tests/browser/strict-csp-worker.test.js).
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { chromiumAndWeb } from './web-session.js';
-import { serveWeb, STRICT_CSP, WEB_DIR } from './static-server.js';
+import { WEB_DIR } from './static-server.js';
 import { inductionSequence, repeatQueries } from '../../web/explorer/induction-data.js';
 import { loadHeadwise } from '../../web/headwise.js';
 
@@ -25,7 +26,6 @@ const read = async (name) =>
 let one;
 let two;
 let shown; // the sequence the maps are drawn on: the 2-layer checkpoint's first held-out one
-let strict;
 
 before(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
@@ -33,11 +33,6 @@ before(async () => {
   const trainer = await (await loadHeadwise()).loadCheckpoint(two);
   shown = inductionSequence(trainer.heldOutSequence(0), trainer.task.groups);
   trainer.dispose();
-  strict = await serveWeb({ headers: { 'Content-Security-Policy': STRICT_CSP } });
-});
-
-after(async () => {
-  await strict?.close();
 });
 
 const DECK = (src, [w, h]) =>
@@ -410,26 +405,6 @@ test('learn-split="data" on a module page: each model trains data-parallel on th
     await page.evaluate(() => document.querySelector('headwise-explorer').resetTraining());
     for (let i = 0; i < 50 && page.workers().length > 0; i += 1) await page.waitForTimeout(50);
     assert.equal(page.workers().length, 0, 'resetting frees the pool');
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
-});
-
-test('under the strict CSP (no blob: workers for the classic bundle): it trains on the page and says so', async () => {
-  const context = await web.browser.newContext({ viewport: { width: 1280, height: 720 } });
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(e.message));
-  try {
-    await page.goto(`${strict.url}embed.html?panel=learn&learn-experiment=layers`);
-    await waitState(page, ['checkpoints']);
-    const live = await trainLive(page, { steps: 50 });
-    assert.equal(live.st.where, 'page', live.status);
-    assert.match(live.status, /on the page \(no worker started .*\): one step a frame, the page may stutter/);
-    assert.ok(live.st.step >= 50, JSON.stringify(live.st));
-    await page.evaluate(() => document.querySelector('headwise-explorer').resetTraining());
-    await waitState(page, ['checkpoints']);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
