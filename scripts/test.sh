@@ -22,4 +22,6 @@ npx --no-install vitest run
 echo "== Explorer and example decks in Chromium (served over http and opened from file://)"
 bash scripts/build-explorer.sh
 bash scripts/build-site.sh
-node --test --test-concurrency=1 --test-reporter=spec tests/browser/
+# One Chromium for the whole stage; the files that time the page run alone, the others two at a time
+# (tests/browser/run.js). One file: node --test tests/browser/x.test.js (launches its own Chromium).
+node tests/browser/run.js
