@@ -28,8 +28,11 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# npm ci only when node_modules is missing or older than the lockfile.
-if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+# npm ci only when node_modules is missing or older than the lockfile; never through a link (a
+# worktree sharing another checkout's node_modules: npm ci would empty that one).
+if [[ -L node_modules ]]; then
+  echo "setup: node_modules is a link to $(readlink node_modules): not reinstalling through it"
+elif [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
   echo "setup: installing npm packages"
   npm ci --no-audit --no-fund --loglevel=error
 fi
