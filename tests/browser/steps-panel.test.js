@@ -341,7 +341,11 @@ describe('the steps panel', () => {
       const { page, context, problems } = await openExplorer(web.browser, url, { width: 1280, height: 720 });
       try {
         if (panel === 'steps') await goToStep(page, 4);
-        else await page.locator('[data-panel="heads"] button.mix-toggle').click();
+        else {
+          // The trained models load after the first render and draw the panel again: click after.
+          await page.locator('#panel-heads[data-heads-weights]:not([data-heads-weights="loading"])').waitFor();
+          await page.locator('[data-panel="heads"] button.mix-toggle').click();
+        }
         const canvases =
           panel === 'steps' ? await stepCanvases(page) : await stepCanvases(page, '#panel-heads .figures.mix > canvas');
         assert.equal(canvases.length, 1);
