@@ -185,6 +185,25 @@ describe('failing workers during training', () => {
     pool.dispose();
   });
 
+  test("maps of the wrong size from a worker are refused: the calling thread's maps, with the reason", async () => {
+    const pool = await createPool({ size: 2, workerUrl: fixture('lies-in-trainer-attention') });
+    const t = pool.createTrainer(OPTIONS);
+    await t.step(2);
+    const local = hw.createTrainer(OPTIONS);
+    local.setParameterBuffer(t.trainer.parameterBuffer());
+    const ids = Array.from({ length: t.trainer.task.tokens }, (_, i) => i % 10);
+    const maps = await t.attention(ids);
+    const expected = local.attention(ids);
+    expect(maps.layers.map((l) => l.heads.length)).toEqual(expected.layers.map((l) => l.heads.length));
+    maps.layers.forEach((layer, l) =>
+      layer.heads.forEach((h, k) => expect(same(h, expected.layers[l].heads[k])).toBe(true)),
+    );
+    expect(t.fallbackReason ?? pool.fallbackReason).toMatch(/trainerAttention must answer 2 layers x 2 heads/);
+    local.dispose();
+    t.dispose();
+    pool.dispose();
+  });
+
   test('a worker that dies again after replacement: the calling thread trains on, with the reason', async () => {
     const pool = await createPool({ size: 2, workerUrl: fixture('exits-always-in-step') });
     const t = pool.createTrainer(OPTIONS);

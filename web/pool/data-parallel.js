@@ -271,7 +271,10 @@ export class PooledTrainer {
     }
     const extraMs =
       (this.#main.stepMultiplyAdds * (this.options.evalSize / this.options.batch)) / SLOWEST_MULTIPLY_ADDS_PER_MS;
-    sends.push(this.#pool.trainerRequest(slot, this, op, fields, { extraMs }));
+    // Replies are checked against the trainer's sizes (protocol.js: roles and maps per layer and head).
+    const { layers, heads } = this.options;
+    const expect = { layers, heads, tokens: this.#main.task.tokens };
+    sends.push(this.#pool.trainerRequest(slot, this, op, fields, { extraMs, expect }));
     return Promise.all(sends).then((answers) => {
       slot.trainers.set(this.id, this.#version);
       return answers.at(-1);

@@ -169,7 +169,7 @@ export class Pool {
   }
 
   /** @internal `op` for `trainer` on `slot`, creating the worker's trainer first if it has none. */
-  trainerRequest(slot, trainer, op, fields, { transfer = [], expectedLength, extraMs = 0 } = {}) {
+  trainerRequest(slot, trainer, op, fields, { transfer = [], expectedLength, expect, extraMs = 0 } = {}) {
     const { channel } = slot;
     const timeoutMs = this.#timeoutMs + extraMs;
     const sends = [];
@@ -178,7 +178,9 @@ export class Pool {
       sends.push(channel.request('trainerCreate', { trainer: trainer.id, options }, { timeoutMs: this.#timeoutMs }));
       slot.trainers.set(trainer.id, -1);
     }
-    sends.push(channel.request(op, { trainer: trainer.id, ...fields }, { transfer, timeoutMs, expectedLength }));
+    sends.push(
+      channel.request(op, { trainer: trainer.id, ...fields }, { transfer, timeoutMs, expectedLength, expect }),
+    );
     return Promise.all(sends).then((answers) => answers.at(-1));
   }
 
