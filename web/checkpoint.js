@@ -6,6 +6,7 @@
 import { readFileInNode } from './core-loader.js';
 import { describe } from './arguments.js';
 import { HeadwiseError } from './errors.js';
+import { TRAINABLE_RANGE } from './trainer.js';
 
 // Each file by a static URL (read only when asked for), so that bundlers find and emit them; the
 // classic-script bundles have no module URL and make these undefined
@@ -39,18 +40,45 @@ async function readCheckpoint(name) {
 
 /** The weights of a checkpoint as one Float32Array (buffer order). */
 export function checkpointWeights(checkpoint) {
-  const binary = atob(checkpoint.weights);
-  if (binary.length !== 4 * checkpoint.parameterCount) {
-    throw new RangeError(
-      `checkpoint.weights holds ${binary.length} bytes, expected ${4 * checkpoint.parameterCount} (parameterCount x 4)`,
-    );
+  const bytes = 4 * checkpoint.parameterCount;
+  // The text's length first (base64: 4 characters per 3 bytes), so a huge declared size or a huge
+  // string is refused before anything is decoded.
+  const text = checkpoint.weights;
+  if (!BASE64.test(text)) throw new RangeError('checkpoint.weights must be base64 (A-Z a-z 0-9 + /, = at the end)');
+  const held = (3 * text.length) / 4 - text.match(/=*$/)[0].length;
+  if (text.length % 4 !== 0 || held !== bytes) {
+    throw new RangeError(`checkpoint.weights holds ${Math.floor(held)} bytes, expected ${bytes} (parameterCount x 4)`);
   }
+  const binary = atob(text);
   const view = new DataView(new ArrayBuffer(binary.length));
   for (let i = 0; i < binary.length; i += 1) view.setUint8(i, binary.charCodeAt(i));
   const values = new Float32Array(checkpoint.parameterCount);
-  for (let i = 0; i < values.length; i += 1) values[i] = view.getFloat32(4 * i, true);
+  for (let i = 0; i < values.length; i += 1) {
+    values[i] = view.getFloat32(4 * i, true);
+    if (!(Math.abs(values[i]) <= TRAINABLE_RANGE)) {
+      throw new RangeError(
+        `checkpoint.weights[${i}] is ${values[i]}: a checkpoint's weights lie within +-${TRAINABLE_RANGE}, ` +
+          'the range that trains',
+      );
+    }
+  }
   return values;
 }
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+// The fields the package reads besides the weights, when present: their kinds.
+const METADATA = {
+  name: (v) => typeof v === 'string' && v.length <= 200,
+  about: (v) => typeof v === 'string' && v.length <= 2000,
+  command: (v) => typeof v === 'string' && v.length <= 2000,
+  steps: (v) => Number.isSafeInteger(v) && v >= 0,
+  evaluation: (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
+  roles: Array.isArray,
+  firstLosses: (v) => Array.isArray(v) && v.every((x) => typeof x === 'number'),
+  curve: Array.isArray,
+  weightHashes: Array.isArray,
+};
 
 function checked(checkpoint) {
   if (checkpoint === null || typeof checkpoint !== 'object' || Array.isArray(checkpoint)) {
@@ -65,10 +93,15 @@ function checked(checkpoint) {
   if (typeof checkpoint.weights !== 'string') {
     throw new TypeError(`checkpoint.weights must be a base64 string, got ${describe(checkpoint.weights)}`);
   }
-  if (!Number.isInteger(checkpoint.parameterCount) || checkpoint.parameterCount < 1) {
+  if (!Number.isSafeInteger(checkpoint.parameterCount) || checkpoint.parameterCount < 1) {
     throw new RangeError(
       `checkpoint.parameterCount must be a whole number, got ${describe(checkpoint.parameterCount)}`,
     );
+  }
+  for (const [key, ok] of Object.entries(METADATA)) {
+    if (Object.hasOwn(checkpoint, key) && !ok(checkpoint[key])) {
+      throw new TypeError(`checkpoint.${key} is not what a checkpoint holds there, got ${describe(checkpoint[key])}`);
+    }
   }
   return checkpoint;
 }

@@ -472,6 +472,8 @@ export interface SliceGradients {
   batchState: number;
 }
 
+/** Parameters within +-TRAINABLE_RANGE (2^10) train with finite steps; a checkpoint's weights must lie within it. */
+export const TRAINABLE_RANGE: number;
 /** The task's 21 tokens in id order: nouns 0-7, verbs 8-15, fillers 16-19, "?" = 20. */
 export const TRAIN_VOCABULARY: ReadonlyArray<string>;
 /** Where each kind of word starts in TRAIN_VOCABULARY: nouns 0-7, verbs 8-15, fillers 16-19 ("?" is 20). */

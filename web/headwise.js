@@ -10,7 +10,7 @@ import { createTrainerOn, trainerOptionsOn } from './trainer.js';
 
 export { HeadwiseError };
 export { CHECKPOINT_NAMES } from './checkpoint.js';
-export { Trainer, TRAIN_VOCABULARY } from './trainer.js';
+export { Trainer, TRAIN_VOCABULARY, TRAINABLE_RANGE } from './trainer.js';
 export { NOUN_BASE, VERB_BASE, FILLER_BASE } from './train-task.js';
 export { headRoles, ROLE_SHARE, MIXED_SHARE } from './head-roles.js';
 export { createPool } from './pool/pool.js';

@@ -9,6 +9,8 @@ import { normalizeTrainerOptions, optionTableOf } from './trainer-options.js';
 
 /** The verb-and-noun task's 21 tokens in id order: nouns 0-7, verbs 8-15, fillers 16-19, "?" = 20. */
 export const TRAIN_VOCABULARY = vocabulary;
+/** Parameters within +-TRAINABLE_RANGE train with finite steps (docs/guarantees.md, the trainable range). */
+export const TRAINABLE_RANGE = 2 ** 10;
 // Keys getWeights() adds next to the tensors; setWeights() accepts them back and ignores them.
 const WEIGHT_META_KEYS = new Set(['format', 'config', 'step']);
 const WEIGHTS_FORMAT = 'headwise-trainer-weights/2';

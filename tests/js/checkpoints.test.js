@@ -146,6 +146,35 @@ test('bad checkpoints are refused with a clear error and leave no trainer behind
   await expect(hw.loadCheckpoint({ ...file, options: read('induction-1-layer').options })).rejects.toThrow(
     /its options' model has/,
   );
+  // Hostile ones: a huge declared size, a text that is not base64, weights that are not finite or
+  // outside the range that trains, metadata of the wrong kind, options the trainer does not know.
+  const base64 = (values) => Buffer.from(values.buffer).toString('base64');
+  const weightsOf = (value, at = 0) => {
+    const values = new Float32Array(file.parameterCount).fill(0.5);
+    values[at] = value;
+    return base64(values);
+  };
+  const hostile = [
+    [{ parameterCount: 2 ** 40 }, /checkpoint.weights holds 46336 bytes, expected 4398046511104/],
+    [{ parameterCount: 2 ** 53 + 2 }, /checkpoint.parameterCount must be a whole number/],
+    [{ weights: '!!!' + file.weights.slice(3) }, /checkpoint.weights must be base64/],
+    [{ weights: weightsOf(NaN, 5) }, /checkpoint.weights\[5\] is NaN: a checkpoint's weights lie within \+-1024/],
+    [{ weights: weightsOf(-Infinity, 7) }, /checkpoint.weights\[7\] is -Infinity/],
+    [{ weights: weightsOf(3e38, 11583) }, /checkpoint.weights\[11583\] is 3\.0+\d*e\+38/],
+    [{ name: 42 }, /checkpoint.name is not what a checkpoint holds there, got 42/],
+    [{ evaluation: 'x' }, /checkpoint.evaluation is not what/],
+    [{ curve: null }, /checkpoint.curve is not what/],
+    [{ options: { ...file.options, bogus: 1 } }, /unknown trainer option "bogus"/],
+    [{ options: JSON.parse('{"__proto__": {"x": 1}, "task": "verb-noun"}') }, /unknown trainer option "__proto__"/],
+  ];
+  for (const [change, message] of hostile) {
+    await expect(hw.loadCheckpoint({ ...file, ...change }), JSON.stringify(change).slice(0, 80)).rejects.toThrow(
+      message,
+    );
+  }
+  // Within the range (all weights 2^10) loads.
+  const edge = await hw.loadCheckpoint({ ...file, weights: weightsOf(1024) });
+  edge.dispose();
   expect(hw.liveTrainers()).toBe(live);
   const ok = await hw.loadCheckpoint(file);
   expect(ok.evaluate().loss).toBeCloseTo(file.evaluation.loss, 5);

@@ -2,9 +2,8 @@
 // the defaults and two other shapes); far beyond it a step whose loss or gradients are not finite
 // changes no weight and is counted, and the trainer trains again from sane weights.
 import { expect, test } from 'vitest';
-import { loadHeadwise } from '../../web/headwise.js';
+import { loadHeadwise, TRAINABLE_RANGE } from '../../web/headwise.js';
 
-const TRAINABLE_RANGE = 2 ** 10;
 const SHAPES = [{}, { layers: 2, layerNorm: true }, { dModel: 64, heads: 4 }];
 
 // Every parameter set to +-magnitude, with the signs of the trainer's own initial weights.
