@@ -1,14 +1,14 @@
 // "Train live" of the Learn panel's "1 layer vs 2 layers": the two shipped models trained again from
 // scratch (the checkpoints' options and seed, so the same batches), each in a worker
 // (createWorkerTrainer of the public API: a module Worker from a same-origin file, or a classic one
-// from a Blob URL, e.g. on file://), so the page never waits for a step. The page's trainer workers
-// are bounded: where more panels train at once than that, they share the workers and each trains
-// more slowly (`shared`). Every MEASURE_EVERY steps, like the checkpoints' curves, each model is
-// measured on LIVE_EVAL_SIZE held-out sequences (the first of the checkpoints' 512: the training is
-// the same, the held-out numbers a little noisier), and its maps on the shown sequence are read every
-// MAPS_EVERY steps. Where no worker can start (the classic
-// bundle under a CSP without blob: workers), it trains on the page, one step per task: then a step
-// (30-100 ms) and each measurement are long tasks, and the status says so.
+// from a same-origin file or, on file://, a Blob URL), so the page never waits for a step. The
+// page's trainer workers are bounded: where more panels train at once than that, they share the
+// workers and each trains more slowly (`shared`). Every MEASURE_EVERY steps, like the checkpoints'
+// curves, each model is measured on LIVE_EVAL_SIZE held-out sequences (the first of the checkpoints'
+// 512: the training is the same, the held-out numbers a little noisier), and its maps on the shown
+// sequence are read every MAPS_EVERY steps. Where no worker can start (no Worker here, or none
+// loads), it trains on the page, one step per task: then a step (30-100 ms) and each measurement are
+// long tasks, and the status says so.
 //
 // split: 'data' instead trains each model data-parallel across the page's shared pool
 // (web/pool/data-parallel.js): every worker takes a slice of each batch, the page sums the

@@ -13,9 +13,7 @@
 // drift apart slowly, as any change of summation order does.
 import { describe } from '../arguments.js';
 import { HeadwiseError } from '../errors.js';
-
-// A request's deadline grows with its work, as if the worker did only this many multiply-adds a ms.
-const SLOWEST_MULTIPLY_ADDS_PER_MS = 2e5;
+import { SLOWEST_MULTIPLY_ADDS_PER_MS } from './protocol.js';
 
 /** Contiguous, balanced row ranges [from, to) of a batch of `rows` for `parts` instances. */
 export function rowRanges(rows, parts) {

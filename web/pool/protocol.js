@@ -17,6 +17,11 @@ const isLayerId = (value) => Number.isSafeInteger(value) && value > 0;
 const isInt32Array = (value) => ArrayBuffer.isView(value) && typedArrayName.call(value) === 'Int32Array';
 /** Most steps one trainerStep request may ask for (the worker answers within its deadline). */
 export const MAX_TRAIN_STEPS = 1000;
+/**
+ * A trainer request's deadline grows with its work as if the worker did only this many multiply-adds
+ * a millisecond (about 1/50 of a training step's rate here): an honest slow machine keeps its time.
+ */
+export const SLOWEST_MULTIPLY_ADDS_PER_MS = 2.5e5;
 /** Most multiply-adds one trainerStep request may ask for (steps x the trainer's stepMultiplyAdds). */
 export const REQUEST_WORK_LIMIT = 2e10;
 /** Most token ids one trainerAttention request may carry (checked before anything is read). */

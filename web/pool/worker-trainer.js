@@ -10,15 +10,13 @@
 // machine's, plus what is queued before it in the same worker; a worker that misses one is
 // terminated, and the trainer (and every trainer sharing that worker) fails with the reason.
 import { Channel } from './channel.js';
-import { MAX_IDS, MAX_TRAIN_STEPS, REQUEST_WORK_LIMIT } from './protocol.js';
+import { MAX_IDS, MAX_TRAIN_STEPS, REQUEST_WORK_LIMIT, SLOWEST_MULTIPLY_ADDS_PER_MS } from './protocol.js';
 import { serve } from './serve.js';
 import { spawnWorker, workerKinds } from './spawn.js';
 import { joinHost, leaveHost } from './worker-slots.js';
 
 const INIT_MS = 60_000; // loading and compiling the module in the worker
 const DEFAULT_TIMEOUT_MS = 15_000;
-// As if the worker trained at only this rate (about 1/50 of a training step's rate here).
-const SLOWEST_MULTIPLY_ADDS_PER_MS = 2.5e5;
 const CREATE_MS = 5000;
 const SETTINGS = ['kinds', 'workerUrl', 'timeoutMs', 'signal'];
 
