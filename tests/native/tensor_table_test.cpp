@@ -84,7 +84,7 @@ TEST(TensorTable, RowsAreInIdOrderWithTheNamesJavaScriptUses) {
   }
   EXPECT_EQ(find_tensor_row("constructor"), nullptr);
   EXPECT_EQ(find_tensor_row("WQ"), nullptr);
-  EXPECT_STREQ(step_name(Step::kOutProject), "outProject");
+  EXPECT_STREQ(step_name(Step::kOutProject), "out-project");
   EXPECT_STREQ(step_name(Step::kForwardLoop), "forwardLoop");
 }
 

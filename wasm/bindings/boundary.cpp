@@ -35,6 +35,11 @@ bool have_reserve() {
 
 bool can_allocate() { return have_reserve() || fail(kOutOfMemory); }
 
+HandleMap& handles() {
+  static HandleMap map;
+  return map;
+}
+
 bool fail(const char* message) {
   std::strncpy(g_last_error, message, sizeof g_last_error - 1);
   g_last_error[sizeof g_last_error - 1] = '\0';

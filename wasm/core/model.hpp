@@ -1,5 +1,6 @@
-// A multi-head attention layer with its weights and the buffers one forward pass needs.
-// Every tensor the lecture names can be read or written by TensorId; every step can run alone.
+// The explorer's multi-head attention layer: the core's one attention operator
+// (layers/attention.hpp) with its weights and every buffer the lecture names, as rows of the
+// tensor table. Every tensor can be read or written by TensorId; every stage can run alone.
 #pragma once
 
 #include <array>
@@ -40,6 +41,9 @@ class Model {
   Model() = default;
   static std::size_t index(TensorId id) { return static_cast<std::size_t>(id); }
   const float* bias(TensorId id) { return config_.bias ? tensor(id) : nullptr; }
+  layers::AttentionShape shape() const;
+  layers::AttentionParams params();
+  layers::AttentionTensors tensors();
   // x, or x + positions (written to "positioned") for a kind that enters at the input.
   const float* positioned_input();
 
