@@ -220,18 +220,16 @@ Status validate(const Config& c, const Limits& limits, bool with_intermediates) 
   return Status::ok();
 }
 
-Dims dims_of(const Config& c) {
-  Dims d{};
-  d.batch = std::size_t(c.batch);
-  d.tokens = std::size_t(c.tokens);
-  d.d_model = std::size_t(c.d_model);
-  d.heads = std::size_t(c.heads);
-  d.head_dim = std::size_t(c.head_dim > 0 ? c.head_dim : c.d_model / c.heads);
-  d.concat = d.heads * d.head_dim;
-  d.causal = c.causal;
-  d.bias = c.bias;
-  d.position = c.position;
-  return d;
+layers::AttentionShape shape_of(const Config& c) {
+  const std::size_t head_dim = std::size_t(c.head_dim > 0 ? c.head_dim : c.d_model / c.heads);
+  return {std::size_t(c.batch),
+          std::size_t(c.tokens),
+          std::size_t(c.d_model),
+          std::size_t(c.heads),
+          head_dim,
+          0,
+          c.causal,
+          c.position};
 }
 
 }  // namespace headwise

@@ -29,7 +29,7 @@ Status Model::create(const Config& config, const Limits& limits, std::uint64_t s
   if (!m) return Status::error("out of memory allocating the model");
   m->config_ = config;
   m->limits_ = limits;
-  m->dims_ = dims_of(config);
+  m->shape_ = shape_of(config);
   if (!dim_values(config, &m->dim_values_)) return Status::error("this configuration is too large");
 
   for (int i = 0; i < kTensorCount; ++i) {
@@ -45,7 +45,7 @@ Status Model::create(const Config& config, const Limits& limits, std::uint64_t s
       // Variance 1, as the trainer's embeddings start (tensor_row.hpp).
       fill_uniform(data, m->buffers_[i].size(), seed, row.stream, std::sqrt(3.0f));
     } else if (row.role == Role::kEmbedding) {
-      layers::fill_position_table({0, m->dims_.tokens, m->dims_.d_model, config.position}, data);
+      layers::fill_position_table({0, m->shape_.tokens, m->shape_.d_model, config.position}, data);
     }
   }
   *out = std::move(m);
@@ -77,14 +77,9 @@ Status Model::keep_intermediates(bool keep) {
     }
   }
   if (keep && config_.position && config_.position->score_bias)
-    layers::fill_score_bias(shape(), tensor(TensorId::kScoreBias));
+    layers::fill_score_bias(shape_, tensor(TensorId::kScoreBias));
   keeping_ = keep;
   return Status::ok();
-}
-
-layers::AttentionShape Model::shape() const {
-  const Dims& d = dims_;
-  return {d.batch, d.tokens, d.d_model, d.heads, d.head_dim, 0, d.causal, d.position};
 }
 
 layers::AttentionParams Model::params() {
@@ -110,7 +105,7 @@ layers::AttentionTensors Model::tensors() {
 }
 
 Status Model::run(Step step) {
-  const layers::AttentionShape s = shape();
+  const layers::AttentionShape& s = shape_;
   switch (step) {
     case Step::kForwardFused:
       layers::attention_forward(s, params(), positioned_input(), tensors(),
@@ -137,7 +132,8 @@ Status Model::run(Step step) {
 
 const float* Model::positioned_input() {
   if (tensor_size(TensorId::kPositions) == 0) return tensor(TensorId::kInput);
-  layers::add_position_table({dims_.rows(), dims_.tokens, dims_.d_model, dims_.position},
+  const layers::AttentionShape& s = shape_;
+  layers::add_position_table({s.batch * s.tokens, s.tokens, s.d_model, s.position},
                              tensor(TensorId::kPositions), tensor(TensorId::kInput),
                              tensor(TensorId::kPositioned));
   return tensor(TensorId::kPositioned);

@@ -22,7 +22,7 @@ class Model {
                        std::unique_ptr<Model>* out);
 
   const Config& config() const { return config_; }
-  const Dims& dims() const { return dims_; }
+  const layers::AttentionShape& shape() const { return shape_; }
 
   // Null with size 0 for tensors this model does not hold (see each row's Alloc: biases when
   // off, scores when intermediates are not kept).
@@ -41,7 +41,6 @@ class Model {
   Model() = default;
   static std::size_t index(TensorId id) { return static_cast<std::size_t>(id); }
   const float* bias(TensorId id) { return config_.bias ? tensor(id) : nullptr; }
-  layers::AttentionShape shape() const;
   layers::AttentionParams params();
   layers::AttentionTensors tensors();
   // x, or x + positions (written to "positioned") for a kind that enters at the input.
@@ -49,7 +48,7 @@ class Model {
 
   Config config_;
   Limits limits_;
-  Dims dims_{};
+  layers::AttentionShape shape_{};
   DimValues dim_values_{};
   bool keeping_ = false;
   std::array<FloatBuffer, kTensorCount> buffers_;  // one per row of tensor_table(), in id order
