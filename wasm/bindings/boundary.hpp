@@ -42,7 +42,7 @@ class HandleMap {
   HandleMap() { map_.reserve(kBuckets); }
   template <typename T>
   int add(std::unique_ptr<T> object) {
-    map_.emplace(next_, Entry{kind<T>(),
+    map_.emplace(next_, Entry{&kKind<T>,
                               Owned(object.release(), [](void* p) { delete static_cast<T*>(p); })});
     return next_++;
   }
@@ -50,7 +50,7 @@ class HandleMap {
   template <typename T>
   T* find(int handle) const {
     const auto it = map_.find(handle);
-    return it == map_.end() || it->second.kind != kind<T>()
+    return it == map_.end() || it->second.kind != &kKind<T>
                ? nullptr
                : static_cast<T*>(it->second.object.get());
   }
@@ -65,7 +65,7 @@ class HandleMap {
   template <typename T>
   int count() const {
     int n = 0;
-    for (const auto& entry : map_) n += entry.second.kind == kind<T>();
+    for (const auto& entry : map_) n += entry.second.kind == &kKind<T>;
     return n;
   }
 
@@ -76,10 +76,7 @@ class HandleMap {
     Owned object;
   };
   template <typename T>
-  static const void* kind() {
-    static const char tag = 0;
-    return &tag;
-  }
+  static inline const char kKind = 0;  // its address tells the kinds apart
   // Buckets for this many objects up front, so heap use returns exactly to where it was once
   // they are disposed (an unordered_map never gives buckets back).
   static constexpr std::size_t kBuckets = 1024;

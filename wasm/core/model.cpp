@@ -83,25 +83,18 @@ Status Model::keep_intermediates(bool keep) {
 }
 
 layers::AttentionParams Model::params() {
-  return {tensor(TensorId::kWq),   bias(TensorId::kBq),   tensor(TensorId::kWk),
-          bias(TensorId::kBk),     tensor(TensorId::kWv), bias(TensorId::kBv),
-          tensor(TensorId::kWout), bias(TensorId::kBout)};
+  using I = TensorId;
+  return {tensor(I::kWq), bias(I::kBq), tensor(I::kWk),   bias(I::kBk),
+          tensor(I::kWv), bias(I::kBv), tensor(I::kWout), bias(I::kBout)};
 }
 
 // Every head split out, the scores kept while intermediates are (null otherwise).
 layers::AttentionTensors Model::tensors() {
-  return {nullptr,
-          tensor(TensorId::kQ),
-          tensor(TensorId::kK),
-          tensor(TensorId::kV),
-          tensor(TensorId::kQHeads),
-          tensor(TensorId::kKHeads),
-          tensor(TensorId::kVHeads),
-          tensor(TensorId::kContextHeads),
-          tensor(TensorId::kScores),
-          tensor(TensorId::kAttention),
-          tensor(TensorId::kConcat),
-          {tensor(TensorId::kHeadScratch)}};
+  using I = TensorId;
+  const auto t = [this](TensorId id) { return tensor(id); };
+  return {nullptr,       t(I::kQ),         t(I::kK),      t(I::kV),
+          t(I::kQHeads), t(I::kKHeads),    t(I::kVHeads), t(I::kContextHeads),
+          t(I::kScores), t(I::kAttention), t(I::kConcat), {t(I::kHeadScratch)}};
 }
 
 Status Model::run(Step step) {

@@ -55,8 +55,6 @@ constexpr int kTensorCount = 0
 // Rows in id order: tensor_table()[i].id == i.
 const TensorRow* tensor_table();
 inline const TensorRow& tensor_row(TensorId id) { return tensor_table()[static_cast<int>(id)]; }
-// The row named `name` (a JS name such as "wOut"), or null.
-const TensorRow* find_tensor_row(const char* name);
 
 // ROW(id, JS name): the steps a model can run, alone or as a whole forward pass: the attention
 // operator's stages (layers/attention.hpp, Step and Stage share their ids), then two passes.

@@ -29,6 +29,11 @@ HeadLayout row_layout(const AttentionShape& s, std::size_t rows) {
   return {rows * s.concat(), s.head_dim, s.concat()};
 }
 
+// The rows of x that get queries: x itself when query_from == 0, else t.xq after gathering.
+const float* query_rows(const AttentionShape& s, const float* x, const AttentionTensors& t) {
+  return s.query_from == 0 ? x : t.xq;
+}
+
 bool rotates(const AttentionShape& s) { return s.position && s.position->rotate; }
 
 // Rotates (or, inverse, rotates back) the vectors of every head, row i sitting at position
@@ -116,19 +121,6 @@ void attend(const AttentionShape& s, const AttentionTensors& t) {
 }
 
 }  // namespace
-
-const char* stage_name(Stage stage) {
-#define HEADWISE_STAGE_NAME(id, name) \
-  case Stage::id:                     \
-    return name;
-  switch (stage) { HEADWISE_ATTENTION_STAGES(HEADWISE_STAGE_NAME) }
-#undef HEADWISE_STAGE_NAME
-  return "";
-}
-
-const float* query_rows(const AttentionShape& s, const float* x, const AttentionTensors& t) {
-  return s.query_from == 0 ? x : t.xq;
-}
 
 void attention_stage(Stage stage, const AttentionShape& s, const AttentionParams& w, const float* x,
                      const AttentionTensors& t, float* y) {

@@ -74,7 +74,6 @@ enum class Stage : int {
 };
 constexpr Stage kStages[] = {Stage::kProject, Stage::kSplit, Stage::kAttend, Stage::kMerge,
                              Stage::kOutProject};
-const char* stage_name(Stage stage);
 
 // One stage on the tensors (y: the output, written by out-project only).
 void attention_stage(Stage stage, const AttentionShape& s, const AttentionParams& w, const float* x,
@@ -82,9 +81,6 @@ void attention_stage(Stage stage, const AttentionShape& s, const AttentionParams
 // The five stages in order.
 void attention_forward(const AttentionShape& s, const AttentionParams& w, const float* x,
                        const AttentionTensors& t, float* y);
-
-// The rows of x that get queries: x itself when query_from == 0, else t.xq after gathering.
-const float* query_rows(const AttentionShape& s, const float* x, const AttentionTensors& t);
 
 // bias (H, T, T): the position kind's score bias of each head, query i, key j (what attend adds).
 void fill_score_bias(const AttentionShape& s, float* bias);
