@@ -11,7 +11,9 @@
 // Word order's hooks (layers/positions) that act inside attention apply here and nowhere else:
 // RoPE's rotation in split (and its inverse in backward), ALiBi's score bias in attend. Positions
 // added to the input are the input layer's (embedding.hpp).
-// A per-head mask on the heads' contexts (ablating a head) belongs between attend and merge.
+// A per-head mask on the heads' contexts (ablating a head) belongs in merge: after it, zero the
+// masked heads' hd columns of concat (heads in place have written them there already), and in the
+// backward the same columns of dconcat.
 //
 // The backward keeps q, k, v (rotated), the attention weights P (B, H, Tq, T) and concat.
 // Saving P rather than a log-sum-exp per query row and rebuilding P in backward: the models
