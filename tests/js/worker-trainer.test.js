@@ -107,51 +107,19 @@ test('an honest request is given the time its work needs: the deadline grows wit
   const measured = await trainer.measure();
   expect(measured.roles).toHaveLength(2);
   const maps = await trainer.attention(new Int32Array(64).map((_, i) => i % 16));
-  expect(maps.map((layer) => layer.map((m) => m.length))).toEqual([
+  expect(maps.layers.map((layer) => layer.heads.map((m) => m.length))).toEqual([
     [4096, 4096, 4096, 4096],
     [4096, 4096, 4096, 4096],
   ]);
 });
 
-test('hostile arguments are refused on this side, by their length first; the trainer keeps working', async () => {
-  const trainer = await start();
-  const { tokens, vocabulary } = trainer.info;
-  await expect(trainer.step('3')).rejects.toThrow(TypeError);
-  for (const n of [0, 1.5, NaN, Infinity, trainer.maxStepsPerRequest + 1]) {
-    await expect(trainer.step(n)).rejects.toThrow(/n must be a whole number from 1 to \d+/);
-  }
-  await expect(trainer.attention({ length: 3, 0: 1 })).rejects.toThrow(TypeError);
-  await expect(trainer.attention('0 1 2')).rejects.toThrow(TypeError);
-  // A sparse array of length 2^32 - 1 and a Proxy claiming 10^9 elements: refused by their length,
-  // before any element is read.
-  await expect(trainer.attention(new Array(2 ** 32 - 1))).rejects.toThrow(
-    new RegExp(`ids must hold 1 to ${tokens} token ids, got 4294967295`),
-  );
-  let reads = 0;
-  const huge = new Proxy([], {
-    get: (target, key) => (key === 'length' ? 1e9 : ((reads += 1), 0)),
-  });
-  await expect(trainer.attention(huge)).rejects.toThrow(/got 1000000000/);
-  expect(reads).toBe(0);
-  await expect(trainer.attention([])).rejects.toThrow(RangeError);
-  const ids = Array.from({ length: tokens }, (_, i) => i % vocabulary);
-  for (const [bad, pattern] of [
-    [NaN, /ids\[5\] must be a token id from 0 to \d+, got NaN/],
-    [vocabulary, /got \d+/],
-    [-1, /got -1/],
-    ['1', /got 1/],
-    [2.5, /got 2.5/],
-  ]) {
-    const wrong = ids.slice();
-    wrong[5] = bad;
-    await expect(trainer.attention(wrong)).rejects.toThrow(pattern);
-  }
-  expect(trainer.failure).toBeNull();
-  expect(await trainer.step(2)).toMatchObject({ step: 2 });
-  const maps = await trainer.attention(ids);
-  expect(maps).toHaveLength(2);
+// The trainer's own arguments (step counts, sequences, weights) are the contract's
+// (tests/js/trainer-contract.test.js); here, the settings.
+test('bad settings are refused at once', async () => {
   await expect(createWorkerTrainer(hw, SMALL, { kinds: ['node'], name: 'x' })).rejects.toThrow(/unknown setting/);
   await expect(createWorkerTrainer(hw, SMALL, { timeoutMs: NaN })).rejects.toThrow(RangeError);
+  await expect(createWorkerTrainer(hw, SMALL, { signal: 'stop' })).rejects.toThrow(/signal must be an AbortSignal/);
+  expect((await workerSlotStats()).workers).toBe(0);
 });
 
 test('a reply of the wrong shape gives the worker up with the reason', async () => {
