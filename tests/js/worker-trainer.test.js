@@ -132,6 +132,69 @@ test('a reply of the wrong shape gives the worker up with the reason', async () 
   expect((await workerSlotStats()).workers).toBe(0);
 });
 
+test('a reply whose numbers are not finite (a step loss of NaN, no step diverged) gives the worker up', async () => {
+  const trainer = await start(SMALL, { workerUrl: fixture('lies-nan-loss') });
+  const error = await trainer.step(1).catch((e) => e);
+  expect(error).toBeInstanceOf(WorkerFailure);
+  expect(error.message).toMatch(/sent an invalid message: trainerStep must answer .* \(finite unless diverged\)/);
+  expect(trainer.failure).toBe(error.message);
+});
+
+test('no worker (kinds: []): a request on this thread is capped at one call, as a Trainer', async () => {
+  // The Learn panel's 2-layer model: 3.3e8 multiply-adds a step. In a worker one request may ask
+  // 2e10 of them (60 steps); on this thread one call's 2e9 (6 steps, about 0.2 s), as Trainer.step.
+  const model = { task: 'induction', layers: 2, heads: 4, dModel: 64, mlpWidth: 0, batch: 32, evalSize: 128, seed: 0 };
+  const local = hw.createTrainer(model);
+  const onPage = await start(model, { kinds: [] });
+  expect(onPage.where).toBe('page');
+  expect(onPage.maxStepsPerCall).toBe(local.maxStepsPerCall);
+  expect(onPage.maxStepsPerCall * onPage.stepMultiplyAdds).toBeLessThanOrEqual(2e9);
+  await expect(onPage.step(local.maxStepsPerCall + 1)).rejects.toThrow(/more than one call allows/);
+  const inWorker = await start(model);
+  expect(inWorker.maxStepsPerCall).toBe(Math.floor(2e10 / inWorker.stepMultiplyAdds));
+  local.dispose();
+});
+
+test('start/reset storms: abandoned creations are dropped before they are sent, the next start does not wait', async () => {
+  // The Learn panel's two models, as "Train live" creates them; 40 starts each abandoned (its
+  // AbortSignal) 0-10 ms later. Counted by the workers themselves: a creation is sent to a worker
+  // only when the worker is free, so at the next start at most one abandoned creation per worker
+  // is still running, and the new trainers are created and step at once.
+  const base = { task: 'induction', heads: 4, dModel: 64, mlpWidth: 0, batch: 32, evalSize: 128, seed: 0 };
+  const models = [1, 2].map((layers) => ({ ...base, layers }));
+  const created = [];
+  const channel = new BroadcastChannel('headwise-trainer-creates');
+  channel.onmessage = (event) => created.push(event.data);
+  const settings = { workerUrl: fixture('counts-creates') };
+  try {
+    const abandoned = [];
+    for (let i = 0; i < 40; i += 1) {
+      const controller = new AbortController();
+      for (const model of models) {
+        abandoned.push(start(model, { ...settings, signal: controller.signal }).catch((error) => error));
+      }
+      await new Promise((resolve) => setTimeout(resolve, (i * 7) % 11));
+      controller.abort();
+    }
+    // Each abandoned start is refused with the signal's reason (or, created before the abort, disposed).
+    for (const outcome of await Promise.all(abandoned)) {
+      if (outcome instanceof Error) expect(outcome.name).toBe('AbortError');
+    }
+    const atStart = created.length;
+    const t0 = performance.now();
+    const fresh = await Promise.all(models.map((model) => start(model, settings)));
+    await Promise.all(fresh.map((t) => t.step(1)));
+    const ms = performance.now() - t0;
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the broadcasts arrive
+    const limit = await workerSlotLimit();
+    // The fresh two, and at most one abandoned creation per worker ahead of them.
+    expect(created.length - atStart, `creations after the storm (${ms.toFixed(0)} ms)`).toBeLessThanOrEqual(2 + limit);
+    expect(atStart, 'creations sent during the storm').toBeLessThan(80);
+  } finally {
+    channel.close();
+  }
+});
+
 test('at the bound, trainers needing another kind of worker wait in turn; an AbortSignal ends a wait', async () => {
   const limit = await workerSlotLimit();
   const held = await Promise.all(Array.from({ length: limit }, () => start()));
