@@ -155,7 +155,7 @@ test('no worker (kinds: []): a request on this thread is capped at one call, as 
   local.dispose();
 });
 
-test('start/reset storms: abandoned creations are dropped before they are sent, the next start does not wait', async () => {
+test('start/reset storms: abandoned creations are dropped unsent, the next start does not wait', async () => {
   // The Learn panel's two models, as "Train live" creates them; 40 starts each abandoned (its
   // AbortSignal) 0-10 ms later. Counted by the workers themselves: a creation is sent to a worker
   // only when the worker is free, so at the next start at most one abandoned creation per worker
