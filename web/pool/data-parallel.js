@@ -12,7 +12,6 @@
 // within 1e-6 + 1e-5 |g|, tests/js/pool-train.test.js), so runs of different worker counts
 // drift apart slowly, as any change of summation order does.
 import { attentionOf, disposedError, meanOfSteps, stepCount } from '../trainer-contract.js';
-import { SLOWEST_MULTIPLY_ADDS_PER_MS } from './protocol.js';
 
 /** Contiguous, balanced row ranges [from, to) of a batch of `rows` for `parts` instances. */
 export function rowRanges(rows, parts) {
@@ -181,7 +180,7 @@ export class PooledTrainer {
           .trainerRequest(slot, this, 'trainerGradients', fields, {
             transfer: [mine.buffer],
             expectedLength: parameters.length,
-            extraMs: work / SLOWEST_MULTIPLY_ADDS_PER_MS,
+            multiplyAdds: work,
           })
           .then((answer) => {
             slot.trainers.set(this.id, version); // the worker now holds these weights
@@ -278,12 +277,12 @@ export class PooledTrainer {
         ),
       );
     }
-    const extraMs =
-      (this.#main.stepMultiplyAdds * (this.options.evalSize / this.options.batch)) / SLOWEST_MULTIPLY_ADDS_PER_MS;
+    // The held-out set forward (a third of a step per batch of it), counted as whole steps.
+    const multiplyAdds = this.#main.stepMultiplyAdds * (this.options.evalSize / this.options.batch);
     // Replies are checked against the trainer's sizes (protocol.js: roles and maps per layer and head).
     const { layers, heads } = this.options;
     const expect = { layers, heads, tokens: this.#main.task.tokens };
-    sends.push(this.#pool.trainerRequest(slot, this, op, fields, { extraMs, expect }));
+    sends.push(this.#pool.trainerRequest(slot, this, op, fields, { multiplyAdds, expect }));
     return Promise.all(sends).then((answers) => {
       slot.trainers.set(this.id, this.#version);
       return answers.at(-1);
