@@ -235,7 +235,7 @@ describe('failing workers during training', () => {
   });
 });
 
-test('with no workers (a pool of size 1) a data-parallel trainer keeps the call limit and gives the thread back', async () => {
+test('no workers (a pool of size 1): the data-parallel trainer keeps the call limit, yields the thread', async () => {
   // The Learn panel's 2-layer model: one call may take maxStepsPerCall steps (6 here), as a
   // Trainer's; step(1e6) was accepted and held the thread for good. Between steps the thread is
   // given back: a timer runs, and dispose() stops a run between two steps.
