@@ -167,7 +167,7 @@ export class InductionLive {
     this.#trainers.push(trainer);
     Object.assign(run, { where: trainer.where, why: trainer.why });
     return {
-      step: (n) => trainer.step(n),
+      step: (n) => trainer.step(Math.min(n, trainer.maxStepsPerCall)),
       measure: () => trainer.measure(),
       maps: async () => (await trainer.attention(this.sequence.ids)).layers.map((layer) => layer.heads),
       stopped: () => false,
@@ -188,7 +188,7 @@ export class InductionLive {
       why: onPage ? (lease.fallbackReason ?? 'no worker here') : null,
     });
     return {
-      step: (n) => trainer.step(n),
+      step: (n) => trainer.step(Math.min(n, trainer.maxStepsPerCall)),
       measure: () => trainer.measure(),
       maps: async () => (await trainer.attention(this.sequence.ids)).layers.map((layer) => layer.heads),
       stopped: () => trainer.disposed,
