@@ -132,6 +132,7 @@ export const REQUESTS = Object.freeze({
   trainerEvaluate: ['trainer'],
   trainerGetWeights: ['trainer'],
   trainerSetWeights: ['trainer', 'tensors'],
+  trainerRoles: ['trainer'],
 });
 
 /** What the worker accepts: null, or the reason the request is refused. */
@@ -227,23 +228,11 @@ const RESULT_CHECKS = {
     if (!isPlainObject(r) || !Number.isSafeInteger(r.step) || !isPlainObject(r.heldOut) || !Array.isArray(r.roles))
       return shape;
     if (!info) return null;
-    const { heldOut, roles } = r;
-    if (evaluationProblem(heldOut)) return `${shape} (${evaluationProblem(heldOut)})`;
-    const ok =
-      roles.length === info.layers &&
-      roles.every(
-        (layer) =>
-          Array.isArray(layer) &&
-          layer.length === info.heads &&
-          layer.every(
-            (h) =>
-              isPlainObject(h) &&
-              isText(h.role) &&
-              Object.entries(h).every(([key, value]) => key === 'role' || isShare(value)),
-          ),
-      );
-    return ok ? null : `trainerMeasure must answer roles of ${info.layers} layers x ${info.heads} heads`;
+    if (evaluationProblem(r.heldOut)) return `${shape} (${evaluationProblem(r.heldOut)})`;
+    return rolesProblem(r.roles, info);
   },
+  trainerRoles: (r, info) =>
+    Array.isArray(r) ? (info ? rolesProblem(r, info) : null) : 'trainerRoles must answer roles',
   // Per layer, per head a map of T x T (or T: a classifier's last layer reads one position).
   trainerAttention: (r, info) => {
     if (!info) {
@@ -300,6 +289,24 @@ const RESULT_CHECKS = {
   },
   trainerSetWeights: (r) => (r === null ? null : 'trainerSetWeights must answer null'),
 };
+
+// Role scores: per layer, per head { role, <score>: a share }.
+function rolesProblem(roles, info) {
+  const ok =
+    roles.length === info.layers &&
+    roles.every(
+      (layer) =>
+        Array.isArray(layer) &&
+        layer.length === info.heads &&
+        layer.every(
+          (h) =>
+            isPlainObject(h) &&
+            isText(h.role) &&
+            Object.entries(h).every(([key, value]) => key === 'role' || isShare(value)),
+        ),
+    );
+  return ok ? null : `roles must be ${info.layers} layers x ${info.heads} heads of { role, scores within [0, 1] }`;
+}
 
 // A measured result { loss, accuracy, groups: { name: { loss, accuracy, rows } }, ... }: null, or what
 // is wrong. Losses are numbers >= 0 (Infinity where a float overflowed; never NaN), accuracies and

@@ -153,6 +153,7 @@ export function serve(port, load) {
     ],
     ['trainerEvaluate', ({ trainer }) => ({ result: trainerOf(trainer).evaluate() })],
     ['trainerGetWeights', ({ trainer }) => ({ result: trainerOf(trainer).getWeights() })],
+    ['trainerRoles', ({ trainer }) => ({ result: trainerOf(trainer).roleScores() })],
     [
       'trainerSetWeights',
       ({ trainer, tensors }) => {

@@ -181,9 +181,16 @@ export class WorkerTrainer {
     return this.#ask('trainerEvaluate', {}, { multiplyAdds: this.#measureWork() });
   }
 
-  /** { step, heldOut (evaluate()), roles (roleScores()) }. */
-  measure() {
-    return this.#ask('trainerMeasure', {}, { multiplyAdds: this.#measureWork(), expect: this.#info });
+  /**
+   * { step, heldOut (evaluate()), roles (roleScores()) }: one request to a worker; on the page two,
+   * so that no task does more than one call's work.
+   */
+  async measure() {
+    const multiplyAdds = this.#measureWork();
+    if (this.where !== 'page') return this.#ask('trainerMeasure', {}, { multiplyAdds, expect: this.#info });
+    const heldOut = await this.#ask('trainerEvaluate', {}, { multiplyAdds });
+    const roles = await this.#ask('trainerRoles', {}, { multiplyAdds, expect: this.#info });
+    return { step: heldOut.step, heldOut, roles };
   }
 
   /** Token ids of one sequence of the task, as Trainer.sequenceIds(). */
