@@ -27,6 +27,10 @@ export interface AttentionConfig {
    * h's scaled scores. 'rope' and 'alibi' run only in the fused forward pass.
    */
   positions?: PositionKind;
+  /** This layer's first head's index in the whole layer it is a part of. Default 0. */
+  headOffset?: number;
+  /** Heads of the whole layer this one is a part of (ALiBi's slopes depend on it); 0: heads. Default 0. */
+  totalHeads?: number;
 }
 
 export type PositionKind = 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi';
@@ -42,7 +46,11 @@ export interface ResolvedConfig {
   readonly causal: boolean;
   readonly bias: boolean;
   readonly seed: number;
+  /** Left out: undefined (the module's default budget). */
+  readonly memoryBudget: number | undefined;
   readonly positions: PositionKind;
+  readonly headOffset: number;
+  readonly totalHeads: number;
 }
 
 export interface TraceEntry {
@@ -494,9 +502,27 @@ export interface AttentionOptionRow {
   about: string;
 }
 
+export interface TensorRow {
+  readonly id: number;
+  readonly name: string;
+  readonly role: string;
+  readonly allocated: string;
+  /** Dimension symbols: B, T, D, H, hd, C (heads x hd), S (scratch). */
+  readonly shape: ReadonlyArray<string>;
+  readonly stream: number;
+  readonly fanIn: string | null;
+}
+
+export interface TensorTable {
+  readonly tensors: ReadonlyArray<TensorRow>;
+  readonly steps: ReadonlyArray<{ readonly id: number; readonly name: string }>;
+}
+
 export interface Headwise {
   /** createAttention's options as the core defines them (positions: the core's position kinds). */
   attentionOptions(): ReadonlyArray<AttentionOptionRow>;
+  /** The core's tensor table: every tensor's row (shape in dimension symbols) and the steps. */
+  tensorTable(): TensorTable;
   createTrainer(options?: TrainerOptions): Trainer;
   /**
    * A trainer holding a shipped checkpoint's weights (read from web/checkpoints/) or a checkpoint

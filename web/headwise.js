@@ -26,6 +26,7 @@ function tablesOf(core) {
   const byName = (rows) => Object.freeze(Object.fromEntries(rows.map((row) => [row.name, row.id])));
   const rows = tensors.map((row) => Object.freeze({ ...row, shape: Object.freeze([...row.shape]) }));
   return Object.freeze({
+    table: deepFreeze({ tensors: rows, steps: steps.map((step) => ({ ...step })) }),
     T: byName(tensors),
     STEP: byName(steps),
     INPUT_STREAM: rows.find((row) => row.name === 'input').stream,
@@ -56,19 +57,11 @@ export class MultiHeadAttention {
     this.#handle = handle;
     this.#registry = registry;
     const headDim = config.headDim ?? config.dModel / config.heads;
-    /** The configuration, with headDim and concatWidth (heads x headDim) filled in. */
-    this.config = Object.freeze({
-      batch: config.batch,
-      tokens: config.tokens,
-      dModel: config.dModel,
-      heads: config.heads,
-      headDim,
-      concatWidth: config.heads * headDim,
-      causal: config.causal,
-      bias: config.bias,
-      seed: config.seed,
-      positions: config.positions,
-    });
+    /**
+     * The configuration: every option of the core's table, with headDim and concatWidth (heads x
+     * headDim) filled in (memoryBudget undefined when left out).
+     */
+    this.config = Object.freeze({ ...config, headDim, concatWidth: config.heads * headDim });
     // The public groups of shapes, each the table's shape of one row (q, k, v share theirs).
     const shapeOf = (name) => this.#shapeOf(this.#rows.get(this.#T[name]));
     /** Every tensor's shape, frozen all the way down. */
@@ -408,6 +401,14 @@ export class Headwise {
    */
   loadCheckpoint(source) {
     return loadCheckpointWith((options) => this.createTrainer(options), source);
+  }
+
+  /**
+   * The core's tensor table: { tensors: [{ id, name, role, allocated, shape, stream, fanIn }],
+   * steps: [{ id, name }] } (shapes in dimension symbols B, T, D, H, hd, C, S).
+   */
+  tensorTable() {
+    return this.#tables.table;
   }
 
   /** The trainer's options as the core defines them: [{ name, type, min, max, default, choices, about }]. */

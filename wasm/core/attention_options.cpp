@@ -40,7 +40,13 @@ const AttentionOptionRow kRows[] = {
     {"memoryBudget", Type::kInteger, 1, kUnbounded, "byte", &AttentionOptions::memory_budget,
      nullptr, nullptr, nullptr, "bytes the layer may use (left out: 1 GB)"},
     {"positions", Type::kChoice, 0, 0, "", nullptr, nullptr, &AttentionOptions::positions,
-     layers::position_kind_names, "how word order enters: none, learned, sinusoidal, rope, alibi"},
+     layers::position_kind_names, "how word order enters (see positionKinds())"},
+    {"headOffset", Type::kInteger, 0, double(kDefaultLimits.max_heads - 1), "",
+     &AttentionOptions::head_offset, nullptr, nullptr, nullptr,
+     "the first head's index in the whole layer (a part of a layer split by heads)"},
+    {"totalHeads", Type::kInteger, 0, double(kDefaultLimits.max_heads), "",
+     &AttentionOptions::total_heads, nullptr, nullptr, nullptr,
+     "heads of the whole layer this one is a part of (0: heads); ALiBi's slopes depend on it"},
 };
 
 Status choice_status(const AttentionOptionRow& r, const std::string& v) {
@@ -79,6 +85,14 @@ Status config_from_options(const AttentionOptions& o, Limits* limits, Config* ou
                                  o.bias, *limits, &c);
   if (!s.is_ok()) return s;
   c.position = layers::find_position_kind(o.positions.c_str());
+  c.head_offset = std::int64_t(o.head_offset);
+  c.total_heads = std::int64_t(o.total_heads);
+  const std::int64_t total = c.total_heads > 0 ? c.total_heads : c.heads;
+  if (c.head_offset + c.heads > total) {
+    return Status::error("headOffset + heads (" + std::to_string(c.head_offset + c.heads) +
+                         ") must be at most totalHeads (" + std::to_string(total) +
+                         (c.total_heads > 0 ? "" : ", which is heads when left out") + ")");
+  }
   *out = c;
   return Status::ok();
 }

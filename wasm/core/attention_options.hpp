@@ -20,6 +20,8 @@ struct AttentionOptions {
   double seed = 0;
   double memory_budget = 0;  // bytes; 0: the module's default budget
   std::string positions = "none";
+  double head_offset = 0;  // this layer's heads start here in a layer of total_heads
+  double total_heads = 0;  // 0: heads (the layer is whole)
 };
 
 // kSize: a dimension the core judges against its Limits (refusals in words: "batch must be at

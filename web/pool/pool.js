@@ -62,6 +62,7 @@ export class Pool {
   #fallbackReason = null;
   #disposed = false;
   #replacements = 0;
+  #rows = null; // the core's tensor rows by name (how to cut a weight into parts)
 
   /** @internal use createPool() */
   constructor(hw, size, timeoutMs, workerUrl) {
@@ -268,7 +269,8 @@ export class Pool {
       slot.layers.set(layer.id, -1);
     }
     if (slot.layers.get(layer.id) !== layer.version) {
-      const weights = partWeights(layer.weightsForParts(), layer.config, range);
+      this.#rows ??= new Map(this.#hw.tensorTable().tensors.map((row) => [row.name, row]));
+      const weights = partWeights(layer.weightsForParts(), this.#rows, layer.config, range);
       const transfer = Object.values(weights).map((w) => w.buffer);
       sends.push(channel.request('weights', { layer: layer.id, weights }, { transfer, timeoutMs }));
       slot.layers.set(layer.id, layer.version);
