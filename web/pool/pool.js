@@ -2,7 +2,7 @@
 // pool keeps one instance on the calling thread too: it generates and holds every layer's full
 // weights, runs the shapes too small to be worth the hand-off, and is what is left when workers
 // cannot start or keep failing (pool.fallbackReason then says why).
-import { loadHeadwise } from '../headwise.js';
+import { loadHeadwise } from '../loaded-module.js';
 import { floatArrayArgument, optionsArgument } from '../arguments.js';
 import { HeadwiseError } from '../errors.js';
 import { Channel, WorkerFailure } from './channel.js';
@@ -415,7 +415,7 @@ export class PooledAttention {
 /**
  * A pool of `size` module instances in Workers (default: the machine's cores, at most
  * DEFAULT_SIZE_CAP; 1 = no workers, everything on the calling thread).
- * @param {import('../headwise.js').PoolOptions} [options] size, timeoutMs, workerUrl, module
+ * @param {import('../headwise.d.ts').PoolOptions} [options] size, timeoutMs, workerUrl, module
  */
 export async function createPool(options) {
   const given = optionsArgument('createPool', options, POOL_OPTIONS);
