@@ -34,6 +34,18 @@ export interface AttentionConfig {
 }
 
 export type PositionKind = 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi';
+/** Where a position kind's positions enter: added to x, rotating q and k, or a bias on the scores. */
+export type PositionEntry = 'nowhere' | 'input' | 'queries and keys' | 'scores';
+
+/** A position kind as the core defines it (Headwise.positionKinds()). */
+export interface PositionKindInfo {
+  readonly name: PositionKind;
+  /** As a page shows it ("learned absolute", "RoPE"). */
+  readonly label: string;
+  readonly entersAt: PositionEntry;
+  /** The kind has a weight named positions, (tokens, dModel). */
+  readonly learnedTable: boolean;
+}
 
 export interface ResolvedConfig {
   readonly batch: number;
@@ -224,9 +236,18 @@ export type TrainVariant = 'verb-noun' | 'verb';
 /**
  * What a trainer learns: the verb-noun classifiers, or 'induction' (64 random tokens of 64 in
  * which a segment of 12-31 repeats at a random place; next-token prediction at every position,
- * loss groups "first copy", "repeat", "other").
+ * loss groups "first copy", "repeat", "other"), or 'order' ("all X are Y": true or false, only word
+ * order tells). Headwise.tasks() lists them from the core.
  */
-export type TrainTask = TrainVariant | 'induction';
+export type TrainTask = 'verb-noun' | 'verb' | 'order' | 'induction';
+
+/** A task as the core defines it (Headwise.tasks()). */
+export interface TaskInfo {
+  readonly name: TrainTask;
+  readonly about: string;
+  /** Where a head's attention is measured, and the role a head scoring highest there takes. */
+  readonly probes: ReadonlyArray<{ readonly name: string; readonly role: HeadRole }>;
+}
 
 export interface TrainerOptions {
   /** Attention heads; dModel must be a multiple. Default 2. */
@@ -246,7 +267,7 @@ export interface TrainerOptions {
   /** The MLP's nonlinearity. Default "relu". */
   activation?: 'relu' | 'gelu';
   /** How word order enters the model. Default "learned". */
-  positions?: 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi';
+  positions?: PositionKind;
   /** Each position attends only to itself and earlier ones. Default true. */
   causal?: boolean;
   /** Pre-LayerNorm blocks and a final LayerNorm. Default false. */
@@ -332,7 +353,16 @@ export interface TrainerWeights {
 }
 
 export type HeadRole =
-  'previous token' | 'first token' | 'self' | 'induction' | 'duplicate token' | 'latest verb' | 'latest noun' | 'mixed';
+  | 'previous token'
+  | 'first token'
+  | 'self'
+  | 'latest verb'
+  | 'latest noun'
+  | 'subject'
+  | 'predicate'
+  | 'induction'
+  | 'duplicate token'
+  | 'mixed';
 
 /** One head's role scores: mean attention weights over the held-out set (null: nothing counted). */
 export interface HeadRoleScores {
@@ -523,6 +553,12 @@ export interface Headwise {
   attentionOptions(): ReadonlyArray<AttentionOptionRow>;
   /** The core's tensor table: every tensor's row (shape in dimension symbols) and the steps. */
   tensorTable(): TensorTable;
+  /** The core's position kinds with their labels and where each enters. */
+  positionKinds(): ReadonlyArray<PositionKindInfo>;
+  /** The core's tasks for createTrainer, with their probes and the role each names. */
+  tasks(): ReadonlyArray<TaskInfo>;
+  /** Every role a trained head can be given, "mixed" last. */
+  headRoleNames(): ReadonlyArray<HeadRole>;
   createTrainer(options?: TrainerOptions): Trainer;
   /**
    * A trainer holding a shipped checkpoint's weights (read from web/checkpoints/) or a checkpoint

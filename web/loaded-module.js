@@ -3,7 +3,7 @@
 // web/pool/ imports the entry back.
 import { loadCore } from './core-loader.js';
 import { deepFreeze, floatArrayArgument, optionsArgument, positiveSize, seedArgument } from './arguments.js';
-import { attentionOptionTableOf, coreOptions, normalizeConfig } from './attention-options.js';
+import { attentionOptionTableOf, coreOptions, normalizeConfig } from './options.js';
 import { HeadwiseError } from './errors.js';
 import { GuardedCore } from './guarded-core.js';
 import { loadCheckpointWith } from './checkpoint.js';
@@ -14,10 +14,17 @@ import { createTrainerOn, trainerOptionsOn } from './trainer.js';
 // the learned tensors' rows (weights, then biases).
 function tablesOf(core) {
   const { tensors, steps } = core.call('tensorTable');
+  const kinds = deepFreeze(core.call('positionKinds'));
+  const { tasks, roles } = core.call('taskTable');
   const byName = (rows) => Object.freeze(Object.fromEntries(rows.map((row) => [row.name, row.id])));
   const rows = tensors.map((row) => Object.freeze({ ...row, shape: Object.freeze([...row.shape]) }));
   return Object.freeze({
     table: deepFreeze({ tensors: rows, steps: steps.map((step) => ({ ...step })) }),
+    // Position kinds ({ name, label, entersAt, learnedTable }), by name too; tasks and head roles.
+    kinds,
+    kindByName: Object.freeze(new Map(kinds.map((kind) => [kind.name, kind]))),
+    tasks: deepFreeze(tasks),
+    roles: deepFreeze(roles),
     T: byName(tensors),
     STEP: byName(steps),
     INPUT_STREAM: rows.find((row) => row.name === 'input').stream,
@@ -37,6 +44,7 @@ export class MultiHeadAttention {
   #STEP;
   #rows;
   #learned;
+  #kind;
 
   /** @internal use Headwise.createAttention */
   constructor(core, handle, config, registry, tables) {
@@ -45,6 +53,7 @@ export class MultiHeadAttention {
     this.#STEP = tables.STEP;
     this.#rows = tables.rows;
     this.#learned = tables.learned;
+    this.#kind = tables.kindByName.get(config.positions);
     this.#handle = handle;
     this.#registry = registry;
     const headDim = config.headDim ?? config.dModel / config.heads;
@@ -105,17 +114,20 @@ export class MultiHeadAttention {
     };
   }
 
-  // What each position kind adds, as the core computed it: the (T, dModel) rows added to x
-  // (learned, sinusoidal); q and k before their rotation (rope: q and k themselves are rotated);
-  // the (H, T, T) bias on the scaled scores (alibi).
+  // What the position kind added, as the core computed it, by where the kind enters: the
+  // (T, dModel) rows added to x (input); q and k before their rotation (queries and keys: q and k
+  // themselves are rotated); the (H, T, T) bias on the scaled scores (scores).
   #positionIntermediates() {
-    const { positions } = this.config;
-    if (positions === 'learned' || positions === 'sinusoidal') return { positions: this.#read(this.#T.positions) };
-    if (positions === 'rope') {
-      return { qUnrotated: this.#headsOf(this.#read(this.#T.q)), kUnrotated: this.#headsOf(this.#read(this.#T.k)) };
+    switch (this.#kind.entersAt) {
+      case 'input':
+        return { positions: this.#read(this.#T.positions) };
+      case 'queries and keys':
+        return { qUnrotated: this.#headsOf(this.#read(this.#T.q)), kUnrotated: this.#headsOf(this.#read(this.#T.k)) };
+      case 'scores':
+        return { scoreBias: this.#read(this.#T.scoreBias) };
+      default:
+        return {};
     }
-    if (positions === 'alibi') return { scoreBias: this.#read(this.#T.scoreBias) };
-    return {};
   }
 
   /** The loop version: H single heads one after another, concatenated, then W_out. */
@@ -213,7 +225,7 @@ export class MultiHeadAttention {
   // The table's weight rows, its bias rows when this layer has biases, and the position table
   // when positions are learned, in table order.
   #learnedRows() {
-    const held = { weight: true, bias: this.config.bias, embedding: this.config.positions === 'learned' };
+    const held = { weight: true, bias: this.config.bias, embedding: this.#kind.learnedTable };
     return this.#learned.filter((row) => held[row.role]);
   }
 
@@ -392,6 +404,28 @@ export class Headwise {
    */
   loadCheckpoint(source) {
     return loadCheckpointWith((options) => this.createTrainer(options), source);
+  }
+
+  /**
+   * The core's position kinds, in its order: [{ name, label, entersAt, learnedTable }]; entersAt is
+   * where the kind's positions enter: 'nowhere', 'input' (added to x), 'queries and keys' (q and k
+   * rotated) or 'scores' (a bias on the scaled scores). learnedTable: a weight named positions.
+   */
+  positionKinds() {
+    return this.#tables.kinds;
+  }
+
+  /**
+   * The core's tasks for createTrainer, in its order: [{ name, about, probes: [{ name, role }] }]
+   * (a probe: where a head's attention is measured; role: what a head scoring highest on it is).
+   */
+  tasks() {
+    return this.#tables.tasks;
+  }
+
+  /** Every role a trained head can be given (roleScores()[l][h].role), "mixed" last. */
+  headRoleNames() {
+    return this.#tables.roles;
   }
 
   /**

@@ -19,6 +19,7 @@
 
 #include "attention_options.hpp"
 #include "boundary.hpp"
+#include "layers/positions/position_kind.hpp"
 #include "model.hpp"
 #include "rng.hpp"
 #include "shape_trace.hpp"
@@ -229,6 +230,22 @@ val attention_option_table() {
   return rows;
 }
 
+// The core's position kinds, in registry order: [{ name, label, entersAt, learnedTable }].
+val position_kinds() {
+  if (!can_allocate()) return val::null();
+  val kinds = val::array();
+  for (const headwise::layers::PositionKind* const* k = headwise::layers::position_kinds(); *k;
+       ++k) {
+    val kind = val::object();
+    kind.set(text("name"), text((*k)->name));
+    kind.set(text("label"), text((*k)->label));
+    kind.set(text("entersAt"), text((*k)->enters));
+    kind.set(text("learnedTable"), (*k)->learned_table);
+    kinds.call<void>("push", kind);
+  }
+  return kinds;
+}
+
 // The value_object's fields are the option table's rows: one list of names, in C++.
 void register_attention_options() {
   emscripten::value_object<AttentionOptions> fields("AttentionOptions");
@@ -264,6 +281,7 @@ void abort_for_testing() { std::abort(); }
 EMSCRIPTEN_BINDINGS(headwise) {
   register_attention_options();
   emscripten::function("attentionOptionTable", &attention_option_table);
+  emscripten::function("positionKinds", &position_kinds);
   emscripten::function("validateConfig", &validate_config);
   emscripten::function("createModel", &create_model);
   emscripten::function("disposeModel", &dispose_model);

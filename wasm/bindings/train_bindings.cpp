@@ -15,6 +15,8 @@
 
 #include "boundary.hpp"
 #include "config.hpp"
+#include "tasks/task.hpp"
+#include "train/role_scores.hpp"
 #include "train/trainer.hpp"
 
 using emscripten::val;
@@ -106,6 +108,39 @@ val trainer_option_table() {
   val table = val::object();
   table.set(text("options"), rows);
   table.set(text("maxMultiplyAddsPerCall"), headwise::train::kMaxMultiplyAddsPerCall);
+  return table;
+}
+
+// The core's tasks, in registry order: [{ name, about, probes: [{ name, role }] }], and every role
+// a head can take ({ tasks, roles }: the task-free roles, each task's probes' roles, "mixed").
+val task_table() {
+  if (!can_allocate()) return val::null();
+  namespace train = headwise::train;
+  val tasks = val::array();
+  val roles = val::array();
+  const auto add_role = [&](const char* role) {
+    if (!roles.call<bool>("includes", text(role))) roles.call<void>("push", text(role));
+  };
+  for (const char* const* r = train::task_free_roles(); *r; ++r) add_role(*r);
+  for (const headwise::tasks::Task* const* t = headwise::tasks::task_list(); *t; ++t) {
+    val probes = val::array();
+    for (const headwise::tasks::Probe* p = (*t)->probes; p->name; ++p) {
+      val probe = val::object();
+      probe.set(text("name"), text(p->name));
+      probe.set(text("role"), text(train::probe_role(p->name)));
+      probes.call<void>("push", probe);
+      add_role(train::probe_role(p->name));
+    }
+    val task = val::object();
+    task.set(text("name"), text((*t)->name));
+    task.set(text("about"), text((*t)->about));
+    task.set(text("probes"), probes);
+    tasks.call<void>("push", task);
+  }
+  add_role(train::kMixedRole);
+  val table = val::object();
+  table.set(text("tasks"), tasks);
+  table.set(text("roles"), roles);
   return table;
 }
 
@@ -423,6 +458,7 @@ void register_trainer_options() {
 EMSCRIPTEN_BINDINGS(headwise_train) {
   register_trainer_options();
   emscripten::function("trainerOptionTable", &trainer_option_table);
+  emscripten::function("taskTable", &task_table);
   emscripten::function("trainerCreate", &trainer_create);
   emscripten::function("trainerDispose", &trainer_dispose);
   emscripten::function("trainerStep", &trainer_step);
