@@ -302,15 +302,8 @@ export interface TrainResult {
 }
 
 /** One option of the trainer as the core defines it. */
-export interface TrainerOptionRow {
-  name: string;
-  type: 'integer' | 'number' | 'choice' | 'boolean';
-  min?: number;
-  max?: number;
-  choices?: ReadonlyArray<string>;
-  default: number | string | boolean;
-  about: string;
-}
+/** A row of the trainer's option table: the same row format as createAttention's. */
+export type TrainerOptionRow = OptionRow;
 
 export interface HeadShare {
   /** Mean attention from "?" on the latest verb over the held-out set. */
@@ -519,18 +512,24 @@ export const NOUN_BASE: 0;
 export const VERB_BASE: 8;
 export const FILLER_BASE: 16;
 
-export interface AttentionOptionRow {
+/** A row of one of the core's option tables (createAttention's and the trainer's share the format). */
+export interface OptionRow {
   name: string;
-  /** 'size': judged by the core against its limits; 'integer': a whole number in [min, max]. */
-  type: 'size' | 'integer' | 'choice' | 'boolean';
+  /**
+   * 'size': judged by the core against its limits; 'integer': a whole number in [min, max];
+   * 'number': a finite number in (min, max].
+   */
+  type: 'size' | 'integer' | 'number' | 'choice' | 'boolean';
   min?: number;
   /** null: no upper bound. */
   max?: number | null;
+  /** 'byte' for memory budgets, '' otherwise. */
   unit?: string;
   choices?: ReadonlyArray<string>;
   default: number | string | boolean;
   about: string;
 }
+export type AttentionOptionRow = OptionRow;
 
 export interface TensorRow {
   readonly id: number;

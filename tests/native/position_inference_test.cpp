@@ -111,7 +111,7 @@ TEST(PositionInference, OptionsAreCheckedInWords) {
   o = {};
   o.seed = -1;
   EXPECT_EQ(config_from_options(o, &limits, &c).message(),
-            "seed must be a whole number from 0 to 4294967295, got -1");
+            "seed must be a whole number between 0 and 4294967295, got -1");
   o = {};
   o.batch = 0;
   EXPECT_EQ(config_from_options(o, &limits, &c).message(), "batch must be at least 1 (got 0)");
