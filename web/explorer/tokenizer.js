@@ -28,7 +28,7 @@ function* unspacedWords(run) {
     yield run;
     return;
   }
-  for (let at = 0; at < run.length; ) {
+  for (let at = 0; at < run.length;) {
     const end = Math.min(run.length, at + SEGMENT_WINDOW);
     const segments = [...segmenter.segment(run.slice(at, end))];
     const whole = end === run.length || segments.length === 1 ? segments : segments.slice(0, -1);
