@@ -221,15 +221,18 @@ Status validate(const Config& c, const Limits& limits, bool with_intermediates) 
 }
 
 layers::AttentionShape shape_of(const Config& c) {
-  const std::size_t head_dim = std::size_t(c.head_dim > 0 ? c.head_dim : c.d_model / c.heads);
-  return {std::size_t(c.batch),
-          std::size_t(c.tokens),
-          std::size_t(c.d_model),
-          std::size_t(c.heads),
-          head_dim,
-          0,
-          c.causal,
-          c.position};
+  layers::AttentionShape s{std::size_t(c.batch),
+                           std::size_t(c.tokens),
+                           std::size_t(c.d_model),
+                           std::size_t(c.heads),
+                           0,
+                           0,
+                           c.causal,
+                           c.position};
+  s.head_dim = std::size_t(c.head_dim > 0 ? c.head_dim : c.d_model / c.heads);
+  s.head_offset = std::size_t(c.head_offset);
+  s.total_heads = std::size_t(c.total_heads);
+  return s;
 }
 
 }  // namespace headwise

@@ -25,6 +25,10 @@ struct Config {
   bool bias = false;
   // How word order enters (layers/positions); null: nowhere.
   const layers::PositionKind* position = nullptr;
+  // This layer's heads are heads [head_offset, head_offset + heads) of a layer of total_heads
+  // (0: heads, the whole layer): a part of a layer split by heads keeps ALiBi's slopes.
+  std::int64_t head_offset = 0;
+  std::int64_t total_heads = 0;
 };
 
 struct Limits {

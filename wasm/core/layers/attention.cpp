@@ -110,9 +110,15 @@ void attend(const AttentionShape& s, const AttentionTensors& t) {
   };
   for (std::size_t b = 0; b < B; ++b) {
     for (std::size_t h = 0; h < H; ++h) {
-      const HeadInputs in{
-          T,      qf,          hd, s.causal, ql.at(q, b, h), kl.at(k, b, h), kl.at(v, b, h),
-          ql.row, {bias, h, H}};
+      const HeadInputs in{T,
+                          qf,
+                          hd,
+                          s.causal,
+                          ql.at(q, b, h),
+                          kl.at(k, b, h),
+                          kl.at(v, b, h),
+                          ql.row,
+                          {bias, s.head_offset + h, s.all_heads()}};
       attend_head_f32(
           in, t.scratch,
           {ql.at(context, b, h), ql.row, weights(t.scores, b, h), weights(t.attention, b, h)});
@@ -155,7 +161,7 @@ void fill_score_bias(const AttentionShape& s, float* bias) {
   for (std::size_t h = 0; h < s.heads; ++h)
     for (std::size_t i = 0; i < T; ++i)
       for (std::size_t j = 0; j < T; ++j)
-        bias[(h * T + i) * T + j] = s.position->score_bias(h, s.heads, i, j);
+        bias[(h * T + i) * T + j] = s.position->score_bias(s.head_offset + h, s.all_heads(), i, j);
 }
 
 void attention_backward(const AttentionShape& s, const AttentionParams& w, const float* x,

@@ -33,6 +33,10 @@ struct AttentionShape {
   std::size_t query_from;  // qf: the first position that gets a query (0: all)
   bool causal;
   const PositionKind* position;  // may be null (none)
+  // These heads are heads [head_offset, head_offset + heads) of a layer of total_heads (0: heads,
+  // the whole layer): a part of a layer split by heads keeps ALiBi's slopes.
+  std::size_t head_offset = 0, total_heads = 0;
+  std::size_t all_heads() const { return total_heads ? total_heads : heads; }
   std::size_t concat() const { return heads * head_dim; }
   std::size_t query_tokens() const { return tokens - query_from; }
 };
