@@ -341,7 +341,8 @@ test(FILE_TITLE, async () => {
     // most frames, none of a blocking size (the worker does the steps). Bounded: each task's CPU
     // time (the page's own work), not its wall time, which other processes stretch on a loaded
     // machine; both are printed.
-    const message = `load ${live.load}, ${live.frames} frames; [wall, CPU] ms of long tasks ${JSON.stringify(live.long)}`;
+    const long = JSON.stringify(live.long);
+    const message = `load ${live.load}, ${live.frames} frames; [wall, CPU] ms of long tasks ${long}`;
     assert.ok(
       live.tasks.every((t) => t.cpuMs < 300),
       message,

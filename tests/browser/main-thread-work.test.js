@@ -58,10 +58,11 @@ test('two CPU-bound processes beside the page stretch its wall time, not its CPU
     // 40 tasks of about 10 ms of CPU each: none is a long task of the page's own.
     const tasks = await traced({ numbers: 1e5, tasks: 40 });
     const work = tasks.filter((t) => t.cpuMs >= 1);
+    const sum = (key) => work.reduce((s, t) => s + t[key], 0);
     console.log(
       `# beside two CPU-bound processes (load average ${loadavg()[0].toFixed(1)}): longest task ` +
         `${longest(work, 'ms').toFixed(0)} ms wall, ${longest(work, 'cpuMs').toFixed(0)} ms CPU; ` +
-        `wall/CPU summed over the tasks ${(work.reduce((s, t) => s + t.ms, 0) / work.reduce((s, t) => s + t.cpuMs, 0)).toFixed(2)}`,
+        `wall/CPU summed over the tasks ${(sum('ms') / sum('cpuMs')).toFixed(2)}`,
     );
     assert.ok(work.length >= 40, `${work.length} tasks`);
     assert.ok(longest(work, 'cpuMs') < 50, JSON.stringify(longTasks(work)));
