@@ -1,9 +1,10 @@
 // Heavy configurations keep the page responsive (issue 14): width 4096 with 64 heads froze the
 // page for 1.6-2.1 s per change. Through the input panel's own controls, in Chromium: every preset
 // (toy, GPT-2, GPT-3), a new seed, width 4096 with 64 heads, width 8192 and back to the toy; the
-// page's main-thread tasks (a trace: wall and CPU time) are recorded during each change and printed, and each change must
-// end with the numbers drawn or a message that says why not and names the limit, after which the
-// module still computes. Then ?width=4096&heads=64 opened from file://.
+// page's main-thread tasks (a trace: wall and CPU time) are recorded during each change and
+// printed, and each change must end with the numbers drawn or a message that says why not and
+// names the limit, after which the module still computes. Then ?width=4096&heads=64 opened from
+// file://.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';

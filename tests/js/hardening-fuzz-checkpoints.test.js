@@ -270,7 +270,8 @@ test(
     }
     const seconds = (performance.now() - started) / 1000;
     console.log(
-      `checkpoint fuzz: ${iterations} iterations in ${seconds.toFixed(1)} s, seed ${SEED}: ${JSON.stringify(counts)}; ` +
+      `checkpoint fuzz: ${iterations} iterations in ${seconds.toFixed(1)} s, seed ${SEED}: ` +
+        `${JSON.stringify(counts)}; ` +
         `${Object.keys(reasons).length} kinds of refusal, most common: ` +
         JSON.stringify(
           Object.entries(reasons)

@@ -298,7 +298,8 @@ test(
     const { reply: stats } = await ask({ id: 8, op: 'stats' });
     const seconds = (performance.now() - started) / 1000;
     console.log(
-      `protocol fuzz: ${counts.messages} messages in ${seconds.toFixed(1)} s, seed ${SEED}: ${JSON.stringify(counts)}; ` +
+      `protocol fuzz: ${counts.messages} messages in ${seconds.toFixed(1)} s, seed ${SEED}: ` +
+        `${JSON.stringify(counts)}; ` +
         `by op ${JSON.stringify(ops)}`,
     );
     expect(stats.result.liveLayers).toBe(1);
