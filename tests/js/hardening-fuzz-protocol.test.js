@@ -132,6 +132,16 @@ const FIELDS = {
     const held = trainersHeld.get(m.trainer);
     return floats(held && chance(0.8) ? held.parameterCount : pick([0, 1, 100, 1000, int(5000)]));
   },
+  tensors: (m) => {
+    const held = trainersHeld.get(m.trainer);
+    const t = {};
+    for (const { name, size: n } of held?.tensors ?? [{ name: 'tokenEmbedding', size: 10 }]) {
+      if (chance(0.8)) t[name] = floats(chance(0.9) ? n : int(2 * n + 1));
+    }
+    if (chance(0.05)) t[pick(['bogus', 'constructor', 'format', 'x'.repeat(300)])] = floats(3);
+    if (chance(0.05)) t[pick(Object.keys(t).concat('a'))] = HOSTILE();
+    return t;
+  },
   batchState: () => (chance(0.9) ? int(2 ** 32) : pick([2 ** 32, -1, 1.5, HOSTILE()])),
   from: () => (chance(0.9) ? int(3) : HOSTILE()),
   to: (m) => (chance(0.9) ? (Number.isSafeInteger(m.from) ? m.from : 0) + 1 + int(3) : HOSTILE()),
@@ -226,7 +236,9 @@ function learn(m, hw) {
   else if (m.op === 'trainerCreate') {
     const twin = hw.createTrainer(m.options);
     const { tokens } = twin.task;
-    trainersHeld.set(m.trainer, { tokens, vocabulary: twin.task.words.length, parameterCount: twin.parameterCount });
+    const tensors = twin.parameters.map(({ name, shape }) => ({ name, size: size(shape) }));
+    const vocabulary = twin.task.words.length;
+    trainersHeld.set(m.trainer, { tokens, vocabulary, parameterCount: twin.parameterCount, tensors });
     twin.dispose();
   } else if (m.op === 'trainerDispose') trainersHeld.delete(m.trainer);
 }
