@@ -16,7 +16,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { chromiumAndWeb } from './web-session.js';
 import { WEB_DIR } from './static-server.js';
-import { inductionSequence, repeatQueries } from '../../web/explorer/induction-data.js';
+import { inductionSequence, repeatQueries } from '../../web/explorer/panels/learn/induction-data.js';
 import { loadHeadwise } from '../../web/headwise.js';
 
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);

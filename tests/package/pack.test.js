@@ -25,7 +25,7 @@ test('the tarball holds the API, its types and the built module, and nothing els
   expect(listing).toContain('package/web/explorer/explorer-element.js');
   expect(listing).toContain('package/web/explorer/explorer-element.d.ts');
   expect(listing).toContain('package/web/explorer/define.js');
-  expect(listing).toContain('package/web/explorer/panels/heads-panel.js');
+  expect(listing).toContain('package/web/explorer/panels/heads/heads-panel.js');
   expect(listing).toContain('package/LICENSE');
   expect(listing.filter((f) => f.includes('/tests/') || f.includes('/wasm/core/') || f.includes('/examples/'))).toEqual(
     [],

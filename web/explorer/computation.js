@@ -7,13 +7,13 @@
 // configuration changes.
 import { sentenceBatch, tokenize } from './tokenizer.js';
 import { embedTokens, tokenKey } from './token-embeddings.js';
-import { designTeachingWeights } from './teaching-weights.js';
+import { designTeachingWeights } from './panels/why/teaching-weights.js';
 import { DEFAULT_SENTENCE } from './presets.js';
-import { runHeadsSweep } from './sweep.js';
-import { LearnSession } from './learn-session.js';
-import { SAMPLE_WORDS } from './learn-verdict.js';
-import { INDUCTION_CHECKPOINTS, inductionSequence } from './induction-data.js';
-import { InductionLive } from './induction-live.js';
+import { runHeadsSweep } from './panels/loop/sweep.js';
+import { LearnSession } from './panels/learn/learn-session.js';
+import { SAMPLE_WORDS } from './panels/learn/learn-verdict.js';
+import { INDUCTION_CHECKPOINTS, inductionSequence } from './panels/learn/induction-data.js';
+import { InductionLive } from './panels/learn/induction-live.js';
 import { pageBudgetProblem, PAGE_MAX_WIDTH } from './compute-budget.js';
 import {
   BESIDE_CHECKPOINT,
@@ -22,7 +22,7 @@ import {
   latestVerbNoun,
   readSentence,
   TRAINED_CHECKPOINTS,
-} from './trained-heads.js';
+} from './panels/heads/trained-heads.js';
 
 /** What each panel views; the owner computes only the parts of the panels shown. */
 export const PANEL_PARTS = Object.freeze({

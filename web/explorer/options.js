@@ -13,8 +13,8 @@ import {
   LEARN_EXPERIMENTS,
   LEARN_HEAD_CHOICES,
   LEARN_WIDTHS,
-} from './learn-verdict.js';
-import { DEFAULT_HEADS_WEIGHTS, HEADS_WEIGHTS } from './trained-heads.js';
+} from './panels/learn/learn-verdict.js';
+import { DEFAULT_HEADS_WEIGHTS, HEADS_WEIGHTS } from './panels/heads/trained-heads.js';
 
 /** The theme option's values: 'auto' follows the viewer's light or dark setting. */
 export const THEMES = Object.freeze(['light', 'dark', 'auto']);

@@ -1,9 +1,9 @@
 // What every panel shares: a section with a heading, a status line, figures drawn on canvases,
 // a table equivalent of each figure for screen readers, and PNG / SVG / JSON export.
 import { el } from './dom.js';
-import { Figure, SLIDE_TEXT_BASE, stackFigures } from './figure.js';
-import { exportJSON, exportPNG, exportSlidePNG, exportSVG } from './export.js';
-import { attachCellTooltip } from './cell-tooltip.js';
+import { Figure, SLIDE_TEXT_BASE, stackFigures } from './figures/figure.js';
+import { exportJSON, exportPNG, exportSlidePNG, exportSVG } from './figures/export.js';
+import { attachCellTooltip } from './figures/cell-tooltip.js';
 
 /**
  * Draws items ({ figure, label, onCanvas }) on the canvases of `area`, reusing the canvases already

@@ -2,13 +2,13 @@
 // through the public API by the page's computation; the split step shown as what happens to the
 // memory layout (strides), the attend step as every head's scores before and after the softmax,
 // the out-projection as the product concat @ W_out = output. Stepping only redraws.
-import { PanelFrame } from '../panel-frame.js';
-import { el, formatNumber, shapeText } from '../dom.js';
-import { heatmapFigure, heatmapTable } from '../heatmap.js';
-import { memoryLayoutFigure, stridesOf } from '../memory-layout.js';
-import { attendLayout, attendMapItems, MAX_ATTEND_HEADS, scoresScale } from '../attend-maps.js';
-import { CROP_SIZE, headBands, isPooled, outProjectFigure } from '../out-project-figure.js';
-import { gridOfFigures } from '../product-figure.js';
+import { PanelFrame } from '../../panel-frame.js';
+import { el, formatNumber, shapeText } from '../../dom.js';
+import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
+import { memoryLayoutFigure, stridesOf } from './memory-layout.js';
+import { attendLayout, attendMapItems, MAX_ATTEND_HEADS, scoresScale } from './attend-maps.js';
+import { CROP_SIZE, headBands, isPooled, outProjectFigure } from '../../figures/out-project-figure.js';
+import { gridOfFigures } from '../../figures/product-figure.js';
 
 export const STEPS = Object.freeze(['project', 'split', 'attend', 'merge', 'out-project']);
 const WHAT = {

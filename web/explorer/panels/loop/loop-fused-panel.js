@@ -2,10 +2,10 @@
 // panel shows their difference. The heads sweep (a measurement: started by its button, and on a
 // slide as soon as the panel is shown) times both for 2..4000 heads through the fast kernels, draws
 // them on log axes and draws their ratio, with when and in which browser it was measured.
-import { PanelFrame } from '../panel-frame.js';
-import { el, formatNumber } from '../dom.js';
-import { logLogFigure, ratioFigure } from '../charts.js';
-import { SAMPLE_MS, SWEEP_CONFIG, SWEEP_HEADS } from '../sweep.js';
+import { PanelFrame } from '../../panel-frame.js';
+import { el, formatNumber } from '../../dom.js';
+import { logLogFigure, ratioFigure } from '../../figures/charts.js';
+import { SAMPLE_MS, SWEEP_CONFIG, SWEEP_HEADS } from './sweep.js';
 
 const TOLERANCE = 1e-5;
 const SWEEP_SHAPE =

@@ -2,10 +2,10 @@
 // button, in slices of a few milliseconds per animation frame; live curves, the attention from "?" on the
 // lecture's sentence, and a verdict in words once every model's held-out accuracy has settled
 // (learn-verdict.js). Pauses out of view. Seed, width and heads are the page's options (learn-seed, ...).
-import { PanelFrame } from '../panel-frame.js';
-import { el } from '../dom.js';
-import { curveFigure, mapsFigure } from '../learn-charts.js';
-import { INDUCTION_INTRO, InductionView } from '../induction-view.js';
+import { PanelFrame } from '../../panel-frame.js';
+import { el } from '../../dom.js';
+import { curveFigure, mapsFigure } from './learn-charts.js';
+import { INDUCTION_INTRO, InductionView } from './induction-view.js';
 import {
   CHECK_EVERY,
   LEARN_EXPERIMENTS,
@@ -14,8 +14,8 @@ import {
   LEARN_WIDTHS,
   MAX_LEARN_STEPS,
   SAMPLE_WORDS,
-} from '../learn-verdict.js';
-import { defaultOptions, optionRow } from '../options.js';
+} from './learn-verdict.js';
+import { defaultOptions, optionRow } from '../../options.js';
 
 const SLICE_MS = 5;
 // The designed heights of a curve's plot and of a row of bars (times the text scale), and how far a

@@ -1,11 +1,11 @@
 // Panel 1: the sentence, its tokens and their vectors; width, heads, mask, seed, presets; the
 // dimension rule, live, and an explanation in words when it fails.
-import { PanelFrame } from '../panel-frame.js';
-import { el, shapeText } from '../dom.js';
-import { heatmapFigure, heatmapTable } from '../heatmap.js';
-import { PRESETS, presetOf } from '../presets.js';
-import { divisorsOf } from '../odd-input.js';
-import { optionRow } from '../options.js';
+import { PanelFrame } from '../../panel-frame.js';
+import { el, shapeText } from '../../dom.js';
+import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
+import { PRESETS, presetOf } from '../../presets.js';
+import { divisorsOf } from '../../odd-input.js';
+import { optionRow } from '../../options.js';
 
 // The lecture's sentence: the sentence option's default, as the options schema gives it.
 const LECTURE_TEXT = optionRow('sentence').fallback;

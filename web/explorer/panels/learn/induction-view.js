@@ -4,8 +4,8 @@
 // as it goes. Figures: induction-charts.js; the phase change, the shown sequence and the account in
 // words: induction-data.js. The Learn panel (learn-panel.js) owns the section and hands this view
 // its controls' place, its figure area and its status line.
-import { el } from './dom.js';
-import { drawOnCanvases } from './panel-frame.js';
+import { el } from '../../dom.js';
+import { drawOnCanvases } from '../../panel-frame.js';
 import { headsFigure, headTiles, lossFigure } from './induction-charts.js';
 import { hitsOnSequence, inductionAccount, phaseChange } from './induction-data.js';
 import { LIVE_EVAL_SIZE, MAPS_EVERY, MEASURE_EVERY } from './induction-live.js';

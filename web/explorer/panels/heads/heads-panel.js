@@ -5,13 +5,13 @@
 // core measured, with the numbers that say how they differ; "Random weights" shows the same model
 // before training. A configuration with no trained model (GPT-2's 12 heads) shows its own random
 // heads, and the trained 2-head model's beside them.
-import { drawOnCanvases, PanelFrame } from '../panel-frame.js';
-import { el } from '../dom.js';
-import { heatmapFigure, heatmapTable, heatmapTitle } from '../heatmap.js';
-import { LearnedView } from '../learned-view.js';
-import { headBands, outProjectFigure, outProjectTitle } from '../out-project-figure.js';
-import { SAMPLE_WORDS } from '../learn-verdict.js';
-import { readingRow, readingText, rowInReading } from '../trained-heads.js';
+import { drawOnCanvases, PanelFrame } from '../../panel-frame.js';
+import { el } from '../../dom.js';
+import { heatmapFigure, heatmapTable, heatmapTitle } from '../../figures/heatmap.js';
+import { LearnedView } from '../learn/learned-view.js';
+import { headBands, outProjectFigure, outProjectTitle } from '../../figures/out-project-figure.js';
+import { SAMPLE_WORDS } from '../learn/learn-verdict.js';
+import { readingRow, readingText, rowInReading } from './trained-heads.js';
 
 const MAX_HEADS_DRAWN = 16;
 // On a slide, more heads than this get the figure column to themselves: the W_out product is a

@@ -3,10 +3,10 @@
 // as a set, so "All dogs are animals" and "All animals are dogs" give each word the same output.
 // Then the two sources of order: the causal mask, and a position kind computed by the core, each
 // shown where it enters (x, q and k, or the scores).
-import { PanelFrame } from '../panel-frame.js';
-import { el, formatNumber } from '../dom.js';
-import { heatmapFigure, heatmapTable } from '../heatmap.js';
-import { ORDER_SENTENCES } from '../computation.js';
+import { PanelFrame } from '../../panel-frame.js';
+import { el, formatNumber } from '../../dom.js';
+import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
+import { ORDER_SENTENCES } from '../../computation.js';
 
 export const [SENTENCE_A, SENTENCE_B] = ORDER_SENTENCES;
 // Differences this small are float32 rounding, not a change: 8 float32 steps (2^-20 relative) of

@@ -4,9 +4,9 @@
 // `computed.learned` (null until a run is done) and draws it here. Before that, a sentence says
 // what the trained heads would show and a Train button starts that same run in place (the Learn
 // panel need not be on the page: a one-panel slide trains too), with its progress said here.
-import { drawOnCanvases } from './panel-frame.js';
-import { el } from './dom.js';
-import { heatmapFigure, heatmapTable } from './heatmap.js';
+import { drawOnCanvases } from '../../panel-frame.js';
+import { el } from '../../dom.js';
+import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
 import { LEARN_STEPS } from './learn-verdict.js';
 
 const headsName = (n) => `${n} head${n === 1 ? '' : 's'}`;
