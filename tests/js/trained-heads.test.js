@@ -25,8 +25,8 @@ let hw;
 let owner;
 beforeAll(async () => {
   hw = await loadHeadwise();
-  owner = new ExplorerComputation(hw);
-  await owner.trainedModels(read);
+  owner = new ExplorerComputation(hw, { checkpointSource: read });
+  await owner.kept('heads').load();
 });
 
 test('a token is read as a word of the task: known, by its stem, as a filler, or dropped', () => {

@@ -28,7 +28,8 @@ afterAll(() => computation.dispose());
 
 const KINDS = ['none', 'learned', 'sinusoidal', 'rope', 'alibi'];
 const orderOf = (causal, positions) =>
-  computation.compute(defaultOptions(), { parts: ['order'], order: { causal, positions } }).order;
+  computation.compute({ ...defaultOptions(), orderMask: causal, orderPositions: positions }, { parts: ['order'] })
+    .order;
 const gridOf = (map) => heatmapFigure({ ...map, maxWidth: 1200 }).items.find((it) => it.kind === 'grid');
 
 test('the claim: without mask or positions each word is the same in both sentences, the words clearly apart', () => {

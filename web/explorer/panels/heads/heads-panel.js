@@ -11,7 +11,8 @@ import { heatmapFigure, heatmapTable, heatmapTitle } from '../../figures/heatmap
 import { LearnedView } from '../learn/learned-view.js';
 import { headBands, outProjectFigure, outProjectTitle } from '../../figures/out-project-figure.js';
 import { SAMPLE_WORDS } from '../learn/learn-verdict.js';
-import { readingRow, readingText, rowInReading } from './trained-heads.js';
+import { DEFAULT_HEADS_WEIGHTS, HEADS_WEIGHTS, readingRow, readingText, rowInReading } from './trained-heads.js';
+import { TrainedModels, trainedPart } from './heads-numbers.js';
 
 const MAX_HEADS_DRAWN = 16;
 // On a slide, more heads than this get the figure column to themselves: the W_out product is a
@@ -153,7 +154,7 @@ export class HeadsPanel extends PanelFrame {
       'aria-pressed': 'false',
       onclick: () => {
         const random = this.options?.headsWeights === 'random';
-        this.host.onOptions({ headsWeights: random ? 'trained' : 'random' });
+        this.host.setOptions({ headsWeights: random ? 'trained' : 'random' });
       },
     });
     this.about = el('p', { class: 'trained-about', 'aria-live': 'polite' });
@@ -232,6 +233,7 @@ export class HeadsPanel extends PanelFrame {
   /** A click on token `row`: locks its row, or unlocks it if it is the locked one. */
   lock(row) {
     this.locked = this.locked === row ? -1 : row;
+    this.host.setOptions({ headsLock: this.locked }, { quiet: true }); // the URL carries it; drawn here
     this.#show(this.locked);
   }
 
@@ -299,19 +301,22 @@ export class HeadsPanel extends PanelFrame {
 
   // Loads the trained models once (the owner keeps them) and draws again when they are there.
   #loadTrained() {
-    if (this.trainedLoading || this.trainedError || typeof this.host.trainedHeads !== 'function') return;
+    if (this.trainedLoading || this.trainedError) return;
     this.trainedLoading = true;
-    this.host.trainedHeads().then(
-      () => {
-        this.trainedLoading = false;
-        this.host.refresh(this.id);
-      },
-      (error) => {
-        this.trainedLoading = false;
-        this.trainedError = error.message;
-        this.host.refresh(this.id);
-      },
-    );
+    this.host
+      .kept(this.id)
+      .load()
+      .then(
+        () => {
+          this.trainedLoading = false;
+          this.host.refresh(this.id);
+        },
+        (error) => {
+          this.trainedLoading = false;
+          this.trainedError = error.message;
+          this.host.refresh(this.id);
+        },
+      );
   }
 
   // The paragraph on the weights: the trained model, how it read the sentence, each head's role
@@ -393,15 +398,18 @@ export class HeadsPanel extends PanelFrame {
     // reader points at another. A row the reader locked, pointed at or focused stays on its token when
     // the view changes (the trained heads arriving, the weights toggled).
     const fromRead = v.roles ? v.tokens.length - 1 : -1;
+    // The locked row is the heads-lock option (a copied link keeps it): carried to the same token
+    // when the view changes, and given as is while the trained heads load (the link's row is theirs).
+    const carry = changed && before && before.source !== 'loading';
+    this.locked = carry ? this.#rowInView(o.headsLock, before, v) : o.headsLock < v.tokens.length ? o.headsLock : -1;
+    if (this.locked !== o.headsLock && v.source !== 'loading')
+      this.host.setOptions({ headsLock: this.locked }, { quiet: true });
     if (changed) {
       const carried = this.#rowInView(this.highlight, before, v);
-      this.highlight = carried >= 0 ? carried : fromRead;
-      this.locked = this.#rowInView(this.locked, before, v);
+      this.highlight = this.locked >= 0 ? this.locked : carried >= 0 ? carried : fromRead;
       this.rowBeforeHover = this.#rowInView(this.rowBeforeHover ?? -1, before, v);
-    } else {
-      if (this.highlight >= v.tokens.length) this.highlight = fromRead;
-      if (this.locked >= v.tokens.length) this.locked = -1;
-    }
+    } else if (this.highlight >= v.tokens.length) this.highlight = fromRead;
+    else if (this.locked >= 0) this.highlight = this.locked;
     this.tokenBar.replaceChildren(
       ...v.tokens.map((token, i) =>
         el('button', {
@@ -790,3 +798,18 @@ export class HeadsPanel extends PanelFrame {
     };
   }
 }
+
+export default {
+  id: 'heads',
+  label: 'Heads',
+  options: [
+    // The maps' weights: a shipped model's trained heads, or the same shapes untrained.
+    { name: 'heads-weights', choices: HEADS_WEIGHTS, fallback: DEFAULT_HEADS_WEIGHTS },
+    // The token whose row a click keeps highlighted in every head (its index in the token bar; -1: none).
+    { name: 'heads-lock', range: [-1, 1_000_000], fallback: -1 },
+  ],
+  parts: ['whole', 'wOut', 'learned', 'trained'],
+  numbers: { trained: trainedPart },
+  keeps: (hw, settings) => new TrainedModels(hw, settings),
+  View: HeadsPanel,
+};

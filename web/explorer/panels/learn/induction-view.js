@@ -117,7 +117,7 @@ export class InductionView {
     this.panel.status(
       'Loading the trained models (web/checkpoints/induction-1-layer.json, induction-2-layers.json)...',
     );
-    this.loading = this.host.induction();
+    this.loading = this.host.kept('learn').induction();
     try {
       this.data = await this.loading;
     } catch (error) {
@@ -149,7 +149,7 @@ export class InductionView {
     if (this.live && UNDER_WAY.includes(this.live.state)) return this.summary();
     if (!this.data) return this.summary();
     try {
-      this.live = this.host.inductionLive({
+      this.live = this.host.kept('learn').inductionLive({
         models: this.data.models.map(({ name, layers, options, steps }) => ({ name, layers, options, steps })),
         sequence: this.data.sequence,
         split: this.panel.options?.learnSplit ?? 'model',

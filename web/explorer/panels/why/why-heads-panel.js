@@ -6,7 +6,7 @@ import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
 import { barsFigure } from '../../figures/charts.js';
 import { stackFigures } from '../../figures/figure.js';
 import { DEFAULT_SENTENCE } from '../../presets.js';
-import { WHY_WIDTH as WIDTH } from '../../computation.js';
+import { WHY_WIDTH as WIDTH, whyRuns } from './teaching-weights.js';
 import { LearnedView } from '../learn/learned-view.js';
 import { SAMPLE_NOUN_AT, SAMPLE_VERB_AT } from '../learn/learn-verdict.js';
 
@@ -226,3 +226,12 @@ export class WhyHeadsPanel extends PanelFrame {
     };
   }
 }
+
+export default {
+  id: 'why',
+  label: 'One head is not enough',
+  aliases: ['one-head'],
+  parts: ['why', 'learned'],
+  numbers: { why: { key: (o) => [o.seed], run: ({ hw, o }) => whyRuns(hw, o.seed) } },
+  View: WhyHeadsPanel,
+};
