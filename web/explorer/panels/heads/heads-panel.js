@@ -233,7 +233,10 @@ export class HeadsPanel extends PanelFrame {
   /** A click on token `row`: locks its row, or unlocks it if it is the locked one. */
   lock(row) {
     this.locked = this.locked === row ? -1 : row;
-    this.host.setOptions({ headsLock: this.locked }, { quiet: true }); // the URL carries it; drawn here
+    // The URL carries it (the token in the sentence as typed); drawn here.
+    const v = this.view;
+    const token = this.locked >= 0 && v?.reading ? rowInReading(v.reading, this.locked) : this.locked;
+    this.host.setOptions({ headsLock: token }, { quiet: true });
     this.#show(this.locked);
   }
 
@@ -398,12 +401,13 @@ export class HeadsPanel extends PanelFrame {
     // reader points at another. A row the reader locked, pointed at or focused stays on its token when
     // the view changes (the trained heads arriving, the weights toggled).
     const fromRead = v.roles ? v.tokens.length - 1 : -1;
-    // The locked row is the heads-lock option (a copied link keeps it): carried to the same token
-    // when the view changes, and given as is while the trained heads load (the link's row is theirs).
-    const carry = changed && before && before.source !== 'loading';
-    this.locked = carry ? this.#rowInView(o.headsLock, before, v) : o.headsLock < v.tokens.length ? o.headsLock : -1;
-    if (this.locked !== o.headsLock && v.source !== 'loading')
-      this.host.setOptions({ headsLock: this.locked }, { quiet: true });
+    // The locked row is the heads-lock option (a copied link keeps it), which names the token in the
+    // sentence as typed: the same token in every view (the trained model reads the sentence as its
+    // own words). Another sentence unlocks.
+    const another = changed && before && before.source === v.source;
+    const token = another ? -1 : o.headsLock;
+    this.locked = this.#rowOfToken(token, v);
+    if (token !== o.headsLock) this.host.setOptions({ headsLock: token }, { quiet: true });
     if (changed) {
       const carried = this.#rowInView(this.highlight, before, v);
       this.highlight = this.locked >= 0 ? this.locked : carried >= 0 ? carried : fromRead;
@@ -447,6 +451,13 @@ export class HeadsPanel extends PanelFrame {
   // model's heads and its weights before training), else the row of the same token of the user's
   // sentence (a trained model's row reads a token of it, or none: the "the"s put in front, "?"); -1
   // when `to` has no row for it, or is another sentence in the same kind of view.
+  // The row of the sentence's token `token` in view v, or -1.
+  #rowOfToken(token, v) {
+    if (token < 0) return -1;
+    if (v.reading) return readingRow(v.reading, token);
+    return token < v.tokens.length ? token : -1;
+  }
+
   #rowInView(row, from, to) {
     if (row < 0 || !from) return -1;
     if (from.tokens.length === to.tokens.length && from.tokens.every((t, i) => t === to.tokens[i])) return row;
