@@ -155,11 +155,6 @@ export class ExplorerComputation {
     return this.#kept.get(id);
   }
 
-  /** Forgets a part, so the next compute() computes it again (a keeper's state changed). */
-  forget(part) {
-    this.#memo.delete(part);
-  }
-
   /** Frees the layers in the module, what the panels kept, and forgets every result. */
   dispose() {
     for (const kept of this.#kept.values()) kept?.dispose?.();

@@ -1,7 +1,7 @@
-// <headwise-explorer>: the lecture's six panels in a shadow root. Attributes mirror the URL
-// parameters (panel, preset, width, heads, causal, seed, sentence, slide, max-tokens, learn-*); with the
-// `from-url` attribute the page's query string overrides them. Importing this module defines no
-// tag: see define.js. The module starts when the element nears the viewport and does no work
+// <headwise-explorer>: the lecture's panels (the registry, panels/index.js) in a shadow root. Attributes
+// mirror the URL parameters (the options schema, options.js, the panels' own state among them); with the
+// `from-url` attribute the page's query string overrides them, and the address follows every
+// change. Importing this module defines no tag: see define.js. The module starts when the element nears the viewport and does no work
 // while it is out of view (lifecycle.js); every element on a page shares one module instance.
 // One ExplorerComputation owns the numbers; the panels are views of its result. The element knows
 // the panels only through their registry (panels/index.js): it builds, shows, updates and commands
@@ -543,7 +543,7 @@ export class HeadwiseExplorer extends ElementBase {
     this.#layout.lastWidth = width;
     this.#layout.width = width;
     // The panels on screen first, one panel per slice (render-slices.js): a resize or a change of
-    // theme at GPT-2 sizes does not hold the page for all six panels at once.
+    // theme at GPT-2 sizes does not hold the page for every panel at once.
     const redraw = this.#redrawing;
     cancelAnimationFrame(redraw.frame);
     clearTimeout(redraw.timer);
