@@ -1,11 +1,11 @@
-// <headwise-explorer>: the lecture's panels (the registry, panels/index.js) in a shadow root. Attributes
-// mirror the URL parameters (the options schema, options.js, the panels' own state among them); with the
-// `from-url` attribute the page's query string overrides them, and the address follows every
-// change. Importing this module defines no tag: see define.js. The module starts when the element nears the viewport and does no work
-// while it is out of view (lifecycle.js); every element on a page shares one module instance.
-// One ExplorerComputation owns the numbers; the panels are views of its result. The element knows
-// the panels only through their registry (panels/index.js): it builds, shows, updates and commands
-// each one the same way.
+// <headwise-explorer>: the lecture's panels (the registry, panels/index.js) in a shadow root.
+// Attributes mirror the URL parameters (the options schema, options.js, the panels' own state among
+// them); with `from-url` the page's query string overrides them, and the address follows every
+// change. Importing this module defines no tag: see define.js. The module starts when the element
+// nears the viewport and does no work while it is out of view (lifecycle.js); every element on a
+// page shares one module instance. One ExplorerComputation owns the numbers; the panels are views
+// of its result. The element knows the panels only through the registry: it builds, shows,
+// updates and commands each one the same way.
 import { loadHeadwise } from '../headwise.js';
 import { ExplorerComputation, PANEL_PARTS, slowLayerNotice } from './computation.js';
 import { Lifecycle } from './lifecycle.js';

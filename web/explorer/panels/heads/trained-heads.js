@@ -2,7 +2,7 @@
 // 11 words and "?" (the only words the shipped models know), which checkpoint a head count is
 // drawn from, and the numbers that say how the drawn heads differ. Pure module (no DOM, no wasm):
 // tested by Vitest (tests/js/trained-heads.test.js). The maps themselves come from the module
-// (ExplorerComputation.trained), each head's role from the core's role scores.
+// (heads-numbers.js), each head's role from the core's role scores.
 import { FILLER_BASE, NOUN_BASE, VERB_BASE } from '../../../train-task.js';
 
 /** The shipped checkpoint drawn for a head count (1 or 2); other counts have no trained model. */

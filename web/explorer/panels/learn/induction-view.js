@@ -1,5 +1,5 @@
 // The Learn panel's second experiment, "1 layer vs 2 layers" (learn-experiment=layers): the shipped
-// induction checkpoints drawn at once (the owner loads them: ExplorerComputation.induction), or their
+// induction checkpoints drawn at once (the owner keeps them: learn-numbers.js), or their
 // training replayed from scratch in Workers ("Train live", induction-live.js) with the curves growing
 // as it goes. Figures: induction-charts.js; the phase change, the shown sequence and the account in
 // words: induction-data.js. The Learn panel (learn-panel.js) owns the section and hands this view
