@@ -16,10 +16,10 @@ export const ORDER_INPUT_SCALE = 4;
 export const ORDER_TABLE_TOKENS = 24;
 export const ORDER_ROPE_SHIFT = 5;
 
-/** The position kinds the core offers, in its order (its option table). */
-export function positionKinds(hw) {
-  return hw.attentionOptions().find((row) => row.name === 'positions').choices;
-}
+/** The position kinds the core offers, by name, in its order. */
+export const positionKinds = (hw) => hw.positionKinds().map((kind) => kind.name);
+// Where a kind's positions enter, as the core says: 'nowhere', 'input', 'queries and keys' or 'scores'.
+const entryOf = (hw, name) => hw.positionKinds().find((kind) => kind.name === name)?.entersAt ?? 'nowhere';
 
 // The same words in two orders, through one layer; row i of each comparison is word a[i]. With
 // the mask and positions off, the claim's numbers; for each kind, what the core computed where
@@ -66,15 +66,16 @@ export function orderNumbers({ hw, withLayer }, { seed, causal, positions }) {
     perWord,
     maxDiff,
     claim,
-    kind: kindView({ hw, withLayer }, config, runA, input(a)),
+    entersAt: entryOf(hw, positions),
+    kind: kindView({ withLayer }, entryOf(hw, positions), config, runA, input(a)),
     kinds: positionKinds(hw),
   };
 }
 
 // What the page draws for one kind, as the core computed it.
-function kindView({ withLayer }, config, run, x) {
-  const { positions, tokens: T, heads: H, dModel } = config;
-  if (positions === 'learned' || positions === 'sinusoidal') {
+function kindView({ withLayer }, entersAt, config, run, x) {
+  const { tokens: T, heads: H, dModel } = config;
+  if (entersAt === 'input') {
     const n = ORDER_TABLE_TOKENS;
     const table = withLayer(
       { ...config, tokens: n },
@@ -89,7 +90,7 @@ function kindView({ withLayer }, config, run, x) {
       }
     return { positions: run.positions, table, tableTokens: n, dots };
   }
-  if (positions === 'rope') {
+  if (entersAt === 'queries and keys') {
     // The sentence at positions 0..T-1 and again after ORDER_ROPE_SHIFT zero vectors.
     const shift = ORDER_ROPE_SHIFT;
     const shifted = new Float32Array((T + shift) * dModel);
@@ -109,7 +110,7 @@ function kindView({ withLayer }, config, run, x) {
     });
     return { shift, scores: run.scores, scoresShifted, maxShiftDiff };
   }
-  if (positions === 'alibi') {
+  if (entersAt === 'scores') {
     const slopes = Array.from({ length: H }, (_, h) => -run.scoreBias[h * T * T + 1]); // bias of distance 1
     return { scoreBias: run.scoreBias, slopes };
   }

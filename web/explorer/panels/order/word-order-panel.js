@@ -119,11 +119,11 @@ export function orderMaps(data) {
 
 /** For a position kind: the maps that show where it enters and what makes it work. */
 export function kindMaps(data) {
-  const { positions, config } = data;
+  const { entersAt, config } = data;
   const { tokens: T, dModel: D, heads: H } = config;
   const k = data.kind;
   const labels = Array.from({ length: k.tableTokens ?? 0 }, (_, i) => String(i));
-  if (positions === 'learned' || positions === 'sinusoidal') {
+  if (entersAt === 'input') {
     const n = k.tableTokens;
     return [
       {
@@ -136,7 +136,7 @@ export function kindMaps(data) {
       { rows: n, cols: n, values: k.dots, rowLabels: labels, colLabels: labels, title: 'P(i) . P(j)' },
     ];
   }
-  if (positions === 'rope') {
+  if (entersAt === 'queries and keys') {
     const masked = config.causal ? (i, j) => j > i : null;
     const common = { rows: T, cols: T, rowLabels: data.tokens.a, colLabels: data.tokens.a, masked };
     return [
@@ -148,7 +148,7 @@ export function kindMaps(data) {
       },
     ];
   }
-  if (positions === 'alibi') {
+  if (entersAt === 'scores') {
     return Array.from({ length: H }, (_, h) => ({
       rows: T,
       cols: T,
