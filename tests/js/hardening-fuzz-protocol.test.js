@@ -9,7 +9,7 @@
 //   HEADWISE_FUZZ_SECONDS=60 HEADWISE_FUZZ_SEED=n npx vitest run tests/js/hardening-fuzz-protocol.test.js
 import { expect, test } from 'vitest';
 import { loadHeadwise } from '../../web/headwise.js';
-import { MAX_IDS, REQUESTS, replyProblem, WEIGHT_NAMES } from '../../web/pool/protocol.js';
+import { MAX_IDS, REQUESTS, replyProblem } from '../../web/pool/protocol.js';
 import { serve } from '../../web/pool/serve.js';
 import { mulberry32 } from '../../web/train-task.js';
 
@@ -93,6 +93,9 @@ function trainerOptions() {
 const layersHeld = new Map();
 const trainersHeld = new Map();
 const size = (shape) => shape.reduce((a, b) => a * b, 1);
+// The layer's learned tensors, from the core's tensor table once the module is loaded (the protocol
+// keeps no list of its own).
+let weightNames = [];
 
 // A value for each field: mostly of the right kind (sizes right or wrong), sometimes hostile.
 const FIELDS = {
@@ -104,7 +107,7 @@ const FIELDS = {
   weights: (m) => {
     const w = {};
     const held = layersHeld.get(m.layer);
-    for (const name of WEIGHT_NAMES) {
+    for (const name of weightNames) {
       if (!chance(0.5)) continue;
       w[name] = floats(held && chance(0.8) ? held[name] : pick([1, 4, 9, 16, 36, 64, int(100)]));
     }
@@ -253,6 +256,8 @@ test(
       return fresh;
     });
     expect((await ask({ id: 1, op: 'init' })).reply.ok).toBe(true);
+    weightNames = hw.tensorTable().tensors.flatMap((t) => (['weight', 'bias'].includes(t.role) ? [t.name] : []));
+    expect(weightNames).toContain('wOut');
     // The sentinel layer: the same forward before, during and after.
     const sentinel = { batch: 1, tokens: 4, dModel: 8, heads: 2 };
     const x = Float32Array.from({ length: 32 }, (_, i) => Math.sin(i));
