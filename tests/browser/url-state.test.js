@@ -176,4 +176,46 @@ describe('the URL follows the state', () => {
       await first.context.close();
     }
   });
+
+  // Issue 35: with a 1.8 MB parameter of the host's own in the address, every render parsed, rebuilt
+  // and rewrote the whole address (1.4-4.3 s a render). Counted, not timed: how often the page
+  // parses a query string that long while it renders with unchanged options.
+  test('a host parameter of 1.8 MB is parsed only when the options change, and kept', async () => {
+    const junk = 'x'.repeat(1_800_000);
+    const { page, context, problems } = await openExplorer(
+      web.browser,
+      `${web.server.url}index.html?panel=heads&host-data=${junk}`,
+      VIEWPORT,
+    );
+    try {
+      await page.evaluate(() => {
+        window.bigParses = 0;
+        const Original = window.URLSearchParams;
+        window.URLSearchParams = class extends Original {
+          constructor(init) {
+            if (typeof init === 'string' && init.length > 100_000) window.bigParses += 1;
+            super(init);
+          }
+        };
+      });
+      for (let i = 0; i < 5; i += 1) {
+        const done = rendered(page);
+        await page.evaluate(() => document.querySelector('headwise-explorer').setConfig({}));
+        await done;
+      }
+      assert.equal(await page.evaluate(() => window.bigParses), 0, 'renders with the same options parse nothing');
+      const done = rendered(page);
+      await page.evaluate(() => document.querySelector('headwise-explorer').setConfig({ seed: 7 }));
+      await done;
+      const { parses, search } = await page.evaluate(() => ({ parses: window.bigParses, search: location.search }));
+      assert.ok(parses <= 1, `a change of options parses the address once, not ${parses} times`);
+      const params = new URLSearchParams(search);
+      assert.equal(params.get('seed'), '7');
+      assert.equal(params.get('panel'), 'heads');
+      assert.equal(params.get('host-data')?.length, junk.length, "the host's own parameter stays whole");
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
 });
