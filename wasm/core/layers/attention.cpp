@@ -57,6 +57,11 @@ void attention_forward(const AttentionShape& s, const AttentionParams& w, const 
                       {tape.concat + queries, C, nullptr, tape.p + (b * H + h) * Tq * T});
     }
   }
+  if (s.zero_heads) {
+    for (std::size_t h = 0; h < H; ++h)
+      if (s.zero_heads[h])
+        for (std::size_t r = 0; r < B * Tq; ++r) std::fill_n(tape.concat + r * C + h * hd, hd, 0.0f);
+  }
   matmul(B * Tq, D, C, tape.concat, w.wout, w.bout, y);
 }
 

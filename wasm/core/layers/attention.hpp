@@ -22,6 +22,8 @@ struct AttentionShape {
   std::size_t query_from;  // qf: the first position that gets a query (0: all)
   bool causal;
   const PositionKind* position;  // may be null (none)
+  // Ablation: per head, nonzero = its context is zeroed before W_out (null: none). Forward only.
+  const unsigned char* zero_heads = nullptr;
   std::size_t concat() const { return heads * head_dim; }
   std::size_t query_tokens() const { return tokens - query_from; }
 };

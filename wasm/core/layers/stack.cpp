@@ -132,7 +132,8 @@ void Stack::forward(const int* ids, std::size_t n) {
                         A(kLn1Rstd));
       a = A(kLn1Out);
     }
-    const AttentionShape shape{n, T, D, s.heads, s.head_dim, qf, s.causal, s.position};
+    const unsigned char* zero = zero_heads_.empty() ? nullptr : &zero_heads_[l * s.heads];
+    const AttentionShape shape{n, T, D, s.heads, s.head_dim, qf, s.causal, s.position, zero};
     const AttentionParams w{P(kWq), P(kBq), P(kWk), P(kBk), P(kWv), P(kBv), P(kWout), P(kBout)};
     const AttentionTape tape{A(kXq), A(kQ), A(kK), A(kV), A(kAttention), A(kConcat)};
     float* h = A(kH);

@@ -21,7 +21,12 @@ const tasks::Probe kRoleProbes[] = {{"previousToken", previous_token},
 const char* const kProbeRoles[][2] = {{"induction", "induction"},
                                       {"duplicate", "duplicate token"},
                                       {"verb", "latest verb"},
-                                      {"noun", "latest noun"}};
+                                      {"noun", "latest noun"},
+                                      {"subject", "subject antecedent"},
+                                      {"object", "object antecedent"},
+                                      {"possessive", "possessive antecedent"},
+                                      {"name", "name copy"},
+                                      {"twoBack", "two back"}};
 
 }  // namespace
 
