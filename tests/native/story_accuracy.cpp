@@ -23,7 +23,8 @@ namespace {
 constexpr int kProbes = story::kProbeKinds;
 
 void print_probes(const Evaluation& e) {
-  for (int k = 0; k < kProbes; ++k) std::printf(" %.3f", e.groups[std::size_t(k)].candidate_accuracy);
+  for (int k = 0; k < kProbes; ++k)
+    std::printf(" %.3f", e.groups[std::size_t(k)].candidate_accuracy);
 }
 
 }  // namespace
@@ -43,8 +44,8 @@ int main(int argc, char** argv) {
   const long steps = std::strtol(argv[4], nullptr, 10), every = std::strtol(argv[5], nullptr, 10);
   // The lecture's sentence, padded with "." to the task's 64 tokens (causal: the rows of the
   // sentence do not see the padding).
-  const char* lecture[] = {"the", "dog", "chased", "the",   "ball", ",", "but",
-                           "it",  "could", "not",  "catch", "it",   "."};
+  const char* lecture[] = {"the", "dog",   "chased", "the",   "ball", ",", "but",
+                           "it",  "could", "not",    "catch", "it",   "."};
   std::vector<int> ids(story::kTokens, story::word_id("."));
   for (int i = 0; i < 13; ++i) ids[std::size_t(i)] = story::word_id(lecture[i]);
   const int but = 6, catch_at = 10, dog = 1, ball = 4;

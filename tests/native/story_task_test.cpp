@@ -297,8 +297,10 @@ TEST(StoryTask, AModelSeeingOnlyTheLastThreeTokensStaysAtChanceOnEveryProbe) {
     task->fill(rng, 0, b);
     for (int t = 0; t + 1 < T; ++t) ++local.counts[local.context(ids.data(), t)][ids[t + 1]];
   }
-  const auto acc = score(*task, 202, 8000, [&](const int* s, const std::uint8_t*, int q,
-                                               const int* c, int n) { return local.pick(s, q, c, n); });
+  const auto acc =
+      score(*task, 202, 8000, [&](const int* s, const std::uint8_t*, int q, const int* c, int n) {
+        return local.pick(s, q, c, n);
+      });
   for (int k = 0; k < st::kProbeKinds; ++k) {
     const double chance = k == st::kName ? 1.0 / 30 : 0.5;
     EXPECT_NEAR(acc[k], chance, 0.04) << task->groups[k];
@@ -315,27 +317,27 @@ TEST(StoryTask, AModelSeeingOnlyTheLastThreeTokensStaysAtChanceOnEveryProbe) {
       ++seen[{ids[a], groups[std::size_t(t)]}][ids[t + 1]];
     }
   }
-  const auto looking = score(*task, 202, 2000, [&](const int* s, const std::uint8_t* g, int q,
-                                                   const int* c, int n) {
-    const auto& m = seen[{s[st::antecedent_of(s, q, st::Kind(g[q]))], g[q]}];
-    int best = c[0], most = -1;
-    for (int j = 0; j < n; ++j) {
-      auto f = m.find(c[j]);
-      const int count = f == m.end() ? 0 : f->second;
-      if (count > most) most = count, best = c[j];
-    }
-    return best;
-  });
+  const auto looking =
+      score(*task, 202, 2000, [&](const int* s, const std::uint8_t* g, int q, const int* c, int n) {
+        const auto& m = seen[{s[st::antecedent_of(s, q, st::Kind(g[q]))], g[q]}];
+        int best = c[0], most = -1;
+        for (int j = 0; j < n; ++j) {
+          auto f = m.find(c[j]);
+          const int count = f == m.end() ? 0 : f->second;
+          if (count > most) most = count, best = c[j];
+        }
+        return best;
+      });
   for (int k = 0; k < st::kProbeKinds; ++k) EXPECT_GT(looking[k], 0.95) << task->groups[k];
 }
 
 TEST(StoryTask, TheLecturesSentenceIsAChaseRecord) {
-  const char* lecture[] = {"the", "dog", "chased", "the", "ball", ",", "but",
-                           "it",  "could", "not", "catch", "it",  "."};
+  const char* lecture[] = {"the", "dog",   "chased", "the",   "ball", ",", "but",
+                           "it",  "could", "not",    "catch", "it",   "."};
   int ids[T];
   for (int t = 0; t < T; ++t) ids[t] = st::word_id(t < 13 ? lecture[t] : ".");
-  EXPECT_EQ(st::antecedent_of(ids, 6, st::kSubject), 1);     // "but" -> "dog"
-  EXPECT_EQ(st::antecedent_of(ids, 10, st::kObject), 4);     // "catch" -> "ball"
+  EXPECT_EQ(st::antecedent_of(ids, 6, st::kSubject), 1);  // "but" -> "dog"
+  EXPECT_EQ(st::antecedent_of(ids, 10, st::kObject), 4);  // "catch" -> "ball"
   int c[kMaxCandidates];
   EXPECT_EQ(st::candidates_of(ids, 6, st::kSubject, c), 0);  // both "it": not counted
 }

@@ -60,7 +60,8 @@ void attention_forward(const AttentionShape& s, const AttentionParams& w, const 
   if (s.zero_heads) {
     for (std::size_t h = 0; h < H; ++h)
       if (s.zero_heads[h])
-        for (std::size_t r = 0; r < B * Tq; ++r) std::fill_n(tape.concat + r * C + h * hd, hd, 0.0f);
+        for (std::size_t r = 0; r < B * Tq; ++r)
+          std::fill_n(tape.concat + r * C + h * hd, hd, 0.0f);
   }
   matmul(B * Tq, D, C, tape.concat, w.wout, w.bout, y);
 }

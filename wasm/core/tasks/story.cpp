@@ -97,8 +97,22 @@ static_assert(kVocab >= 300, "at least 300 words");
 
 // Fixed words by id (checked against kWords in the tests).
 enum Fixed : int {
-  kThe = 0, kA = 1, kComma = 2, kStop = 3, kBut = 5, kCould = 6, kNot = 7, kWho = 8, kIs = 9,
-  kAre = 10, kWas = 11, kVery = 12, kThere = 13, kWent = 14, kTo = 15, kWith = 16,
+  kThe = 0,
+  kA = 1,
+  kComma = 2,
+  kStop = 3,
+  kBut = 5,
+  kCould = 6,
+  kNot = 7,
+  kWho = 8,
+  kIs = 9,
+  kAre = 10,
+  kWas = 11,
+  kVery = 12,
+  kThere = 13,
+  kWent = 14,
+  kTo = 15,
+  kWith = 16,
 };
 // pronoun(case, class) = kPronouns.begin + kPronounIndex[case][class]
 constexpr int kPronounIndex[3][4] = {{0, 1, 2, 3}, {4, 5, 2, 6}, {7, 5, 8, 9}};

@@ -45,12 +45,17 @@ enum Kind : unsigned char {
 };
 constexpr int kProbeKinds = 5;
 
-
-enum Template : unsigned char { kChase, kGive, kPossessiveTemplate, kAgreementTemplate, kNameTemplate };
+enum Template : unsigned char {
+  kChase,
+  kGive,
+  kPossessiveTemplate,
+  kAgreementTemplate,
+  kNameTemplate
+};
 
 struct Record {
-  Kind kind;  // kSubject..kName (counted or not)
-  bool counted;  // false: the two nouns take the same pronoun (or number)
+  Kind kind;                          // kSubject..kName (counted or not)
+  bool counted;                       // false: the two nouns take the same pronoun (or number)
   int query, antecedent, distractor;  // positions; distractor -1 for a name
   int answer;                         // the id at query + 1
 };
