@@ -265,7 +265,17 @@ export interface TrainResult {
   /** Steps taken so far. */
   step: number;
   /** Per loss group of the task (verb-noun: "answer"). */
-  groups: Record<string, { loss: number; accuracy: number; rows: number }>;
+  groups: Record<
+    string,
+    {
+      loss: number;
+      accuracy: number;
+      rows: number;
+      /** evaluate() of task 'story', a probe's group: accuracy over its candidate set ("he" or "it"). */
+      candidateAccuracy?: number;
+      candidateRows?: number;
+    }
+  >;
   /** Steps whose loss or gradients were not finite and so changed nothing. */
   divergedSteps: number;
   /** evaluate() only: per part of an answer (verb-noun: verb, noun), the share of answers with it right. */
@@ -411,8 +421,8 @@ export class Trainer {
   readonly maxStepsPerCall: number;
   /** n updates (default 1); the mean loss and accuracy of those n batches, each before its update. */
   step(n?: number): TrainResult;
-  /** Loss and accuracy on the held-out set. */
-  evaluate(): TrainResult;
+  /** Loss and accuracy on the held-out set; zeroHeads: heads (from 0) zeroed before W_out (ablation). */
+  evaluate(options?: { zeroHeads?: ReadonlyArray<{ layer: number; head: number }> }): TrainResult;
   /** Per head, mean attention from "?" on the latest verb and latest noun (held-out set). */
   headShares(): HeadShare[];
   /**
