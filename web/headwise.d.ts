@@ -334,7 +334,20 @@ export interface TrainerWeights {
 }
 
 export type HeadRole =
-  'previous token' | 'first token' | 'self' | 'induction' | 'duplicate token' | 'latest verb' | 'latest noun' | 'mixed';
+  | 'previous token'
+  | 'first token'
+  | 'self'
+  | 'induction'
+  | 'duplicate token'
+  | 'latest verb'
+  | 'latest noun'
+  | 'subject antecedent'
+  | 'object antecedent'
+  | 'possessive antecedent'
+  | 'agreement'
+  | 'name copy'
+  | 'two back'
+  | 'mixed';
 
 /** One head's role scores: mean attention weights over the held-out set (null: nothing counted). */
 export interface HeadRoleScores {
@@ -352,6 +365,14 @@ export interface HeadRoleScores {
   verb?: number | null;
   /** Tasks 'verb-noun' and 'verb': from "?" to the latest noun. */
   noun?: number | null;
+  /** Task 'story' (docs/story.md): from a probe's query to its antecedent, counted rows only. */
+  subject?: number | null;
+  object?: number | null;
+  possessive?: number | null;
+  agreement?: number | null;
+  name?: number | null;
+  /** Task 'story': from t to t - 2. */
+  twoBack?: number | null;
   role: HeadRole;
 }
 

@@ -12,6 +12,7 @@
 
 #include "tasks/story.hpp"
 #include "tasks/task.hpp"
+#include "train/role_scores.hpp"
 
 namespace headwise::tasks {
 namespace {
@@ -340,6 +341,22 @@ TEST(StoryTask, TheLecturesSentenceIsAChaseRecord) {
   EXPECT_EQ(st::antecedent_of(ids, 10, st::kObject), 4);  // "catch" -> "ball"
   int c[kMaxCandidates];
   EXPECT_EQ(st::candidates_of(ids, 6, st::kSubject, c), 0);  // both "it": not counted
+}
+
+TEST(StoryTask, HeadsAreNamedByTheTasksProbes) {
+  const Task& task = *find_task("story");
+  const char* expected[] = {"subject antecedent", "object antecedent", "possessive antecedent",
+                            "agreement",          "name copy",         "two back"};
+  for (int k = 0; k < 6; ++k) {
+    train::RoleScores s;
+    s.previous_token = 0.2;
+    s.task.assign(6, 0.1);
+    s.task[std::size_t(k)] = 0.6;
+    EXPECT_STREQ(train::role_name(s, task), expected[k]);
+  }
+  train::RoleScores mixed;
+  mixed.task.assign(6, 0.25);
+  EXPECT_STREQ(train::role_name(mixed, task), "mixed");
 }
 
 }  // namespace
