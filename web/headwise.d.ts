@@ -444,6 +444,8 @@ export class Trainer {
   step(n?: number): TrainResult;
   /** Loss and accuracy on the held-out set; zeroHeads: heads (from 0) zeroed before W_out (ablation). */
   evaluate(options?: { zeroHeads?: ReadonlyArray<{ layer: number; head: number }> }): TrainResult;
+  /** { step, heldOut: evaluate(), roles: roleScores() }: the Learn panel's curve point. */
+  measure(): { step: number; heldOut: TrainResult; roles: HeadRoleScores[][] };
   /** Per head, mean attention from "?" on the latest verb and latest noun (held-out set). */
   headShares(): HeadShare[];
   /**
@@ -618,6 +620,12 @@ export interface PooledTrainer {
   /** Why it steps on the calling thread although workers were asked for, or null. */
   readonly fallbackReason: string | null;
   readonly divergedSteps: number;
+  readonly task: Trainer['task'];
+  readonly parameters: Trainer['parameters'];
+  readonly stepMultiplyAdds: number;
+  /** The most steps one step(n) may take (the Trainer's). */
+  readonly maxStepsPerCall: number;
+  sequenceIds(sequence: string | ReadonlyArray<string | number>): number[];
   /** n updates, each split across the workers; as Trainer.step(n). */
   step(n?: number): Promise<TrainResult>;
   /** The held-out set's loss and accuracy, computed in a worker. */
@@ -649,10 +657,16 @@ export interface WorkerTrainerInfo {
   vocabulary: number;
   evalSize: number;
   batch: number;
+  /** The worker's Trainer's maxStepsPerCall (one call's limit): the bound where no worker started. */
+  maxStepsPerCall: number;
+  options: Readonly<Required<TrainerOptions>>;
+  task: Trainer['task'];
+  parameters: Trainer['parameters'];
 }
 /**
  * A trainer off the calling thread (createWorkerTrainer), in one of the page's trainer workers:
- * at most workerSlotLimit() of them run at once, and trainers share them past that bound.
+ * at most workerSlotLimit() of them run at once, and trainers share them past that bound. Its
+ * members and checks are every trainer's (Trainer, PooledTrainer), answered with promises.
  */
 export class WorkerTrainer {
   /** 'worker', or 'page' where no worker started (then `why` says why and each step blocks the page). */
@@ -664,17 +678,29 @@ export class WorkerTrainer {
   /** How many other trainers share its worker now. */
   readonly sharing: number;
   readonly info: WorkerTrainerInfo;
-  /** The most steps one step(n) may ask for. */
-  readonly maxStepsPerRequest: number;
-  step(n?: number): Promise<{ step: number; loss: number }>;
+  readonly options: Readonly<Required<TrainerOptions>>;
+  readonly task: Trainer['task'];
+  readonly parameters: Trainer['parameters'];
+  readonly steps: number;
+  readonly stepMultiplyAdds: number;
+  /** The most steps one step(n) may ask for (in a worker one request's limit; on the page one call's). */
+  readonly maxStepsPerCall: number;
+  step(n?: number): Promise<TrainResult>;
+  evaluate(): Promise<TrainResult>;
   measure(): Promise<{ step: number; heldOut: TrainResult; roles: HeadRoleScores[][] }>;
-  attention(ids: ArrayLike<number>): Promise<Float32Array[][]>;
+  attention(sequence: string | ReadonlyArray<string | number>): Promise<{
+    tokens: string[];
+    layers: Array<{ queries: number; heads: Float32Array[] }>;
+  }>;
+  sequenceIds(sequence: string | ReadonlyArray<string | number>): number[];
+  getWeights(): Promise<TrainerWeights>;
+  setWeights(weights: Partial<TrainerWeights> | Record<string, ArrayLike<number>>): Promise<void>;
   dispose(): void;
 }
 /**
  * A trainer (createTrainer options) off the calling thread, so it never waits for a step. timeoutMs
  * is the fixed part of every request's deadline (default 15000); each request may take that plus
- * its work at a slow machine's rate, plus what is queued before it in its worker.
+ * its work at a slow machine's rate (a worker gets one request at a time, so nothing waits before it).
  */
 export function createWorkerTrainer(
   module: Headwise,
@@ -683,7 +709,7 @@ export function createWorkerTrainer(
     kinds?: ReadonlyArray<'node' | 'module' | 'blob'>;
     workerUrl?: string | URL;
     timeoutMs?: number;
-    /** Ends the wait of a trainer that needs another kind of worker (another workerUrl) at the bound. */
+    /** Abandons the creation at any point: a wait for a worker ends, the creation is dropped or freed. */
     signal?: AbortSignal;
   },
 ): Promise<WorkerTrainer>;

@@ -5,17 +5,20 @@ import { describe, floatArrayArgument } from './arguments.js';
 import { HeadwiseError } from './errors.js';
 import { headRoles, ROLE_SHARE } from './head-roles.js';
 import { vocabulary } from './train-task.js';
+import {
+  attentionOf,
+  disposedError,
+  sequenceIdsOf,
+  stepCount,
+  weightsArgument,
+  WEIGHTS_FORMAT,
+} from './trainer-contract.js';
 import { normalizeTrainerOptions, optionTableOf } from './trainer-options.js';
 
 /** The verb-and-noun task's 21 tokens in id order: nouns 0-7, verbs 8-15, fillers 16-19, "?" = 20. */
 export const TRAIN_VOCABULARY = vocabulary;
 /** Parameters within +-TRAINABLE_RANGE train with finite steps (docs/guarantees.md, the trainable range). */
 export const TRAINABLE_RANGE = 2 ** 10;
-// Keys getWeights() adds next to the tensors; setWeights() accepts them back and ignores them.
-const WEIGHT_META_KEYS = new Set(['format', 'config', 'step']);
-const WEIGHTS_FORMAT = 'headwise-trainer-weights/2';
-// Format 1 (one layer, before the layer library) named the block's tensors without "blocks.0.".
-const WEIGHTS_FORMAT_1 = 'headwise-trainer-weights/1';
 
 const registries = new WeakMap();
 
@@ -129,17 +132,7 @@ export class Trainer {
    * (divergedSteps counts them). One call does at most maxStepsPerCall steps: call repeatedly.
    */
   step(n = 1) {
-    if (typeof n !== 'number') throw new TypeError(`n must be a number, got ${describe(n)}`);
-    if (!Number.isInteger(n) || n < 1 || n > 1e6) {
-      throw new RangeError(`n must be a whole number between 1 and 1000000, got ${describe(n)}`);
-    }
-    if (n > this.maxStepsPerCall) {
-      throw new RangeError(
-        `step(${n}) would take ${Math.round(n * this.stepMultiplyAdds)} multiply-adds, more than one ` +
-          `call's limit of ${this.#limit}: call step() repeatedly, at most ${this.maxStepsPerCall} steps a ` +
-          'call for this trainer',
-      );
-    }
+    stepCount(n, this);
     const result = this.#checked(this.#core.call('trainerStep', this.#live(), n));
     this.steps = result.step;
     return result;
@@ -236,6 +229,11 @@ export class Trainer {
     return this.#checked(this.#core.call('trainerEvaluate', this.#live(), pairs));
   }
 
+  /** { step, heldOut: evaluate(), roles: roleScores() }: the Learn panel's curve point. */
+  measure() {
+    return { step: this.steps, heldOut: this.evaluate(), roles: this.roleScores() };
+  }
+
   /**
    * Per head of the last block, the mean attention from the read position on each of the task's
    * probes over the held-out set ("verb": the latest verb, "noun": the latest noun): a head that
@@ -280,46 +278,7 @@ export class Trainer {
    * an array of ids. For a task read at a final "?", the "?" may be left out.
    */
   sequenceIds(sequence) {
-    const { words, tokens, readout } = this.task;
-    const asksAtEnd = readout === 'last' && words[words.length - 1] === '?';
-    let items = sequence;
-    if (typeof sequence === 'string') {
-      if (sequence.length > 64 * tokens) {
-        throw new RangeError(`the sequence must be ${tokens} tokens, got a string of ${sequence.length} characters`);
-      }
-      items = sequence.trim().split(/\s+/);
-    }
-    if (!Array.isArray(items) && !ArrayBuffer.isView(items)) {
-      throw new TypeError(
-        `the sequence must be a string, an array of words or an array of ids, got ${describe(sequence)}`,
-      );
-    }
-    // The length first: nothing is converted for a sequence that cannot be right.
-    const length = items.length;
-    if (typeof length !== 'number' || length > tokens || length < tokens - (asksAtEnd ? 1 : 0)) {
-      throw new RangeError(
-        `the sequence must be ${tokens} tokens${asksAtEnd ? ' (the last one "?")' : ''}, got ${length}`,
-      );
-    }
-    const query = words.length - 1;
-    const ids = Array.from(items, (item, i) => {
-      if (typeof item === 'number') {
-        if (!Number.isInteger(item) || item < 0 || item >= words.length) {
-          throw new RangeError(`sequence[${i}] must be a token id between 0 and ${words.length - 1}, got ${item}`);
-        }
-        return item;
-      }
-      const id = words.indexOf(item);
-      if (id < 0) throw new RangeError(`sequence[${i}] ${describe(item)} is not in the vocabulary`);
-      return id;
-    });
-    if (asksAtEnd) {
-      if (ids.length === tokens - 1) ids.push(query);
-      if (ids[tokens - 1] !== query || ids.slice(0, -1).includes(query)) {
-        throw new RangeError(`the sequence must be ${tokens - 1} words followed by "?", got ${ids.length} tokens`);
-      }
-    }
-    return ids;
+    return sequenceIdsOf(this.task, sequence);
   }
 
   /**
@@ -329,18 +288,13 @@ export class Trainer {
    */
   attention(sequence) {
     const ids = this.sequenceIds(sequence);
-    const layers = this.#checked(this.#core.call('trainerAttention', this.#live(), Int32Array.from(ids)));
-    const T = this.task.tokens;
+    const flat = this.#checked(this.#core.call('trainerAttention', this.#live(), Int32Array.from(ids)));
     const H = this.options.heads;
-    return {
-      tokens: ids.map((id) => this.task.words[id]),
-      layers: layers.map((flat) => {
-        const queries = flat.length / (H * T);
-        const heads = [];
-        for (let h = 0; h < H; h += 1) heads.push(flat.slice(h * queries * T, (h + 1) * queries * T));
-        return { queries, heads };
-      }),
-    };
+    const layers = flat.map((maps) => {
+      const size = maps.length / H;
+      return Array.from({ length: H }, (_, h) => maps.slice(h * size, (h + 1) * size));
+    });
+    return attentionOf(this.task, ids, layers);
   }
 
   /**
@@ -379,23 +333,11 @@ export class Trainer {
    * format 1 (one layer) load into a one-layer model.
    */
   setWeights(weights) {
-    if (weights === null || typeof weights !== 'object' || Array.isArray(weights)) {
-      throw new TypeError(`setWeights expects an object such as getWeights() returns, got ${describe(weights)}`);
-    }
     const rows = new Map(this.#rows.map((row) => [row.name, row]));
-    const format = weights.format;
-    if (format !== undefined && format !== WEIGHTS_FORMAT && format !== WEIGHTS_FORMAT_1) {
-      throw new RangeError(`weights.format must be "${WEIGHTS_FORMAT}", got ${describe(format)}`);
-    }
-    const oldNames = format === WEIGHTS_FORMAT_1 && this.options.layers === 1;
-    const checked = [];
-    for (const key of Object.keys(weights)) {
-      if (WEIGHT_META_KEYS.has(key)) continue;
-      const name = oldNames && !rows.has(key) ? `blocks.0.${key}` : key;
-      const row = rows.get(name);
-      if (!row) throw new TypeError(`unknown weight ${describe(key)} (this model has ${[...rows.keys()].join(', ')})`);
-      checked.push([row.offset, floatArrayArgument(name, weights[key], row.size, row.shape)]);
-    }
+    const checked = weightsArgument(rows, weights, this.options.layers).map(([name, array]) => [
+      rows.get(name).offset,
+      array,
+    ]);
     const view = this.#checked(this.#core.call('trainerBufferView', this.#live(), 0));
     for (const [at, array] of checked) view.set(array, at);
   }
@@ -409,7 +351,7 @@ export class Trainer {
   }
 
   #live() {
-    if (this.#handle === 0) throw new HeadwiseError('this trainer was disposed');
+    if (this.#handle === 0) throw disposedError();
     return this.#handle;
   }
 

@@ -164,12 +164,18 @@ describe('a real worker (web/pool/worker.js) and hostile requests', () => {
       ok: false,
       error: { message: /heads/ },
     });
-    // Its sizes come back: the caller bounds its requests and checks their replies with them.
-    expect(await ask({ id: 41, op: 'trainerCreate', trainer: 1, options: { heads: 2, seed: 2 } })).toEqual({
+    // Its sizes come back: the caller bounds its requests and checks their replies with them; and
+    // its options, task and parameters (the trainer contract's members).
+    const created = await ask({ id: 41, op: 'trainerCreate', trainer: 1, options: { heads: 2, seed: 2 } });
+    expect(created).toMatchObject({
       id: 41,
       ok: true,
       result: { stepMultiplyAdds: 3219456, layers: 1, heads: 2, tokens: 12, vocabulary: 21, evalSize: 2048, batch: 32 },
     });
+    expect(created.result.maxStepsPerCall).toBe(Math.floor(2e9 / 3219456));
+    expect(created.result.options).toMatchObject({ heads: 2, seed: 2, evalSize: 2048 });
+    expect(created.result.task).toMatchObject({ name: 'verb-noun', tokens: 12, readout: 'last' });
+    expect(created.result.parameters[0]).toEqual({ name: expect.any(String), shape: expect.any(Array) });
     const stepped = await ask({ id: 42, op: 'trainerStep', trainer: 1, steps: 3 });
     expect(stepped).toMatchObject({ ok: true, result: { step: 3 } });
     expect(stepped.result.loss).toBeGreaterThan(0);

@@ -234,3 +234,28 @@ describe('failing workers during training', () => {
     expect(hw.liveTrainers()).toBe(before);
   });
 });
+
+test('no workers (a pool of size 1): the data-parallel trainer keeps the call limit, yields the thread', async () => {
+  // The Learn panel's 2-layer model: one call may take maxStepsPerCall steps (6 here), as a
+  // Trainer's; step(1e6) was accepted and held the thread for good. Between steps the thread is
+  // given back: a timer runs, and dispose() stops a run between two steps.
+  const model = { task: 'induction', layers: 2, heads: 4, dModel: 64, mlpWidth: 0, batch: 32, evalSize: 128, seed: 0 };
+  const pool = await createPool({ size: 1, module: hw });
+  const t = pool.createTrainer(model);
+  const local = hw.createTrainer(model);
+  expect(t.maxStepsPerCall).toBe(local.maxStepsPerCall);
+  local.dispose();
+  const t0 = performance.now();
+  await expect(t.step(1e6)).rejects.toThrow(/^step\(1000000\) would take \d+ multiply-adds, more than one call allows/);
+  expect(performance.now() - t0).toBeLessThan(100);
+  let ticks = 0;
+  const timer = setInterval(() => (ticks += 1), 0);
+  const run = t.step(t.maxStepsPerCall);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(ticks).toBeGreaterThanOrEqual(1); // the timer ran while the run went on
+  t.dispose();
+  await expect(run).rejects.toThrow('this trainer was disposed');
+  clearInterval(timer);
+  expect(t.steps).toBeLessThan(t.maxStepsPerCall);
+  pool.dispose();
+});

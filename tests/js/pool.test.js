@@ -134,6 +134,36 @@ test('options are checked', async () => {
   await expect(createPool({ size: 2.5 })).rejects.toThrow(RangeError);
   await expect(createPool({ timeoutMs: -1 })).rejects.toThrow(/timeoutMs/);
   await expect(createPool({ workers: 2 })).rejects.toThrow(/unknown createPool option "workers"/);
+  // Not a Headwise: refused at once, not at its first use ("createAttention is not a function").
+  for (const module of [{}, null, 3, { createAttention: () => null }]) {
+    const error = await createPool({ size: 1, module }).catch((e) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(/^module must be a Headwise instance \(from loadHeadwise\(\)\), got /);
+  }
+});
+
+test('an honest busy pool is not taken for a dead one: a forward waits for the work queued before it', async () => {
+  // 600 split forwards at once (T 256, width 256, 8 heads: about 1e8 FLOPs a part, a few ms) with a
+  // fixed deadline of 1 s: the last ones wait seconds behind the others in their worker. Each
+  // forward's deadline counts its work and the work queued before it in that worker.
+  const config = { batch: 1, tokens: 256, dModel: 256, heads: 8, seed: 5 };
+  // Starting a worker (loading the module) must also answer within timeoutMs: under heavy load it
+  // may not, which is not what this test is about, so the pool is asked again (at most 3 times).
+  let pool;
+  for (let tries = 0; tries < 3 && !(pool?.size === 2); tries += 1) {
+    pool?.dispose();
+    pool = await createPool({ size: 2, timeoutMs: 1000, module: hw });
+  }
+  expect([pool.size, pool.fallbackReason]).toEqual([2, null]);
+  const layer = pool.createAttention(config);
+  const x = hw.randomInput(config, 1);
+  const expected = await single(config, x);
+  const t0 = performance.now();
+  const outputs = await Promise.all(Array.from({ length: 600 }, () => layer.forward(x, { parallel: 'always' })));
+  const ms = performance.now() - t0;
+  expect([pool.replacements, pool.fallbackReason, pool.size], `${ms.toFixed(0)} ms`).toEqual([0, null, 2]);
+  for (const y of [outputs[0], outputs[299], outputs[599]]) expectClose(y, expected);
+  pool.dispose();
 });
 
 test('size 1 starts no worker and computes on the calling thread', async () => {

@@ -107,51 +107,19 @@ test('an honest request is given the time its work needs: the deadline grows wit
   const measured = await trainer.measure();
   expect(measured.roles).toHaveLength(2);
   const maps = await trainer.attention(new Int32Array(64).map((_, i) => i % 16));
-  expect(maps.map((layer) => layer.map((m) => m.length))).toEqual([
+  expect(maps.layers.map((layer) => layer.heads.map((m) => m.length))).toEqual([
     [4096, 4096, 4096, 4096],
     [4096, 4096, 4096, 4096],
   ]);
 });
 
-test('hostile arguments are refused on this side, by their length first; the trainer keeps working', async () => {
-  const trainer = await start();
-  const { tokens, vocabulary } = trainer.info;
-  await expect(trainer.step('3')).rejects.toThrow(TypeError);
-  for (const n of [0, 1.5, NaN, Infinity, trainer.maxStepsPerRequest + 1]) {
-    await expect(trainer.step(n)).rejects.toThrow(/n must be a whole number from 1 to \d+/);
-  }
-  await expect(trainer.attention({ length: 3, 0: 1 })).rejects.toThrow(TypeError);
-  await expect(trainer.attention('0 1 2')).rejects.toThrow(TypeError);
-  // A sparse array of length 2^32 - 1 and a Proxy claiming 10^9 elements: refused by their length,
-  // before any element is read.
-  await expect(trainer.attention(new Array(2 ** 32 - 1))).rejects.toThrow(
-    new RegExp(`ids must hold 1 to ${tokens} token ids, got 4294967295`),
-  );
-  let reads = 0;
-  const huge = new Proxy([], {
-    get: (target, key) => (key === 'length' ? 1e9 : ((reads += 1), 0)),
-  });
-  await expect(trainer.attention(huge)).rejects.toThrow(/got 1000000000/);
-  expect(reads).toBe(0);
-  await expect(trainer.attention([])).rejects.toThrow(RangeError);
-  const ids = Array.from({ length: tokens }, (_, i) => i % vocabulary);
-  for (const [bad, pattern] of [
-    [NaN, /ids\[5\] must be a token id from 0 to \d+, got NaN/],
-    [vocabulary, /got \d+/],
-    [-1, /got -1/],
-    ['1', /got 1/],
-    [2.5, /got 2.5/],
-  ]) {
-    const wrong = ids.slice();
-    wrong[5] = bad;
-    await expect(trainer.attention(wrong)).rejects.toThrow(pattern);
-  }
-  expect(trainer.failure).toBeNull();
-  expect(await trainer.step(2)).toMatchObject({ step: 2 });
-  const maps = await trainer.attention(ids);
-  expect(maps).toHaveLength(2);
+// The trainer's own arguments (step counts, sequences, weights) are the contract's
+// (tests/js/trainer-contract.test.js); here, the settings.
+test('bad settings are refused at once', async () => {
   await expect(createWorkerTrainer(hw, SMALL, { kinds: ['node'], name: 'x' })).rejects.toThrow(/unknown setting/);
   await expect(createWorkerTrainer(hw, SMALL, { timeoutMs: NaN })).rejects.toThrow(RangeError);
+  await expect(createWorkerTrainer(hw, SMALL, { signal: 'stop' })).rejects.toThrow(/signal must be an AbortSignal/);
+  expect((await workerSlotStats()).workers).toBe(0);
 });
 
 test('a reply of the wrong shape gives the worker up with the reason', async () => {
@@ -162,6 +130,69 @@ test('a reply of the wrong shape gives the worker up with the reason', async () 
   expect(error.message).toMatch(/sent an invalid message: trainerAttention must answer 2 layers x 2 heads/);
   expect(trainer.failure).toBe(error.message);
   expect((await workerSlotStats()).workers).toBe(0);
+});
+
+test('a reply whose numbers are not finite (a step loss of NaN, no step diverged) gives the worker up', async () => {
+  const trainer = await start(SMALL, { workerUrl: fixture('lies-nan-loss') });
+  const error = await trainer.step(1).catch((e) => e);
+  expect(error).toBeInstanceOf(WorkerFailure);
+  expect(error.message).toMatch(/sent an invalid message: trainerStep must answer .* \(finite unless diverged\)/);
+  expect(trainer.failure).toBe(error.message);
+});
+
+test('no worker (kinds: []): a request on this thread is capped at one call, as a Trainer', async () => {
+  // The Learn panel's 2-layer model: 3.3e8 multiply-adds a step. In a worker one request may ask
+  // 2e10 of them (60 steps); on this thread one call's 2e9 (6 steps, about 0.2 s), as Trainer.step.
+  const model = { task: 'induction', layers: 2, heads: 4, dModel: 64, mlpWidth: 0, batch: 32, evalSize: 128, seed: 0 };
+  const local = hw.createTrainer(model);
+  const onPage = await start(model, { kinds: [] });
+  expect(onPage.where).toBe('page');
+  expect(onPage.maxStepsPerCall).toBe(local.maxStepsPerCall);
+  expect(onPage.maxStepsPerCall * onPage.stepMultiplyAdds).toBeLessThanOrEqual(2e9);
+  await expect(onPage.step(local.maxStepsPerCall + 1)).rejects.toThrow(/more than one call allows/);
+  const inWorker = await start(model);
+  expect(inWorker.maxStepsPerCall).toBe(Math.floor(2e10 / inWorker.stepMultiplyAdds));
+  local.dispose();
+});
+
+test('start/reset storms: abandoned creations are dropped unsent, the next start does not wait', async () => {
+  // The Learn panel's two models, as "Train live" creates them; 40 starts each abandoned (its
+  // AbortSignal) 0-10 ms later. Counted by the workers themselves: a creation is sent to a worker
+  // only when the worker is free, so at the next start at most one abandoned creation per worker
+  // is still running, and the new trainers are created and step at once.
+  const base = { task: 'induction', heads: 4, dModel: 64, mlpWidth: 0, batch: 32, evalSize: 128, seed: 0 };
+  const models = [1, 2].map((layers) => ({ ...base, layers }));
+  const created = [];
+  const channel = new BroadcastChannel('headwise-trainer-creates');
+  channel.onmessage = (event) => created.push(event.data);
+  const settings = { workerUrl: fixture('counts-creates') };
+  try {
+    const abandoned = [];
+    for (let i = 0; i < 40; i += 1) {
+      const controller = new AbortController();
+      for (const model of models) {
+        abandoned.push(start(model, { ...settings, signal: controller.signal }).catch((error) => error));
+      }
+      await new Promise((resolve) => setTimeout(resolve, (i * 7) % 11));
+      controller.abort();
+    }
+    // Each abandoned start is refused with the signal's reason (or, created before the abort, disposed).
+    for (const outcome of await Promise.all(abandoned)) {
+      if (outcome instanceof Error) expect(outcome.name).toBe('AbortError');
+    }
+    const atStart = created.length;
+    const t0 = performance.now();
+    const fresh = await Promise.all(models.map((model) => start(model, settings)));
+    await Promise.all(fresh.map((t) => t.step(1)));
+    const ms = performance.now() - t0;
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the broadcasts arrive
+    const limit = await workerSlotLimit();
+    // The fresh two, and at most one abandoned creation per worker ahead of them.
+    expect(created.length - atStart, `creations after the storm (${ms.toFixed(0)} ms)`).toBeLessThanOrEqual(2 + limit);
+    expect(atStart, 'creations sent during the storm').toBeLessThan(80);
+  } finally {
+    channel.close();
+  }
 });
 
 test('at the bound, trainers needing another kind of worker wait in turn; an AbortSignal ends a wait', async () => {

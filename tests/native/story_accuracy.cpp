@@ -4,6 +4,7 @@
 // from "but" and from "catch" (on "dog" and "ball"), and the ablation table (each head zeroed
 // alone: accuracy per probe). Seeds run one after another in this process.
 // Usage: story_accuracy layers heads width steps every seed [seed...]
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -88,8 +89,13 @@ int main(int argc, char** argv) {
       for (std::size_t h = 0; h < H; ++h) {
         const float* rb = p + (h * T + but) * T;
         const float* rc = p + (h * T + catch_at) * T;
-        std::printf(" H%zu but->dog %.2f ball %.2f catch->ball %.2f dog %.2f |", h + 1, rb[dog],
-                    rb[ball], rc[ball], rc[dog]);
+        // And where each row peaks (a word of the sentence and its weight).
+        const int top_b = int(std::max_element(rb, rb + but + 1) - rb);
+        const int top_c = int(std::max_element(rc, rc + catch_at + 1) - rc);
+        std::printf(
+            " H%zu but->dog %.2f ball %.2f (top %s %.2f) catch->ball %.2f dog %.2f (top %s %.2f) |",
+            h + 1, rb[dog], rb[ball], lecture[top_b], rb[top_b], rc[ball], rc[dog], lecture[top_c],
+            rc[top_c]);
       }
       std::printf("\n");
     }

@@ -35,6 +35,7 @@ export class InductionLive {
   #lease = null; // split 'data': a promise of the shared pool's lease (its trainers go with it)
   #resume = null; // resolves the wait of a paused run
   #disposed = false;
+  #abort = new AbortController(); // dispose() abandons trainers still being created
 
   /**
    * models: [{ name, layers, options, steps }] (from the checkpoints); sequence: the shown one
@@ -131,6 +132,7 @@ export class InductionLive {
   dispose() {
     if (this.#disposed) return;
     this.#disposed = true;
+    this.#abort.abort();
     this.#resume?.();
     this.#close();
   }
@@ -159,14 +161,15 @@ export class InductionLive {
 
   // split 'model': the model's trainer in one of the page's trainer workers (or on the page).
   async #workerTrainer(run) {
-    const trainer = await createWorkerTrainer(this.#hw, run.options, { kinds: this.#kinds });
+    const settings = { kinds: this.#kinds, signal: this.#abort.signal };
+    const trainer = await createWorkerTrainer(this.#hw, run.options, settings);
     if (this.#disposed) return trainer.dispose();
     this.#trainers.push(trainer);
     Object.assign(run, { where: trainer.where, why: trainer.why });
     return {
-      step: (n) => trainer.step(n),
+      step: (n) => trainer.step(Math.min(n, trainer.maxStepsPerCall)),
       measure: () => trainer.measure(),
-      maps: () => trainer.attention(this.sequence.ids),
+      maps: async () => (await trainer.attention(this.sequence.ids)).layers.map((layer) => layer.heads),
       stopped: () => false,
       stepped: () => {},
     };
@@ -185,7 +188,7 @@ export class InductionLive {
       why: onPage ? (lease.fallbackReason ?? 'no worker here') : null,
     });
     return {
-      step: (n) => trainer.step(n),
+      step: (n) => trainer.step(Math.min(n, trainer.maxStepsPerCall)),
       measure: () => trainer.measure(),
       maps: async () => (await trainer.attention(this.sequence.ids)).layers.map((layer) => layer.heads),
       stopped: () => trainer.disposed,

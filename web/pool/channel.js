@@ -49,10 +49,12 @@ export class Channel {
     if (this.#broken) return Promise.reject(new WorkerFailure(this.#broken));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => this.break(`${this.#name} did not answer ${op} within ${Math.round(timeoutMs)} ms`),
-        timeoutMs,
-      );
+      // A deadline is judged once this thread has read its messages: a reply that came while this
+      // thread was busy (sending a burst of requests, say) is in time.
+      const late = () => {
+        if (this.#pending.has(id)) this.break(`${this.#name} did not answer ${op} within ${Math.round(timeoutMs)} ms`);
+      };
+      const timer = setTimeout(() => setTimeout(late), timeoutMs);
       this.#pending.set(id, { id, op, expected: expectedLength ?? expect, resolve, reject, timer });
       this.#endpoint.busy(true);
       try {

@@ -11,9 +11,7 @@
 // several, the slices' gradients are the batch's up to the order of the float sums (measured
 // within 1e-6 + 1e-5 |g|, tests/js/pool-train.test.js), so runs of different worker counts
 // drift apart slowly, as any change of summation order does.
-import { describe } from '../arguments.js';
-import { HeadwiseError } from '../errors.js';
-import { SLOWEST_MULTIPLY_ADDS_PER_MS } from './protocol.js';
+import { attentionOf, disposedError, meanOfSteps, stepCount } from '../trainer-contract.js';
 
 /** Contiguous, balanced row ranges [from, to) of a batch of `rows` for `parts` instances. */
 export function rowRanges(rows, parts) {
@@ -113,7 +111,7 @@ export class PooledTrainer {
   }
 
   #live() {
-    if (this.disposed) throw new HeadwiseError('this trainer was disposed');
+    if (this.disposed) throw disposedError();
   }
 
   // Calls run one after another (a step reads the weights the previous one wrote).
@@ -123,32 +121,47 @@ export class PooledTrainer {
     return run;
   }
 
+  /** The task (as Trainer.task). */
+  get task() {
+    return this.#main.task;
+  }
+
+  /** Parameter tensors in buffer order (as Trainer.parameters). */
+  get parameters() {
+    return this.#main.parameters;
+  }
+
+  /** Multiply-adds of one step (split across the instances). */
+  get stepMultiplyAdds() {
+    return this.#main.stepMultiplyAdds;
+  }
+
+  /** The most steps one step(n) may take: the Trainer's (one call's limit over one step's work). */
+  get maxStepsPerCall() {
+    return this.#main.maxStepsPerCall;
+  }
+
+  /** Token ids of one sequence of the task (as Trainer.sequenceIds). */
+  sequenceIds(sequence) {
+    this.#live();
+    return this.#main.sequenceIds(sequence);
+  }
+
   /**
-   * n updates (default 1), each split across the workers: the mean over the n batches of the loss
-   * and accuracy (per group too) and the step count, as Trainer.step(n).
+   * n updates (default 1, at most maxStepsPerCall), each split across the workers: the mean over
+   * the n batches of the loss and accuracy (per group too) and the step count, as Trainer.step(n).
+   * The thread is given back between steps, also when they run on the calling thread.
    */
   async step(n = 1) {
-    if (typeof n !== 'number') throw new TypeError(`n must be a number, got ${describe(n)}`);
-    if (!Number.isInteger(n) || n < 1 || n > 1e6) {
-      throw new RangeError(`n must be a whole number between 1 and 1000000, got ${describe(n)}`);
-    }
     this.#live();
+    stepCount(n, this);
     return this.#serial(async () => {
-      const mean = { loss: 0, accuracy: 0, groups: {}, step: 0 };
+      const results = [];
       for (let i = 0; i < n; i += 1) {
         this.#live();
-        const e = await this.#stepOnce();
-        mean.loss += e.loss / n;
-        mean.accuracy += e.accuracy / n;
-        for (const [name, g] of Object.entries(e.groups)) {
-          const m = (mean.groups[name] ??= { loss: 0, accuracy: 0, rows: 0 });
-          m.loss += g.loss / n;
-          m.accuracy += g.accuracy / n;
-          m.rows += g.rows;
-        }
+        results.push(await this.#stepOnce());
       }
-      mean.step = this.#main.steps;
-      return mean;
+      return meanOfSteps(results, { step: this.#main.steps, divergedSteps: this.#divergedSteps });
     });
   }
 
@@ -167,7 +180,7 @@ export class PooledTrainer {
           .trainerRequest(slot, this, 'trainerGradients', fields, {
             transfer: [mine.buffer],
             expectedLength: parameters.length,
-            extraMs: work / SLOWEST_MULTIPLY_ADDS_PER_MS,
+            multiplyAdds: work,
           })
           .then((answer) => {
             slot.trainers.set(this.id, version); // the worker now holds these weights
@@ -181,6 +194,7 @@ export class PooledTrainer {
       if (total) this.#fallbackReason = 'the workers drew different batches from the same state';
       const e = this.#main.step(1); // the calling thread: Trainer.step() itself
       this.#divergedSteps = e.divergedSteps;
+      await new Promise((resolve) => setTimeout(resolve)); // timers and dispose() may run between steps
       return e;
     }
     const sum = sumSlices(total);
@@ -203,7 +217,7 @@ export class PooledTrainer {
       const slots = this.#slots();
       if (slots.length === 0) return null;
       const settled = await Promise.allSettled(make(slots));
-      if (this.disposed) throw new HeadwiseError('this trainer was disposed');
+      if (this.disposed) throw disposedError();
       const failures = settled.filter((s) => s.status === 'rejected').map((s) => s.reason);
       if (failures.length === 0) return settled.map((s) => s.value);
       const recovered = await this.#pool.recover(slots, failures, attempt === 1);
@@ -238,17 +252,13 @@ export class PooledTrainer {
   /** Every block's attention on one sequence, as Trainer.attention(), computed in a worker. */
   async attention(sequence) {
     this.#live();
-    const ids = Int32Array.from(this.#main.sequenceIds(sequence));
+    const ids = Int32Array.from(this.sequenceIds(sequence));
     return this.#serial(async () => {
       const answer = await this.#onWorkers('trainerAttention', (slots) => [
         this.#askFirst(slots[0], 'trainerAttention', { ids: ids.slice() }),
       ]);
       if (!answer) return this.#main.attention(Array.from(ids));
-      const T = this.#main.task.tokens;
-      return {
-        tokens: Array.from(ids, (id) => this.#main.task.words[id]),
-        layers: answer[0].map((heads) => ({ queries: heads[0].length / T, heads })),
-      };
+      return attentionOf(this.#main.task, ids, answer[0]);
     });
   }
 
@@ -267,12 +277,12 @@ export class PooledTrainer {
         ),
       );
     }
-    const extraMs =
-      (this.#main.stepMultiplyAdds * (this.options.evalSize / this.options.batch)) / SLOWEST_MULTIPLY_ADDS_PER_MS;
+    // The held-out set forward (a third of a step per batch of it), counted as whole steps.
+    const multiplyAdds = this.#main.stepMultiplyAdds * (this.options.evalSize / this.options.batch);
     // Replies are checked against the trainer's sizes (protocol.js: roles and maps per layer and head).
     const { layers, heads } = this.options;
     const expect = { layers, heads, tokens: this.#main.task.tokens };
-    sends.push(this.#pool.trainerRequest(slot, this, op, fields, { extraMs, expect }));
+    sends.push(this.#pool.trainerRequest(slot, this, op, fields, { multiplyAdds, expect }));
     return Promise.all(sends).then((answers) => {
       slot.trainers.set(this.id, this.#version);
       return answers.at(-1);

@@ -3,12 +3,13 @@
 // weights, runs the shapes too small to be worth the hand-off, and is what is left when workers
 // cannot start or keep failing (pool.fallbackReason then says why).
 import { loadHeadwise } from '../headwise.js';
-import { floatArrayArgument, optionsArgument } from '../arguments.js';
+import { describe, floatArrayArgument, optionsArgument } from '../arguments.js';
 import { HeadwiseError } from '../errors.js';
 import { Channel, WorkerFailure } from './channel.js';
 import { hardwareThreads, spawnWorker, workerKinds } from './spawn.js';
 import { flopsOf, headRanges, partConfig, partWeights, sumParts } from './split.js';
 import { PooledTrainer } from './data-parallel.js';
+import { SLOWEST_MULTIPLY_ADDS_PER_MS } from './protocol.js';
 
 /** Most workers a pool starts by default (more cores than this are left to the page). */
 export const DEFAULT_SIZE_CAP = 8;
@@ -19,8 +20,6 @@ export const DEFAULT_SIZE_CAP = 8;
  */
 export const SPLIT_MIN_FLOPS = 5e8;
 const DEFAULT_TIMEOUT_MS = 30_000;
-// A forward's deadline grows with its work, as if the worker computed at only this rate.
-const SLOWEST_FLOPS_PER_MS = 1e6;
 const POOL_OPTIONS = ['size', 'timeoutMs', 'workerUrl', 'module'];
 const FORWARD_OPTIONS = ['parallel'];
 const PARALLEL = ['auto', 'always', 'never'];
@@ -30,6 +29,15 @@ function sizeOption(size) {
     throw new RangeError(`size must be a whole number from 1 to 64, got ${String(size)}`);
   }
   return size;
+}
+
+// A Headwise (loadHeadwise()): refused at once when it is not one, not at its first use.
+function moduleOption(module) {
+  const needs = ['createAttention', 'createTrainer', 'memoryStats'];
+  if (module === null || typeof module !== 'object' || needs.some((name) => typeof module[name] !== 'function')) {
+    throw new TypeError(`module must be a Headwise instance (from loadHeadwise()), got ${describe(module)}`);
+  }
+  return module;
 }
 
 function timeoutOption(ms) {
@@ -46,6 +54,21 @@ class Slot {
     this.layers = new Map(); // layer id -> weights version sent
     this.trainers = new Map(); // trainer id -> weights version it holds (-1: created, none yet)
     this.replacing = null;
+    this.queuedMs = 0; // the work of the requests sent and not answered yet, at the slowest rate
+  }
+
+  /**
+   * Sends `op` with its deadline: the pool's fixed part, plus the work (multiply-adds at the slowest
+   * rate, protocol.js) of this request and of every one queued before it here (the worker answers
+   * in arrival order), so an honest busy worker is never taken for a dead one.
+   */
+  send(op, fields, fixedMs, { multiplyAdds = 0, ...rest } = {}) {
+    const workMs = multiplyAdds / SLOWEST_MULTIPLY_ADDS_PER_MS;
+    this.queuedMs += workMs;
+    const answer = this.channel.request(op, fields, { ...rest, timeoutMs: fixedMs + this.queuedMs });
+    const done = () => (this.queuedMs -= workMs);
+    answer.then(done, done);
+    return answer;
   }
 }
 
@@ -169,18 +192,15 @@ export class Pool {
   }
 
   /** @internal `op` for `trainer` on `slot`, creating the worker's trainer first if it has none. */
-  trainerRequest(slot, trainer, op, fields, { transfer = [], expectedLength, expect, extraMs = 0 } = {}) {
-    const { channel } = slot;
-    const timeoutMs = this.#timeoutMs + extraMs;
+  trainerRequest(slot, trainer, op, fields, { transfer = [], expectedLength, expect, multiplyAdds = 0 } = {}) {
     const sends = [];
     if (!slot.trainers.has(trainer.id)) {
       const options = { ...trainer.options };
-      sends.push(channel.request('trainerCreate', { trainer: trainer.id, options }, { timeoutMs: this.#timeoutMs }));
+      sends.push(slot.send('trainerCreate', { trainer: trainer.id, options }, this.#timeoutMs));
       slot.trainers.set(trainer.id, -1);
     }
-    sends.push(
-      channel.request(op, { trainer: trainer.id, ...fields }, { transfer, timeoutMs, expectedLength, expect }),
-    );
+    const rest = { transfer, expectedLength, expect, multiplyAdds };
+    sends.push(slot.send(op, { trainer: trainer.id, ...fields }, this.#timeoutMs, rest));
     return Promise.all(sends).then((answers) => answers.at(-1));
   }
 
@@ -207,7 +227,7 @@ export class Pool {
     this.#trainers.delete(trainer);
     for (const slot of this.#slots) {
       if (!slot.trainers.delete(trainer.id)) continue;
-      slot.channel.request('trainerDispose', { trainer: trainer.id }, { timeoutMs: this.#timeoutMs }).catch(() => {});
+      slot.send('trainerDispose', { trainer: trainer.id }, this.#timeoutMs).catch(() => {});
     }
   }
 
@@ -217,7 +237,7 @@ export class Pool {
     return Promise.all(
       this.#slots.map(async (slot) => ({
         name: slot.channel.name,
-        ...(await slot.channel.request('stats', {}, { timeoutMs: this.#timeoutMs })),
+        ...(await slot.send('stats', {}, this.#timeoutMs)),
       })),
     );
   }
@@ -258,28 +278,21 @@ export class Pool {
   }
 
   async #forwardOn(slot, layer, range, x) {
-    const { channel } = slot;
     const timeoutMs = this.#timeoutMs;
     const sends = [];
     if (!slot.layers.has(layer.id)) {
-      sends.push(
-        channel.request('create', { layer: layer.id, config: partConfig(layer.config, range) }, { timeoutMs }),
-      );
+      sends.push(slot.send('create', { layer: layer.id, config: partConfig(layer.config, range) }, timeoutMs));
       slot.layers.set(layer.id, -1);
     }
     if (slot.layers.get(layer.id) !== layer.version) {
       const weights = partWeights(layer.weightsForParts(), layer.config, range);
       const transfer = Object.values(weights).map((w) => w.buffer);
-      sends.push(channel.request('weights', { layer: layer.id, weights }, { transfer, timeoutMs }));
+      sends.push(slot.send('weights', { layer: layer.id, weights }, timeoutMs, { transfer }));
       slot.layers.set(layer.id, layer.version);
     }
     const expectedLength = x.length;
-    const flops = flopsOf(partConfig(layer.config, range));
-    const forward = channel.request(
-      'forward',
-      { layer: layer.id, x },
-      { timeoutMs: timeoutMs + flops / SLOWEST_FLOPS_PER_MS, expectedLength },
-    );
+    const multiplyAdds = flopsOf(partConfig(layer.config, range)) / 2;
+    const forward = slot.send('forward', { layer: layer.id, x }, timeoutMs, { multiplyAdds, expectedLength });
     return (await Promise.all([...sends, forward])).at(-1);
   }
 
@@ -310,7 +323,7 @@ export class Pool {
     this.#layers.delete(layer);
     for (const slot of this.#slots) {
       if (!slot.layers.delete(layer.id)) continue;
-      slot.channel.request('dispose', { layer: layer.id }, { timeoutMs: this.#timeoutMs }).catch(() => {});
+      slot.send('dispose', { layer: layer.id }, this.#timeoutMs).catch(() => {});
     }
   }
 
@@ -419,6 +432,7 @@ export async function createPool(options) {
   const given = optionsArgument('createPool', options, POOL_OPTIONS);
   const size = given.size === undefined ? await hardwareThreads(DEFAULT_SIZE_CAP) : sizeOption(given.size);
   const timeoutMs = given.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : timeoutOption(given.timeoutMs);
+  if (given.module !== undefined) moduleOption(given.module);
   const hw = given.module ?? (await loadHeadwise());
   return new Pool(hw, size, timeoutMs, given.workerUrl).start();
 }

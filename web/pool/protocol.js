@@ -14,6 +14,11 @@ const isFloat32Array = (value) => ArrayBuffer.isView(value) && typedArrayName.ca
 const isPlainObject = (value) =>
   value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
 const isLayerId = (value) => Number.isSafeInteger(value) && value > 0;
+const isCount = (value) => Number.isSafeInteger(value) && value >= 0;
+const isShare = (value) => typeof value === 'number' && value >= 0 && value <= 1;
+const isLoss = (value) => typeof value === 'number' && value >= 0;
+const isText = (value, most = 64) => typeof value === 'string' && value.length <= most;
+const isTexts = (value, most) => Array.isArray(value) && value.length <= most && value.every((t) => isText(t));
 const isInt32Array = (value) => ArrayBuffer.isView(value) && typedArrayName.call(value) === 'Int32Array';
 /** Most steps one trainerStep request may ask for (the worker answers within its deadline). */
 export const MAX_TRAIN_STEPS = 1000;
@@ -27,6 +32,7 @@ export const REQUEST_WORK_LIMIT = 2e10;
 /** Most token ids one trainerAttention request may carry (checked before anything is read). */
 export const MAX_IDS = 4096;
 const MAX_OPTIONS = 64;
+const MAX_TENSORS = 256;
 const MAX_OPTION_TEXT = 200;
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -92,6 +98,17 @@ const FIELD_CHECKS = {
     return v.length >= 1 && v.length <= MAX_IDS ? null : `must hold 1 to ${MAX_IDS} ids, got ${v.length}`;
   },
   parameters: (v) => (isFloat32Array(v) ? null : 'must be a Float32Array'),
+  // A trainer's weights by tensor name (checked by setWeights there; the page checked them first).
+  tensors: (v) => {
+    if (!isPlainObject(v)) return 'must be a plain object';
+    const keys = Object.keys(v);
+    if (keys.length > MAX_TENSORS) return `has ${keys.length} tensors, more than ${MAX_TENSORS}`;
+    for (const key of keys) {
+      if (PROTOTYPE_KEYS.has(key) || key.length > MAX_OPTION_TEXT) return `has a tensor "${key.slice(0, 40)}" refused`;
+      if (!isFloat32Array(v[key])) return `tensor "${key.slice(0, 40)}" must be a Float32Array`;
+    }
+    return null;
+  },
   batchState: (v) => (Number.isSafeInteger(v) && v >= 0 && v < 2 ** 32 ? null : 'must be a whole number below 2^32'),
   from: (v) => (Number.isSafeInteger(v) && v >= 0 ? null : 'must be a whole number >= 0'),
   to: (v) => (Number.isSafeInteger(v) && v >= 1 ? null : 'must be a whole number >= 1'),
@@ -113,6 +130,9 @@ export const REQUESTS = Object.freeze({
   trainerGradients: ['trainer', 'parameters', 'batchState', 'from', 'to'],
   trainerSetParameters: ['trainer', 'parameters'],
   trainerEvaluate: ['trainer'],
+  trainerGetWeights: ['trainer'],
+  trainerSetWeights: ['trainer', 'tensors'],
+  trainerRoles: ['trainer'],
 });
 
 /** What the worker accepts: null, or the reason the request is refused. */
@@ -143,6 +163,7 @@ export const TRAINER_INFO = Object.freeze([
   'vocabulary',
   'evalSize',
   'batch',
+  'maxStepsPerCall',
 ]);
 
 // What a successful reply to each op may carry: a check returning null or what is wrong. `expected`
@@ -160,35 +181,58 @@ const RESULT_CHECKS = {
     isPlainObject(r) && ['liveLayers', 'wasmMemoryBytes', 'heapInUseBytes'].every((k) => Number.isSafeInteger(r[k]))
       ? null
       : 'stats must answer { liveLayers, wasmMemoryBytes, heapInUseBytes }',
-  // The trainer's sizes, which bound its later requests and the checks of their replies.
-  trainerCreate: (r) =>
-    isPlainObject(r) &&
-    TRAINER_INFO.every((k) => Object.hasOwn(r, k) && Number.isSafeInteger(r[k]) && r[k] >= 1) &&
-    Object.keys(r).length === TRAINER_INFO.length
-      ? null
-      : `trainerCreate must answer { ${TRAINER_INFO.join(', ')} } (whole numbers >= 1)`,
-  trainerStep: (r) =>
-    isPlainObject(r) && Number.isSafeInteger(r.step) && r.step >= 0 && typeof r.loss === 'number'
-      ? null
-      : 'trainerStep must answer { step, loss }',
+  // The trainer's sizes, which bound its later requests and the checks of their replies, its
+  // options, task and parameter tensors (the contract's members, web/trainer-contract.js).
+  trainerCreate: (r) => {
+    const shape =
+      `trainerCreate must answer { ${TRAINER_INFO.join(', ')} } (whole numbers >= 1), ` +
+      '{ options, task: { name, words, tokens, readout, groups, probes }, parameters: [{ name, shape }] }';
+    const keys = [...TRAINER_INFO, 'options', 'task', 'parameters'];
+    if (!isPlainObject(r) || Object.keys(r).length !== keys.length || !keys.every((k) => Object.hasOwn(r, k)))
+      return shape;
+    if (!TRAINER_INFO.every((k) => Number.isSafeInteger(r[k]) && r[k] >= 1)) return shape;
+    const { task, parameters } = r;
+    const taskOk =
+      isPlainObject(task) &&
+      isText(task.name) &&
+      isTexts(task.words, MAX_IDS) &&
+      task.words.length === r.vocabulary &&
+      task.tokens === r.tokens &&
+      ['last', 'every'].includes(task.readout) &&
+      isTexts(task.groups, MAX_OPTIONS) &&
+      isTexts(task.probes, MAX_OPTIONS);
+    const parametersOk =
+      Array.isArray(parameters) &&
+      parameters.length >= 1 &&
+      parameters.length <= MAX_TENSORS &&
+      parameters.every(
+        (p) =>
+          isPlainObject(p) &&
+          isText(p.name, MAX_OPTION_TEXT) &&
+          Array.isArray(p.shape) &&
+          p.shape.length >= 1 &&
+          p.shape.length <= 8 &&
+          p.shape.every((d) => Number.isSafeInteger(d) && d >= 1),
+      );
+    return taskOk && parametersOk && FIELD_CHECKS.options(r.options) === null ? null : shape;
+  },
+  // The mean of the steps: finite, unless a step diverged (its loss is then what the core saw).
+  trainerStep: (r, known) => {
+    const shape = 'trainerStep must answer { step, loss, accuracy, groups, divergedSteps } (finite unless diverged)';
+    if (!isPlainObject(r) || !isCount(r.step) || !isCount(r.divergedSteps)) return shape;
+    if (known && r.divergedSteps > known.divergedSteps) return typeof r.loss === 'number' ? null : shape;
+    return evaluationProblem(r) ? shape : null;
+  },
   trainerMeasure: (r, info) => {
     const shape = 'trainerMeasure must answer { step, heldOut: { loss, accuracy, groups }, roles }';
     if (!isPlainObject(r) || !Number.isSafeInteger(r.step) || !isPlainObject(r.heldOut) || !Array.isArray(r.roles))
       return shape;
     if (!info) return null;
-    const { heldOut, roles } = r;
-    if (typeof heldOut.loss !== 'number' || typeof heldOut.accuracy !== 'number' || !isPlainObject(heldOut.groups))
-      return shape;
-    const ok =
-      roles.length === info.layers &&
-      roles.every(
-        (layer) =>
-          Array.isArray(layer) &&
-          layer.length === info.heads &&
-          layer.every((h) => isPlainObject(h) && typeof h.role === 'string' && h.role.length <= 64),
-      );
-    return ok ? null : `trainerMeasure must answer roles of ${info.layers} layers x ${info.heads} heads`;
+    if (evaluationProblem(r.heldOut)) return `${shape} (${evaluationProblem(r.heldOut)})`;
+    return rolesProblem(r.roles, info);
   },
+  trainerRoles: (r, info) =>
+    Array.isArray(r) ? (info ? rolesProblem(r, info) : null) : 'trainerRoles must answer roles',
   // Per layer, per head a map of T x T (or T: a classifier's last layer reads one position).
   trainerAttention: (r, info) => {
     if (!info) {
@@ -209,21 +253,75 @@ const RESULT_CHECKS = {
     return ok ? null : `trainerAttention must answer ${layers} layers x ${heads} heads of Float32Array(${T} x ${T})`;
   },
   trainerDispose: (r) => (r === null ? null : 'trainerDispose must answer null'),
+  // A slice's sums: its loss sum may be anything (a diverged batch's is not finite), the counts not.
   trainerGradients: (r, expectedLength) =>
     isPlainObject(r) &&
     isFloat32Array(r.gradient) &&
     r.gradient.length === expectedLength &&
-    ['lossSum', 'counted', 'correct', 'batchState'].every((k) => typeof r[k] === 'number') &&
-    isPlainObject(r.groups)
+    typeof r.lossSum === 'number' &&
+    ['counted', 'correct'].every((k) => isCount(r[k])) &&
+    FIELD_CHECKS.batchState(r.batchState) === null &&
+    isPlainObject(r.groups) &&
+    Object.values(r.groups).every(
+      (g) => isPlainObject(g) && typeof g.lossSum === 'number' && isCount(g.correct) && isCount(g.rows),
+    )
       ? null
       : `trainerGradients must answer { gradient: Float32Array of ${expectedLength} values, lossSum, counted, ` +
-        'correct, groups, batchState }',
+        'correct, groups, batchState } (counts whole numbers)',
   trainerSetParameters: (r) => (r === null ? null : 'trainerSetParameters must answer null'),
-  trainerEvaluate: (r) =>
-    isPlainObject(r) && typeof r.loss === 'number' && isPlainObject(r.groups)
-      ? null
-      : 'trainerEvaluate must answer { loss, accuracy, groups, ... }',
+  trainerEvaluate: (r) => {
+    const problem = evaluationProblem(r);
+    return problem ? `trainerEvaluate must answer { loss, accuracy, groups, ... }: ${problem}` : null;
+  },
+  // getWeights(): the format, options and step, and every parameter as numbers of its size.
+  trainerGetWeights: (r, info) => {
+    const shape = 'trainerGetWeights must answer { format, config, step, <every parameter>: finite numbers }';
+    if (!isPlainObject(r) || !isText(r.format, MAX_OPTION_TEXT) || !isPlainObject(r.config) || !isCount(r.step))
+      return shape;
+    if (!info) return null;
+    if (Object.keys(r).length !== info.parameters.length + 3) return shape;
+    const ok = info.parameters.every(({ name, shape: dims }) => {
+      const values = r[name];
+      const size = dims.reduce((a, b) => a * b, 1);
+      return Array.isArray(values) && values.length === size && values.every(Number.isFinite);
+    });
+    return ok ? null : shape;
+  },
+  trainerSetWeights: (r) => (r === null ? null : 'trainerSetWeights must answer null'),
 };
+
+// Role scores: per layer, per head { role, <score>: a share }.
+function rolesProblem(roles, info) {
+  const ok =
+    roles.length === info.layers &&
+    roles.every(
+      (layer) =>
+        Array.isArray(layer) &&
+        layer.length === info.heads &&
+        layer.every(
+          (h) =>
+            isPlainObject(h) &&
+            isText(h.role) &&
+            Object.entries(h).every(([key, value]) => key === 'role' || isShare(value)),
+        ),
+    );
+  return ok ? null : `roles must be ${info.layers} layers x ${info.heads} heads of { role, scores within [0, 1] }`;
+}
+
+// A measured result { loss, accuracy, groups: { name: { loss, accuracy, rows } }, ... }: null, or what
+// is wrong. Losses are numbers >= 0 (Infinity where a float overflowed; never NaN), accuracies and
+// shares within [0, 1], counts whole numbers.
+function evaluationProblem(r) {
+  if (!isPlainObject(r) || !isPlainObject(r.groups)) return 'not { loss, accuracy, groups }';
+  if (!isLoss(r.loss)) return `loss ${String(r.loss)}`;
+  if (!isShare(r.accuracy)) return `accuracy ${String(r.accuracy)}`;
+  for (const [name, g] of Object.entries(r.groups)) {
+    if (!isPlainObject(g) || !isLoss(g.loss) || !isShare(g.accuracy) || !isCount(g.rows)) return `group "${name}"`;
+  }
+  for (const key of ['step', 'divergedSteps']) if (key in r && !isCount(r[key])) return `${key} ${String(r[key])}`;
+  if ('parts' in r && !(isPlainObject(r.parts) && Object.values(r.parts).every(isShare))) return 'parts';
+  return null;
+}
 
 const ERROR_NAMES = new Set(['Error', 'TypeError', 'RangeError', 'HeadwiseError']);
 

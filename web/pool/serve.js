@@ -3,6 +3,7 @@
 // createTrainer, step, evaluate, roleScores, attention for the Learn panel's live replay).
 // Requests run one after another in arrival order, so a pool may send create, weights and forward
 // without waiting between them.
+import { meanOfSteps } from '../trainer-contract.js';
 import { errorOf, REQUEST_WORK_LIMIT, requestProblem } from './protocol.js';
 
 /**
@@ -93,7 +94,11 @@ export function serve(port, load) {
         // Its sizes: the caller bounds its requests' work and checks their replies with them.
         const { layers, heads, evalSize, batch } = t.options;
         const info = { stepMultiplyAdds: Math.ceil(t.stepMultiplyAdds), layers, heads, tokens: t.task.tokens };
-        return { result: { ...info, vocabulary: t.task.words.length, evalSize, batch } };
+        const { name, words, tokens, readout, groups, probes } = t.task;
+        const task = { name, words: [...words], tokens, readout, groups: [...groups], probes: [...probes] };
+        const parameters = t.parameters.map((p) => ({ name: p.name, shape: [...p.shape] }));
+        const more = { maxStepsPerCall: t.maxStepsPerCall, options: { ...t.options }, task, parameters };
+        return { result: { ...info, vocabulary: words.length, evalSize, batch, ...more } };
       },
     ],
     [
@@ -107,9 +112,8 @@ export function serve(port, load) {
             `steps ${steps} is more work than one request may ask: at most ${most} for this trainer`,
           );
         }
-        let sum = 0;
-        for (let n = 0; n < steps; n += 1) sum += t.step(1).loss;
-        return { result: { step: t.steps, loss: sum / steps } };
+        const results = Array.from({ length: steps }, () => t.step(1));
+        return { result: meanOfSteps(results, results.at(-1)) };
       },
     ],
     [
@@ -148,6 +152,15 @@ export function serve(port, load) {
       },
     ],
     ['trainerEvaluate', ({ trainer }) => ({ result: trainerOf(trainer).evaluate() })],
+    ['trainerGetWeights', ({ trainer }) => ({ result: trainerOf(trainer).getWeights() })],
+    ['trainerRoles', ({ trainer }) => ({ result: trainerOf(trainer).roleScores() })],
+    [
+      'trainerSetWeights',
+      ({ trainer, tensors }) => {
+        trainerOf(trainer).setWeights(tensors);
+        return { result: null };
+      },
+    ],
     [
       'trainerDispose',
       ({ trainer }) => {

@@ -14,7 +14,7 @@ import { hardwareThreads } from './spawn.js';
 
 const MIN_SLOTS = 2;
 let limit = null; // a promise of the bound
-const hosts = []; // { key, opened: Promise<{ channel, where, kind, why }>, trainers, nextTrainer, queuedMs }
+const hosts = []; // { key, opened: Promise<{ channel, where, kind, why }>, trainers, nextTrainer, turn }
 const waiters = []; // callers at the bound with no worker of their kind, first come first served
 let started = 0;
 let peak = 0;
@@ -60,7 +60,7 @@ export async function joinHost(key, open, signal) {
   for (;;) {
     signal?.throwIfAborted();
     if (hosts.length < bound) {
-      const host = { key, trainers: 1, nextTrainer: 1, queuedMs: 0, opened: null };
+      const host = { key, trainers: 1, nextTrainer: 1, turn: Promise.resolve(), opened: null };
       host.opened = open(() => close(host));
       host.opened.catch(() => close(host));
       hosts.push(host);

@@ -5,12 +5,17 @@
 // thread, one request per task (then a step is a long task: `where` and `why` say so). The whole
 // trainer lives in the worker: a request of n steps costs the caller one message.
 //
-// Deadlines: every request may take timeoutMs (default 15 s) plus its work (steps x the trainer's
-// multiply-adds per step, which the worker reports at creation) at a rate 50 times below this
-// machine's, plus what is queued before it in the same worker; a worker that misses one is
-// terminated, and the trainer (and every trainer sharing that worker) fails with the reason.
+// Its members and checks are every trainer's (web/trainer-contract.js).
+//
+// Deadlines: this thread sends a worker one request at a time (the trainers sharing it take
+// turns), so nothing is queued before a request in the worker; every request may take timeoutMs
+// (default 15 s) plus its work (steps x the trainer's multiply-adds per step, which the worker
+// reports at creation) at a rate 50 times below this machine's, counted from when it is sent; a
+// worker that misses one is terminated, and the trainer (and every trainer sharing that worker)
+// fails with the reason. A disposed trainer's requests still waiting for their turn are dropped.
 import { Channel } from './channel.js';
-import { MAX_IDS, MAX_TRAIN_STEPS, REQUEST_WORK_LIMIT, SLOWEST_MULTIPLY_ADDS_PER_MS } from './protocol.js';
+import { attentionOf, disposedError, sequenceIdsOf, stepCount, weightsArgument } from '../trainer-contract.js';
+import { MAX_TRAIN_STEPS, REQUEST_WORK_LIMIT, SLOWEST_MULTIPLY_ADDS_PER_MS } from './protocol.js';
 import { serve } from './serve.js';
 import { spawnWorker, workerKinds } from './spawn.js';
 import { joinHost, leaveHost } from './worker-slots.js';
@@ -58,13 +63,16 @@ async function openChannel(hw, name, kinds, workerUrl, onBreak) {
 let workerNumber = 0;
 const CREATE = Symbol('create'); // the trainer's first request, made by createWorkerTrainer only
 
+/** A trainer in a trainer worker, with the members and checks of every trainer (trainer-contract.js). */
 export class WorkerTrainer {
   #host;
   #channel;
   #id;
   #timeoutMs;
   #info = null;
+  #rows = null;
   #disposed = false;
+  #divergedSteps = 0;
 
   /** @internal use createWorkerTrainer() */
   constructor(host, opened, id, timeoutMs) {
@@ -75,6 +83,8 @@ export class WorkerTrainer {
     /** 'worker', or 'page' where no worker started (why says why). */
     this.where = opened.where;
     this.why = opened.why ?? null;
+    /** Steps taken (as the worker's trainer last reported). */
+    this.steps = 0;
   }
 
   get disposed() {
@@ -96,93 +106,139 @@ export class WorkerTrainer {
     return this.#info;
   }
 
-  /** The most steps one step(n) may ask for. */
-  get maxStepsPerRequest() {
-    return Math.max(1, Math.min(MAX_TRAIN_STEPS, Math.floor(REQUEST_WORK_LIMIT / this.#info.stepMultiplyAdds)));
+  /** The options, with defaults filled in (as the worker's trainer has them). */
+  get options() {
+    return this.#info.options;
   }
 
-  // Sends one request with its deadline: the fixed part, its work at the slowest rate, and the
-  // work queued before it in this worker (serve.js answers in arrival order).
-  async #ask(op, fields, { multiplyAdds = 0, extraMs = 0, expect } = {}) {
-    if (this.#disposed) throw new Error('this worker trainer was disposed');
-    const budget = this.#timeoutMs + extraMs + multiplyAdds / SLOWEST_MULTIPLY_ADDS_PER_MS;
-    const host = this.#host;
-    host.queuedMs += budget;
-    try {
-      return await this.#channel.request(op, { trainer: this.#id, ...fields }, { timeoutMs: host.queuedMs, expect });
-    } finally {
-      host.queuedMs -= budget;
-    }
+  /** The task: { name, words, tokens, readout, groups, probes }. */
+  get task() {
+    return this.#info.task;
+  }
+
+  /** Parameter tensors in buffer order: { name, shape }. */
+  get parameters() {
+    return this.#info.parameters;
+  }
+
+  /** Multiply-adds of one step. */
+  get stepMultiplyAdds() {
+    return this.#info.stepMultiplyAdds;
+  }
+
+  /**
+   * The most steps one step(n) may ask for: in a worker, one request's work limit (at most
+   * MAX_TRAIN_STEPS); on the page (no worker), one call's limit, as a Trainer's.
+   */
+  get maxStepsPerCall() {
+    const inWorker = Math.min(MAX_TRAIN_STEPS, Math.floor(REQUEST_WORK_LIMIT / this.#info.stepMultiplyAdds));
+    return Math.max(1, this.where === 'page' ? Math.min(inWorker, this.#info.maxStepsPerCall) : inWorker);
+  }
+
+  // Sends one request in its turn: a worker gets one request at a time from this thread (its host's
+  // queue), so its deadline (the fixed part and its work at the slowest rate) runs from when it is
+  // sent, with nothing queued before it; a request of a trainer disposed meanwhile is dropped unsent.
+  #ask(op, fields, { multiplyAdds = 0, extraMs = 0, expect, transfer } = {}) {
+    if (this.#disposed) return Promise.reject(disposedError());
+    const timeoutMs = this.#timeoutMs + extraMs + multiplyAdds / SLOWEST_MULTIPLY_ADDS_PER_MS;
+    return inTurn(this.#host, () => {
+      if (this.#disposed) throw disposedError();
+      return this.#channel.request(op, { trainer: this.#id, ...fields }, { timeoutMs, expect, transfer });
+    });
   }
 
   async [CREATE](options) {
     // Its work is not known before it answers (building the rows, drawing the held-out set).
-    this.#info = Object.freeze(await this.#ask('trainerCreate', { options }, { extraMs: CREATE_MS }));
+    const info = await this.#ask('trainerCreate', { options }, { extraMs: CREATE_MS });
+    const task = Object.freeze({ ...info.task, words: Object.freeze(info.task.words) });
+    const parameters = Object.freeze(
+      info.parameters.map((p) => Object.freeze({ ...p, shape: Object.freeze(p.shape) })),
+    );
+    this.#info = Object.freeze({ ...info, options: Object.freeze(info.options), task, parameters });
+    this.#rows = new Map(parameters.map((p) => [p.name, { shape: p.shape, size: p.shape.reduce((a, b) => a * b, 1) }]));
   }
 
-  /** n steps (1 to maxStepsPerRequest): { step, loss } (the loss is the mean over the n). */
-  step(n = 1) {
-    if (typeof n !== 'number') return Promise.reject(new TypeError(`n must be a number, got ${typeof n}`));
-    const most = this.maxStepsPerRequest;
-    if (!Number.isInteger(n) || n < 1 || n > most) {
-      return Promise.reject(new RangeError(`n must be a whole number from 1 to ${most}, got ${String(n)}`));
-    }
-    return this.#ask('trainerStep', { steps: n }, { multiplyAdds: n * this.#info.stepMultiplyAdds });
+  /** n steps (1 to maxStepsPerCall): the mean loss and accuracy of the n batches, as Trainer.step(n). */
+  async step(n = 1) {
+    if (this.#disposed) throw disposedError();
+    stepCount(n, this);
+    const multiplyAdds = n * this.#info.stepMultiplyAdds;
+    const expect = { divergedSteps: this.#divergedSteps };
+    const result = await this.#ask('trainerStep', { steps: n }, { multiplyAdds, expect });
+    this.steps = result.step;
+    this.#divergedSteps = result.divergedSteps;
+    return result;
   }
 
-  /** { step, heldOut (evaluate()), roles (roleScores()) }. */
-  measure() {
-    // The held-out batches run forward only (a third of a step each), the role probes about a batch more.
+  // The held-out batches run forward only (a third of a step each), the role probes about a batch more.
+  #measureWork() {
     const { evalSize, batch, stepMultiplyAdds } = this.#info;
-    const multiplyAdds = (Math.ceil(evalSize / batch) + 1) * stepMultiplyAdds;
-    return this.#ask('trainerMeasure', {}, { multiplyAdds, expect: this.#info });
+    return (Math.ceil(evalSize / batch) + 1) * stepMultiplyAdds;
   }
 
-  /** Every layer's maps on one sequence of ids: per layer, per head, a Float32Array. */
-  attention(ids) {
-    let copy;
-    try {
-      copy = this.#idsArgument(ids);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  /** Loss and accuracy on the held-out set, as Trainer.evaluate(). */
+  evaluate() {
+    return this.#ask('trainerEvaluate', {}, { multiplyAdds: this.#measureWork() });
+  }
+
+  /**
+   * { step, heldOut (evaluate()), roles (roleScores()) }: one request to a worker; on the page two,
+   * so that no task does more than one call's work.
+   */
+  async measure() {
+    const multiplyAdds = this.#measureWork();
+    if (this.where !== 'page') return this.#ask('trainerMeasure', {}, { multiplyAdds, expect: this.#info });
+    const heldOut = await this.#ask('trainerEvaluate', {}, { multiplyAdds });
+    const roles = await this.#ask('trainerRoles', {}, { multiplyAdds, expect: this.#info });
+    return { step: heldOut.step, heldOut, roles };
+  }
+
+  /** Token ids of one sequence of the task, as Trainer.sequenceIds(). */
+  sequenceIds(sequence) {
+    if (this.#disposed) throw disposedError();
+    return sequenceIdsOf(this.#info.task, sequence);
+  }
+
+  /** Every block's attention on one sequence, as Trainer.attention(): { tokens, layers: [{ queries, heads }] }. */
+  async attention(sequence) {
+    const ids = Int32Array.from(this.sequenceIds(sequence));
     // One sequence forward: far less than a step of the batch, counted as one.
     const multiplyAdds = this.#info.stepMultiplyAdds;
-    return this.#ask('trainerAttention', { ids: copy }, { multiplyAdds, expect: this.#info });
+    const maps = await this.#ask('trainerAttention', { ids }, { multiplyAdds, expect: this.#info });
+    return attentionOf(this.#info.task, ids, maps);
   }
 
-  // The length first: a huge or hostile array is refused before any element is read.
-  #idsArgument(ids) {
-    const { tokens, vocabulary } = this.#info;
-    if (!Array.isArray(ids) && !ArrayBuffer.isView(ids)) {
-      throw new TypeError(`ids must be an array or a typed array of token ids, got ${typeof ids}`);
-    }
-    const length = ids.length;
-    if (typeof length !== 'number' || length < 1 || length > Math.min(tokens, MAX_IDS)) {
-      throw new RangeError(`ids must hold 1 to ${tokens} token ids, got ${String(length)}`);
-    }
-    const copy = new Int32Array(length);
-    for (let i = 0; i < length; i += 1) {
-      const id = ids[i];
-      if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id >= vocabulary) {
-        throw new RangeError(`ids[${i}] must be a token id from 0 to ${vocabulary - 1}, got ${String(id)}`);
-      }
-      copy[i] = id;
-    }
-    return copy;
+  /** The parameters as JSON-able arrays, with the format, the options and the step (as Trainer.getWeights). */
+  getWeights() {
+    return this.#ask('trainerGetWeights', {}, { expect: this.#info });
   }
 
-  /** Frees the trainer; its worker ends with the last trainer on it. */
+  /** Replaces any of the parameters, checked here as Trainer.setWeights checks them before anything is sent. */
+  async setWeights(weights) {
+    if (this.#disposed) throw disposedError();
+    const tensors = Object.fromEntries(weightsArgument(this.#rows, weights, this.#info.options.layers));
+    await this.#ask('trainerSetWeights', { tensors }, { transfer: Object.values(tensors).map((t) => t.buffer) });
+  }
+
+  /** Frees the trainer (its queued requests are dropped unsent); its worker ends with the last trainer on it. */
   dispose() {
     if (this.#disposed) return;
     this.#disposed = true;
     const last = leaveHost(this.#host);
     if (last && this.where === 'worker') this.#channel.break('stopped');
     else if (!this.#channel.broken) {
-      const timeoutMs = this.#host.queuedMs + this.#timeoutMs;
-      this.#channel.request('trainerDispose', { trainer: this.#id }, { timeoutMs }).catch(() => {});
+      const request = () =>
+        this.#channel.request('trainerDispose', { trainer: this.#id }, { timeoutMs: this.#timeoutMs });
+      inTurn(this.#host, request).catch(() => {});
     }
   }
+}
+
+// `send` runs when the host's previous request has settled; its promise is the answer.
+function inTurn(host, send) {
+  const answer = host.turn.then(send, send);
+  host.turn = answer.catch(() => {});
+  return answer;
 }
 
 function settingsOf(given) {
@@ -202,7 +258,8 @@ function settingsOf(given) {
  * A trainer (createTrainer options) off the calling thread, from module `hw` (a loadHeadwise()
  * instance). settings: kinds (the worker kinds to try, best first; default: what is usable here);
  * workerUrl (the worker's script); timeoutMs (the fixed part of every deadline, default 15 s);
- * signal (an AbortSignal: ends the wait of a trainer that needs another kind of worker at the bound).
+ * signal (an AbortSignal: abandons the creation at any point, rejecting with its reason; a wait for
+ * a worker ends, and the trainer's creation is dropped if not sent yet, or freed once it answers).
  */
 export async function createWorkerTrainer(hw, options, settings = {}) {
   const { kinds: asked, workerUrl, timeoutMs, signal } = settingsOf(settings);
@@ -218,19 +275,31 @@ export async function createWorkerTrainer(hw, options, settings = {}) {
   );
   let trainer;
   try {
-    const opened = await host.opened;
+    const opened = await untilAborted(host.opened, signal);
     trainer = new WorkerTrainer(host, opened, host.nextTrainer++, timeoutMs);
   } catch (error) {
-    leaveHost(host);
+    if (leaveHost(host)) host.opened.then(({ channel }) => channel.break('stopped')).catch(() => {});
     throw error;
   }
   try {
-    await trainer[CREATE](options);
+    await untilAborted(trainer[CREATE](options), signal);
   } catch (error) {
     trainer.dispose();
     throw error;
   }
   return trainer;
+}
+
+// `promise`, or a rejection with the signal's reason as soon as it aborts.
+function untilAborted(promise, signal) {
+  if (!signal) return promise;
+  signal.throwIfAborted();
+  let abort;
+  const aborted = new Promise((_, reject) => {
+    abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', abort));
 }
 
 export { workerKinds };
