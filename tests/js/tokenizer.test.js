@@ -24,3 +24,39 @@ describe('tokenize', () => {
     ]);
   });
 });
+
+describe('a very long sentence in a script without spaces (issue 35)', () => {
+  // 100,000 characters of Chinese: every word was segmented before the limit was applied (2.3 s,
+  // one 1.4 s task). Now words are segmented only a margin past the limit. The bound compares the
+  // work with the same length of spaced text, which was always cheap, so a loaded machine slows both.
+  const chinese = '我们喜欢在公园里散步和看书'.repeat(100_000 / 13);
+  const ascii = 'we like to walk in the park and read '.repeat(100_000 / 37);
+  const cpuMs = (f) => {
+    const t0 = process.cpuUsage();
+    f();
+    const { user, system } = process.cpuUsage(t0);
+    return (user + system) / 1000;
+  };
+
+  test('is refused as too long, saying "more than", without segmenting it all', () => {
+    const batch = sentenceBatch(chinese, 64);
+    expect(batch.error).toMatch(/^The sentence has more than [\d,]+ tokens; this explorer draws at most 64\./);
+    const { tokens, count, exact } = tokenize(chinese, 64);
+    expect(tokens.length).toBe(64);
+    expect(exact).toBe(false);
+    expect(count).toBeGreaterThan(64);
+    expect(count).toBeLessThan(5000);
+  });
+
+  test('costs no more than the same length of spaced text, give or take', () => {
+    sentenceBatch(chinese, 64); // warm the segmenter
+    const chineseMs = Math.min(...[1, 2, 3].map(() => cpuMs(() => sentenceBatch(chinese, 64))));
+    const asciiMs = Math.min(...[1, 2, 3].map(() => cpuMs(() => sentenceBatch(ascii, 64))));
+    expect(chineseMs).toBeLessThan(Math.max(5 * asciiMs, 50));
+  });
+
+  test('short unspaced text past the limit is still counted exactly', () => {
+    expect(tokenize('GPT-2 は猫が好き', 3)).toMatchObject({ count: 7, exact: true });
+    expect(sentenceBatch('猫が好きです', 2).error).toMatch(/^The sentence has 4 tokens/);
+  });
+});
