@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the core for a fixed time with libFuzzer, ASan and UBSan (clang from Debian).
-#   bash scripts/fuzz.sh [seconds]      (default 120 per native target; then as long again for the wasm module)
+#   bash scripts/fuzz.sh [seconds]      (default 120 per native target; then as long again for each JS fuzz)
 # New crashes land in build/fuzz/crashes/; copy each into tests/fuzz/regressions/ once fixed, so
 # the ordinary test build replays it forever.
 set -euo pipefail
@@ -31,9 +31,11 @@ for target in attention_fuzz stack_fuzz; do
     -artifact_prefix=build/fuzz/crashes/ -print_final_stats=1 2>&1 | tail -25
 done
 
-# The same time again for the wasm module through the JS API (32-bit sizes, argument kinds,
-# re-entrancy), if it is built: tests/js/hardening-fuzz.test.js with its time flag.
+# The same time again for the wasm module through the JS API, if it is built, each file with its
+# time flag: layers (32-bit sizes, argument kinds, re-entrancy), trainers, mutated checkpoints
+# (loadCheckpoint) and random requests to the pool worker's handler (web/pool/serve.js).
 if [[ -f web/build/headwise-core.wasm ]]; then
   HEADWISE_FUZZ_SECONDS="$seconds" npx --no-install vitest run tests/js/hardening-fuzz.test.js \
-    tests/js/hardening-fuzz-trainers.test.js
+    tests/js/hardening-fuzz-trainers.test.js tests/js/hardening-fuzz-checkpoints.test.js \
+    tests/js/hardening-fuzz-protocol.test.js
 fi

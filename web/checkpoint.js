@@ -38,21 +38,28 @@ async function readCheckpoint(name) {
   return response.json();
 }
 
-/** The weights of a checkpoint as one Float32Array (buffer order). */
-export function checkpointWeights(checkpoint) {
-  const bytes = 4 * checkpoint.parameterCount;
-  // The text's length first (base64: 4 characters per 3 bytes), so a huge declared size or a huge
-  // string is refused before anything is decoded.
-  const text = checkpoint.weights;
-  if (!BASE64.test(text)) throw new RangeError('checkpoint.weights must be base64 (A-Z a-z 0-9 + /, = at the end)');
-  const held = (3 * text.length) / 4 - text.match(/=*$/)[0].length;
-  if (text.length % 4 !== 0 || held !== bytes) {
-    throw new RangeError(`checkpoint.weights holds ${Math.floor(held)} bytes, expected ${bytes} (parameterCount x 4)`);
+/**
+ * The weights of a checkpoint as one Float32Array (buffer order). The text's length is checked
+ * first (base64: 4 characters per 3 bytes), then its characters, then each value as decoded, so
+ * a huge declared size or a huge string is refused before anything is decoded.
+ */
+export function checkpointWeights({ weights: text, parameterCount }) {
+  const bytes = 4 * parameterCount;
+  const length = 4 * Math.ceil(bytes / 3);
+  if (text.length !== length) {
+    const cut = text.length % 4 !== 0 ? ', not a whole number of base64 groups of 4 (cut?)' : '';
+    throw new RangeError(
+      `checkpoint.weights has ${text.length} characters${cut}; ${bytes} bytes (parameterCount x 4) ` +
+        `are ${length} characters of base64`,
+    );
+  }
+  if (!BASE64.test(text) || text.match(/=*$/)[0].length !== length - Math.ceil((4 * bytes) / 3)) {
+    throw new RangeError('checkpoint.weights must be base64 (A-Z a-z 0-9 + /, = at the end)');
   }
   const binary = atob(text);
   const view = new DataView(new ArrayBuffer(binary.length));
   for (let i = 0; i < binary.length; i += 1) view.setUint8(i, binary.charCodeAt(i));
-  const values = new Float32Array(checkpoint.parameterCount);
+  const values = new Float32Array(parameterCount);
   for (let i = 0; i < values.length; i += 1) {
     values[i] = view.getFloat32(4 * i, true);
     if (!(Math.abs(values[i]) <= TRAINABLE_RANGE)) {
@@ -80,43 +87,93 @@ const METADATA = {
   weightHashes: Array.isArray,
 };
 
+// A checkpoint is JSON: everything but its weights is copied into plain frozen data before anything
+// is created, each value read once (a getter or Proxy cannot show the check one thing and the
+// trainer another). The shipped ones nest 6 levels and hold about 2,800 values.
+const MAX_DEPTH = 32;
+const MAX_VALUES = 1_000_000;
+
+class Refusal extends TypeError {}
+
+function jsonCopy(value, path, depth, ancestors, count) {
+  if (++count.values > MAX_VALUES) {
+    throw new Refusal(`checkpoint holds more than ${MAX_VALUES} values besides its weights`);
+  }
+  const kind = typeof value;
+  if (value === null || kind === 'string' || kind === 'number' || kind === 'boolean') return value;
+  if (kind !== 'object') {
+    throw new Refusal(`${path} is ${describe(value)}: a checkpoint holds JSON values only`);
+  }
+  if (ancestors.has(value)) throw new Refusal(`${path} refers back to one of its containers (a cycle)`);
+  if (depth >= MAX_DEPTH) throw new Refusal(`${path} is nested deeper than ${MAX_DEPTH} levels`);
+  ancestors.add(value);
+  let copy;
+  if (Array.isArray(value)) {
+    const { length } = value;
+    if (length > MAX_VALUES - count.values) {
+      throw new Refusal(`checkpoint holds more than ${MAX_VALUES} values besides its weights (${path})`);
+    }
+    copy = [];
+    for (let i = 0; i < length; i += 1) copy.push(jsonCopy(value[i], `${path}[${i}]`, depth + 1, ancestors, count));
+  } else {
+    // A plain object, of this realm or another (its prototype is that realm's Object.prototype).
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== null && Object.getPrototypeOf(prototype) !== null) {
+      throw new Refusal(`${path} is ${describe(value)}: a checkpoint holds JSON values only`);
+    }
+    copy = {};
+    for (const key of Object.keys(value)) {
+      if (path === 'checkpoint' && key === 'weights') continue;
+      const item = jsonCopy(value[key], `${path}.${key}`, depth + 1, ancestors, count);
+      Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  ancestors.delete(value);
+  return Object.freeze(copy);
+}
+
+/** The checkpoint read once and checked: its weights' text and the rest as plain frozen data. */
 function checked(checkpoint) {
   if (checkpoint === null || typeof checkpoint !== 'object' || Array.isArray(checkpoint)) {
     throw new TypeError(`a checkpoint must be a name or an object, got ${describe(checkpoint)}`);
   }
-  if (checkpoint.format !== CHECKPOINT_FORMAT) {
-    throw new RangeError(`checkpoint.format must be "${CHECKPOINT_FORMAT}", got ${describe(checkpoint.format)}`);
+  let rest;
+  let weights;
+  try {
+    weights = checkpoint.weights;
+    rest = jsonCopy(checkpoint, 'checkpoint', 0, new Set(), { values: 0 });
+  } catch (error) {
+    if (error instanceof Refusal) throw new TypeError(error.message);
+    // A getter or a Proxy trap that throws, or a stack overflow inside one.
+    throw new TypeError(`the checkpoint could not be read as data: ${error?.message ?? describe(error)}`, {
+      cause: error,
+    });
   }
-  if (checkpoint.options === null || typeof checkpoint.options !== 'object') {
-    throw new TypeError(`checkpoint.options must be trainer options, got ${describe(checkpoint.options)}`);
+  if (rest.format !== CHECKPOINT_FORMAT) {
+    throw new RangeError(`checkpoint.format must be "${CHECKPOINT_FORMAT}", got ${describe(rest.format)}`);
   }
-  if (typeof checkpoint.weights !== 'string') {
-    throw new TypeError(`checkpoint.weights must be a base64 string, got ${describe(checkpoint.weights)}`);
+  if (rest.options === null || typeof rest.options !== 'object') {
+    throw new TypeError(`checkpoint.options must be trainer options, got ${describe(rest.options)}`);
   }
-  if (!Number.isSafeInteger(checkpoint.parameterCount) || checkpoint.parameterCount < 1) {
-    throw new RangeError(
-      `checkpoint.parameterCount must be a whole number, got ${describe(checkpoint.parameterCount)}`,
-    );
+  if (typeof weights !== 'string') {
+    throw new TypeError(`checkpoint.weights must be a base64 string, got ${describe(weights)}`);
+  }
+  if (!Number.isSafeInteger(rest.parameterCount) || rest.parameterCount < 1) {
+    throw new RangeError(`checkpoint.parameterCount must be a whole number, got ${describe(rest.parameterCount)}`);
   }
   for (const [key, ok] of Object.entries(METADATA)) {
-    if (Object.hasOwn(checkpoint, key) && !ok(checkpoint[key])) {
-      throw new TypeError(`checkpoint.${key} is not what a checkpoint holds there, got ${describe(checkpoint[key])}`);
+    if (Object.hasOwn(rest, key) && !ok(rest[key])) {
+      throw new TypeError(`checkpoint.${key} is not what a checkpoint holds there, got ${describe(rest[key])}`);
     }
   }
-  return checkpoint;
+  return { weights, rest };
 }
-
-const deepFreeze = (value) => {
-  if (value !== null && typeof value === 'object') {
-    for (const key of Object.keys(value)) deepFreeze(value[key]);
-    Object.freeze(value);
-  }
-  return value;
-};
 
 /**
  * @internal Headwise.loadCheckpoint calls this: a trainer built from the checkpoint's options
- * with its weights, and trainer.checkpoint the rest (without the weights).
+ * with its weights, and trainer.checkpoint the rest (without the weights). Everything but the
+ * weights is checked before the trainer is created; the parameter count of the options' model is
+ * compared with the checkpoint's before any weight is decoded.
  */
 export async function loadCheckpointWith(createTrainer, source) {
   let checkpoint = source;
@@ -126,26 +183,26 @@ export async function loadCheckpointWith(createTrainer, source) {
     }
     checkpoint = await readCheckpoint(source);
   }
-  checked(checkpoint);
-  const values = checkpointWeights(checkpoint);
-  const trainer = createTrainer(checkpoint.options);
+  const { weights: text, rest } = checked(checkpoint);
+  const trainer = createTrainer(rest.options);
   try {
+    const sizes = trainer.parameters.map(({ shape }) => shape.reduce((a, b) => a * b, 1));
+    const count = sizes.reduce((a, b) => a + b, 0);
+    if (count !== rest.parameterCount) {
+      throw new RangeError(`checkpoint holds ${rest.parameterCount} parameters, its options' model has ${count}`);
+    }
+    const values = checkpointWeights({ weights: text, parameterCount: count });
     const weights = {};
     let at = 0;
-    for (const { name, shape } of trainer.parameters) {
-      const size = shape.reduce((a, b) => a * b, 1);
-      weights[name] = values.subarray(at, at + size);
-      at += size;
-    }
-    if (at !== values.length) {
-      throw new RangeError(`checkpoint holds ${values.length} parameters, its options' model has ${at}`);
-    }
+    trainer.parameters.forEach(({ name }, i) => {
+      weights[name] = values.subarray(at, at + sizes[i]);
+      at += sizes[i];
+    });
     trainer.setWeights(weights);
   } catch (error) {
     trainer.dispose();
     throw error;
   }
-  const { weights: _weights, ...rest } = checkpoint;
-  trainer.checkpoint = deepFreeze(structuredClone(rest));
+  trainer.checkpoint = rest;
   return trainer;
 }

@@ -27,9 +27,25 @@ export interface AttentionConfig {
    * h's scaled scores. 'rope' and 'alibi' run only in the fused forward pass.
    */
   positions?: PositionKind;
+  /** This layer's first head's index in the whole layer it is a part of. Default 0. */
+  headOffset?: number;
+  /** Heads of the whole layer this one is a part of (ALiBi's slopes depend on it); 0: heads. Default 0. */
+  totalHeads?: number;
 }
 
 export type PositionKind = 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi';
+/** Where a position kind's positions enter: added to x, rotating q and k, or a bias on the scores. */
+export type PositionEntry = 'nowhere' | 'input' | 'queries and keys' | 'scores';
+
+/** A position kind as the core defines it (Headwise.positionKinds()). */
+export interface PositionKindInfo {
+  readonly name: PositionKind;
+  /** As a page shows it ("learned absolute", "RoPE"). */
+  readonly label: string;
+  readonly entersAt: PositionEntry;
+  /** The kind has a weight named positions, (tokens, dModel). */
+  readonly learnedTable: boolean;
+}
 
 export interface ResolvedConfig {
   readonly batch: number;
@@ -42,7 +58,11 @@ export interface ResolvedConfig {
   readonly causal: boolean;
   readonly bias: boolean;
   readonly seed: number;
+  /** Left out: undefined (the module's default budget). */
+  readonly memoryBudget: number | undefined;
   readonly positions: PositionKind;
+  readonly headOffset: number;
+  readonly totalHeads: number;
 }
 
 export interface TraceEntry {
@@ -216,9 +236,18 @@ export type TrainVariant = 'verb-noun' | 'verb';
 /**
  * What a trainer learns: the verb-noun classifiers, or 'induction' (64 random tokens of 64 in
  * which a segment of 12-31 repeats at a random place; next-token prediction at every position,
- * loss groups "first copy", "repeat", "other").
+ * loss groups "first copy", "repeat", "other"), or 'order' ("all X are Y": true or false, only word
+ * order tells). Headwise.tasks() lists them from the core.
  */
-export type TrainTask = TrainVariant | 'induction';
+export type TrainTask = 'verb-noun' | 'verb' | 'order' | 'induction' | 'story';
+
+/** A task as the core defines it (Headwise.tasks()). */
+export interface TaskInfo {
+  readonly name: TrainTask;
+  readonly about: string;
+  /** Where a head's attention is measured, and the role a head scoring highest there takes. */
+  readonly probes: ReadonlyArray<{ readonly name: string; readonly role: HeadRole }>;
+}
 
 export interface TrainerOptions {
   /** Attention heads; dModel must be a multiple. Default 2. */
@@ -238,7 +267,7 @@ export interface TrainerOptions {
   /** The MLP's nonlinearity. Default "relu". */
   activation?: 'relu' | 'gelu';
   /** How word order enters the model. Default "learned". */
-  positions?: 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi';
+  positions?: PositionKind;
   /** Each position attends only to itself and earlier ones. Default true. */
   causal?: boolean;
   /** Pre-LayerNorm blocks and a final LayerNorm. Default false. */
@@ -283,15 +312,8 @@ export interface TrainResult {
 }
 
 /** One option of the trainer as the core defines it. */
-export interface TrainerOptionRow {
-  name: string;
-  type: 'integer' | 'number' | 'choice' | 'boolean';
-  min?: number;
-  max?: number;
-  choices?: ReadonlyArray<string>;
-  default: number | string | boolean;
-  about: string;
-}
+/** A row of the trainer's option table: the same row format as createAttention's. */
+export type TrainerOptionRow = OptionRow;
 
 export interface HeadShare {
   /** Mean attention from "?" on the latest verb over the held-out set. */
@@ -337,10 +359,12 @@ export type HeadRole =
   | 'previous token'
   | 'first token'
   | 'self'
-  | 'induction'
-  | 'duplicate token'
   | 'latest verb'
   | 'latest noun'
+  | 'subject'
+  | 'predicate'
+  | 'induction'
+  | 'duplicate token'
   | 'subject antecedent'
   | 'object antecedent'
   | 'possessive antecedent'
@@ -366,11 +390,11 @@ export interface HeadRoleScores {
   /** Tasks 'verb-noun' and 'verb': from "?" to the latest noun. */
   noun?: number | null;
   /** Task 'story' (docs/story.md): from a probe's query to its antecedent, counted rows only. */
-  subject?: number | null;
-  object?: number | null;
-  possessive?: number | null;
+  subjectAntecedent?: number | null;
+  objectAntecedent?: number | null;
+  possessiveAntecedent?: number | null;
   agreement?: number | null;
-  name?: number | null;
+  nameCopy?: number | null;
   /** Task 'story': from t to t - 2. */
   twoBack?: number | null;
   role: HeadRole;
@@ -514,22 +538,52 @@ export const NOUN_BASE: 0;
 export const VERB_BASE: 8;
 export const FILLER_BASE: 16;
 
-export interface AttentionOptionRow {
+/** A row of one of the core's option tables (createAttention's and the trainer's share the format). */
+export interface OptionRow {
   name: string;
-  /** 'size': judged by the core against its limits; 'integer': a whole number in [min, max]. */
-  type: 'size' | 'integer' | 'choice' | 'boolean';
+  /**
+   * 'size': judged by the core against its limits; 'integer': a whole number in [min, max];
+   * 'number': a finite number in (min, max].
+   */
+  type: 'size' | 'integer' | 'number' | 'choice' | 'boolean';
   min?: number;
   /** null: no upper bound. */
   max?: number | null;
+  /** 'byte' for memory budgets, '' otherwise. */
   unit?: string;
   choices?: ReadonlyArray<string>;
   default: number | string | boolean;
   about: string;
 }
+export type AttentionOptionRow = OptionRow;
+
+export interface TensorRow {
+  readonly id: number;
+  readonly name: string;
+  readonly role: string;
+  readonly allocated: string;
+  /** Dimension symbols: B, T, D, H, hd, C (heads x hd), S (scratch). */
+  readonly shape: ReadonlyArray<string>;
+  readonly stream: number;
+  readonly fanIn: string | null;
+}
+
+export interface TensorTable {
+  readonly tensors: ReadonlyArray<TensorRow>;
+  readonly steps: ReadonlyArray<{ readonly id: number; readonly name: string }>;
+}
 
 export interface Headwise {
   /** createAttention's options as the core defines them (positions: the core's position kinds). */
   attentionOptions(): ReadonlyArray<AttentionOptionRow>;
+  /** The core's tensor table: every tensor's row (shape in dimension symbols) and the steps. */
+  tensorTable(): TensorTable;
+  /** The core's position kinds with their labels and where each enters. */
+  positionKinds(): ReadonlyArray<PositionKindInfo>;
+  /** The core's tasks for createTrainer, with their probes and the role each names. */
+  tasks(): ReadonlyArray<TaskInfo>;
+  /** Every role a trained head can be given, "mixed" last. */
+  headRoleNames(): ReadonlyArray<HeadRole>;
   createTrainer(options?: TrainerOptions): Trainer;
   /**
    * A trainer holding a shipped checkpoint's weights (read from web/checkpoints/) or a checkpoint

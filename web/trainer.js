@@ -1,5 +1,5 @@
 // A model built from the core's layers, its task and Adam: the core trains, this file checks
-// arguments (against the core's option table, web/trainer-options.js) and turns results into
+// arguments (against the core's option table, web/options.js) and turns results into
 // plain JS values. Use it through Headwise.createTrainer().
 import { describe, floatArrayArgument } from './arguments.js';
 import { HeadwiseError } from './errors.js';
@@ -13,7 +13,7 @@ import {
   weightsArgument,
   WEIGHTS_FORMAT,
 } from './trainer-contract.js';
-import { normalizeTrainerOptions, optionTableOf } from './trainer-options.js';
+import { normalizeTrainerOptions, trainerOptionTableOf as optionTableOf } from './options.js';
 
 /** The verb-and-noun task's 21 tokens in id order: nouns 0-7, verbs 8-15, fillers 16-19, "?" = 20. */
 export const TRAIN_VOCABULARY = vocabulary;

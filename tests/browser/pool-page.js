@@ -8,6 +8,17 @@ const CONFIGS = [
   { batch: 2, tokens: 6, dModel: 6, heads: 2, seed: 3 },
   { batch: 1, tokens: 9, dModel: 8, heads: 5, headDim: 3, bias: true, seed: 4 },
   { batch: 1, tokens: 64, dModel: 768, heads: 12, seed: 5 },
+  // Every position kind but none (above), 5 heads on 2 workers: the parts carry the kind.
+  ...['learned', 'sinusoidal', 'rope', 'alibi'].map((positions, i) => ({
+    batch: 2,
+    tokens: 7,
+    dModel: 10,
+    heads: 5,
+    headDim: 4,
+    causal: i % 2 === 0,
+    positions,
+    seed: 6 + i,
+  })),
 ];
 
 function compare(a, b) {

@@ -3,8 +3,8 @@
 // launching and closing a Chromium of its own. Then:
 //
 //   node tests/browser/run.js            every tests/browser/*.test.js, in two rounds: first the
-//                                        files that measure the page's own timing (long tasks,
-//                                        loop-vs-fused ratios) one at a time on a quiet machine,
+//                                        files that measure the page's own timing (traces of its
+//                                        main thread, loop-vs-fused ratios) one at a time,
 //                                        then all the others two at a time (HEADWISE_BROWSER_JOBS)
 //   node tests/browser/run.js ARGS...    `node --test ARGS...` against the shared Chromium
 //
@@ -44,7 +44,8 @@ else {
       const rank = (f) => (LONGEST_FIRST.includes(f) ? LONGEST_FIRST.indexOf(f) : LONGEST_FIRST.length);
       return rank(a) - rank(b) || a.localeCompare(b);
     });
-  const alone = (f) => ALONE.has(f) || readFileSync(`${DIR}${f}`, 'utf8').includes("'longtask'");
+  // A trace (main-thread-work.js) is browser-wide: two files tracing at once would collide.
+  const alone = (f) => ALONE.has(f) || /'longtask'|traceMainThread/.test(readFileSync(`${DIR}${f}`, 'utf8'));
   const reporter = ['--test-reporter=spec'];
   runs.push(['--test-concurrency=1', ...reporter, ...files.filter(alone).map((f) => `${DIR}${f}`)]);
   runs.push([`--test-concurrency=${JOBS}`, ...reporter, ...files.filter((f) => !alone(f)).map((f) => `${DIR}${f}`)]);

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test, vi } from 'vitest';
 import { CHECKPOINT_NAMES, loadHeadwise } from '../../web/headwise.js';
 
 const maker = fileURLToPath(new URL('../../build/native/tests/native/make_checkpoints', import.meta.url));
@@ -141,7 +141,7 @@ test('bad checkpoints are refused with a clear error and leave no trainer behind
   await expect(hw.loadCheckpoint({ format: 'x' })).rejects.toThrow(/checkpoint.format must be/);
   const file = read('verb-noun-1-head');
   await expect(hw.loadCheckpoint({ ...file, weights: file.weights.slice(0, 400) })).rejects.toThrow(
-    /checkpoint.weights holds 300 bytes/,
+    /checkpoint.weights has 400 characters; 46336 bytes \(parameterCount x 4\) are 61784 characters of base64/,
   );
   await expect(hw.loadCheckpoint({ ...file, options: read('induction-1-layer').options })).rejects.toThrow(
     /its options' model has/,
@@ -155,7 +155,7 @@ test('bad checkpoints are refused with a clear error and leave no trainer behind
     return base64(values);
   };
   const hostile = [
-    [{ parameterCount: 2 ** 40 }, /checkpoint.weights holds 46336 bytes, expected 4398046511104/],
+    [{ parameterCount: 2 ** 40 }, /checkpoint holds 1099511627776 parameters, its options' model has 11584/],
     [{ parameterCount: 2 ** 53 + 2 }, /checkpoint.parameterCount must be a whole number/],
     [{ weights: '!!!' + file.weights.slice(3) }, /checkpoint.weights must be base64/],
     [{ weights: weightsOf(NaN, 5) }, /checkpoint.weights\[5\] is NaN: a checkpoint's weights lie within \+-1024/],
@@ -179,4 +179,83 @@ test('bad checkpoints are refused with a clear error and leave no trainer behind
   const ok = await hw.loadCheckpoint(file);
   expect(ok.evaluate().loss).toBeCloseTo(file.evaluation.loss, 5);
   ok.dispose();
+});
+
+test('a consistent but huge checkpoint is refused by its parameter count before anything is decoded', async () => {
+  const file = read('verb-noun-1-head');
+  const count = 2 ** 24; // the options' model has 11,584
+  const length = 4 * Math.ceil((4 * count) / 3);
+  const huge = { ...file, parameterCount: count, weights: 'A'.repeat(length - 2) + '==' }; // 64 MB of zeros
+  const live = hw.liveTrainers();
+  const atob = vi.spyOn(globalThis, 'atob');
+  try {
+    const started = performance.now();
+    await expect(hw.loadCheckpoint(huge)).rejects.toThrow(
+      /checkpoint holds 16777216 parameters, its options' model has 11584/,
+    );
+    const ms = performance.now() - started;
+    expect(atob, `nothing decoded (refused in ${ms.toFixed(0)} ms)`).not.toHaveBeenCalled();
+  } finally {
+    atob.mockRestore();
+  }
+  expect(hw.liveTrainers()).toBe(live);
+});
+
+test('metadata that is not JSON data is refused before any trainer is created', async () => {
+  const file = read('verb-noun-1-head');
+  const cycle = { a: 1 };
+  cycle.self = cycle;
+  let deep = {};
+  for (let i = 0; i < 100_000; i += 1) deep = { d: deep };
+  const hostile = [
+    [{ extra: { f() {} } }, /checkpoint.extra.f is a function: a checkpoint holds JSON values only/],
+    [{ extra: [1, Symbol('s')] }, /checkpoint.extra\[1\] is a symbol: a checkpoint holds JSON values only/],
+    [{ evaluation: { loss: 10n } }, /checkpoint.evaluation.loss is 10n/],
+    [{ extra: cycle }, /checkpoint.extra.self refers back to one of its containers \(a cycle\)/],
+    [{ extra: deep }, /checkpoint\.extra(\.d){31} is nested deeper than 32 levels/],
+    [{ extra: new Map() }, /checkpoint.extra is a Map: a checkpoint holds JSON values only/],
+    [{ curve: [undefined] }, /checkpoint.curve\[0\] is undefined/],
+    [{ extra: new Array(2 ** 32 - 1) }, /checkpoint holds more than 1000000 values besides its weights/],
+  ].map(([change, message]) => [{ ...file, ...change }, message]);
+  const throwing = Object.defineProperty({ ...file }, 'extra', {
+    enumerable: true,
+    get() {
+      throw new Error('boom');
+    },
+  });
+  hostile.push([throwing, /the checkpoint could not be read as data: boom/]);
+  const live = hw.liveTrainers();
+  const create = vi.spyOn(hw, 'createTrainer');
+  try {
+    for (const [checkpoint, message] of hostile) {
+      await expect(hw.loadCheckpoint(checkpoint), message.source).rejects.toThrow(message);
+      expect(create, message.source).not.toHaveBeenCalled();
+    }
+  } finally {
+    create.mockRestore();
+  }
+  expect(hw.liveTrainers()).toBe(live);
+  // What is kept is a frozen copy: a checkpoint object changed afterwards does not change it.
+  const kept = { ...file, extra: { list: [1, 2] } };
+  const trainer = await hw.loadCheckpoint(kept);
+  kept.extra.list.push(3);
+  expect(trainer.checkpoint.extra.list).toEqual([1, 2]);
+  expect(Object.isFrozen(trainer.checkpoint.extra.list)).toBe(true);
+  trainer.dispose();
+});
+
+test('a cut base64 text is refused saying how long it is and should be', async () => {
+  const file = read('verb-noun-1-head');
+  const cut = hw.loadCheckpoint({ ...file, weights: file.weights.slice(0, -1) });
+  await expect(cut).rejects.toThrow(
+    'checkpoint.weights has 61783 characters, not a whole number of base64 groups of 4 (cut?); ' +
+      '46336 bytes (parameterCount x 4) are 61784 characters of base64',
+  );
+  await expect(hw.loadCheckpoint({ ...file, weights: file.weights.slice(0, -4) })).rejects.toThrow(
+    /checkpoint.weights has 61780 characters; 46336 bytes \(parameterCount x 4\) are 61784 characters/,
+  );
+  // Right length, wrong padding: not base64 of that many bytes.
+  await expect(hw.loadCheckpoint({ ...file, weights: file.weights.slice(0, -2) + 'AA' })).rejects.toThrow(
+    /checkpoint.weights must be base64/,
+  );
 });

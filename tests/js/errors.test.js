@@ -53,7 +53,7 @@ test.each([
   [{ batch: undefined }, TypeError, 'batch must be a number, got undefined'],
   [{ causal: 'yes' }, TypeError, 'causal must be true or false, got "yes"'],
   [{ headDim: 0 }, RangeError, 'headDim must be at least 1 when given (leave it out to use width / heads), got 0'],
-  [{ seed: -1 }, RangeError, 'seed must be between 0 and 4294967295, got -1'],
+  [{ seed: -1 }, RangeError, 'seed must be a whole number between 0 and 4294967295, got -1'],
   [{ width: 6 }, TypeError, /unknown configuration option "width"/],
 ])('%j is refused in JS with a %o', (config, type, message) => {
   expect(() => hw.createAttention(config)).toThrow(type);

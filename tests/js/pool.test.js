@@ -81,6 +81,40 @@ describe('a pool of 3 workers', () => {
     layer.dispose();
   });
 
+  // Every position kind the core lists, causal and not: the parts carry the kind (a learned table
+  // whole, ALiBi's slopes by each head's index among all the layer's heads). 5 heads on 3 workers,
+  // so the parts hold 1, 2 and 2 heads starting at heads 0, 1 and 3.
+  const kinds = () => hw.attentionOptions().find((row) => row.name === 'positions').choices;
+  test('the core lists the five position kinds these tests cover', () => {
+    expect([...kinds()].sort()).toEqual(['alibi', 'learned', 'none', 'rope', 'sinusoidal']);
+  });
+  const KIND_CASES = ['none', 'learned', 'sinusoidal', 'rope', 'alibi'].flatMap((positions) =>
+    [true, false].map((causal) => [positions, causal]),
+  );
+  test.each(KIND_CASES)(
+    'positions %s, causal %s, parallel always: equal to one instance within 1e-5 + 1e-5 |ref|',
+    async (positions, causal) => {
+      const config = { batch: 2, tokens: 7, dModel: 10, heads: 5, headDim: 4, causal, positions, seed: 8 };
+      const layer = pool.createAttention(config);
+      const x = hw.randomInput(config, 13);
+      const worst = expectClose(await layer.forward(x, { parallel: 'always' }), await single(config, x));
+      console.log(`pool of 3, positions ${positions}, causal ${causal}: max |diff| ${worst}`);
+      layer.dispose();
+    },
+  );
+  test.each(KIND_CASES)(
+    'positions %s, causal %s, T = 512, width 512, parallel auto (splits): equal to one instance',
+    async (positions, causal) => {
+      const config = { tokens: 512, dModel: 512, heads: 8, causal, positions, seed: 9 };
+      const layer = pool.createAttention(config);
+      expect(layer.willSplit).toBe(true);
+      const x = hw.randomInput(config, 14);
+      const worst = expectClose(await layer.forward(x), await single(config, x));
+      console.log(`pool of 3, T = 512, width 512, positions ${positions}, causal ${causal}: max |diff| ${worst}`);
+      layer.dispose();
+    },
+  );
+
   test('setWeights reaches the workers at the next forward', async () => {
     const config = { ...TOY, bias: true };
     const layer = pool.createAttention(config);

@@ -180,3 +180,34 @@ test('the shape trace shows where each kind enters', () => {
   expect(names('alibi')).toContain('scores = scores + bias[h, i, j] (alibi)');
   expect(hw.createAttention({ positions: 'alibi' }).config.positions).toBe('alibi');
 });
+
+test("a part of a layer (headOffset, totalHeads) keeps ALiBi's slopes of its heads in the whole layer", () => {
+  const T = 5;
+  const whole = hw.createAttention({ tokens: T, dModel: 10, heads: 5, headDim: 2, positions: 'alibi' });
+  const part = hw.createAttention({
+    tokens: T,
+    dModel: 10,
+    heads: 2,
+    headDim: 2,
+    positions: 'alibi',
+    headOffset: 3,
+    totalHeads: 5,
+  });
+  const bias = part.forward(hw.randomInput(part.config, 1), { intermediates: true }).scoreBias;
+  const expected = Float64Array.from({ length: 2 * T * T }, (_, n) =>
+    alibiBias(5)(3 + Math.floor(n / (T * T)), Math.floor(n / T) % T, n % T),
+  );
+  expect(bias).toBeCloseToReference(expected, 1e-6, 1e-6);
+  const wholeBias = whole.forward(hw.randomInput(whole.config, 1), { intermediates: true }).scoreBias;
+  expect(bias).toEqual(wholeBias.slice(3 * T * T));
+  expect(part.config).toMatchObject({ heads: 2, headOffset: 3, totalHeads: 5 });
+  expect(() => hw.createAttention({ heads: 2, headOffset: 1 })).toThrow(
+    new HeadwiseError('headOffset + heads (3) must be at most totalHeads (2, which is heads when left out)'),
+  );
+  expect(hw.check({ heads: 2, headOffset: 3, totalHeads: 4 })).toBe(
+    'headOffset + heads (5) must be at most totalHeads (4)',
+  );
+  expect(() => hw.createAttention({ headOffset: -1 })).toThrow(RangeError);
+  whole.dispose();
+  part.dispose();
+});

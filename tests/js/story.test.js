@@ -126,11 +126,19 @@ test('evaluate() scores each probe over its candidate set; the roles are the pro
     expect(e.groups[probe].candidateAccuracy).toBeLessThanOrEqual(1);
   }
   expect(e.groups.other.candidateRows).toBeUndefined();
-  expect(story.task.probes).toEqual([...PROBES, 'twoBack']);
+  const ROLE_PROBES = [
+    'subjectAntecedent',
+    'objectAntecedent',
+    'possessiveAntecedent',
+    'agreement',
+    'nameCopy',
+    'twoBack',
+  ];
+  expect(story.task.probes).toEqual(ROLE_PROBES);
   const roles = story.roleScores();
   expect(roles).toHaveLength(2);
   for (const head of roles.flat()) {
-    for (const key of ['previousToken', ...PROBES, 'twoBack']) expect(head).toHaveProperty(key);
+    for (const key of ['previousToken', ...ROLE_PROBES]) expect(head).toHaveProperty(key);
     expect(typeof head.role).toBe('string');
   }
 });

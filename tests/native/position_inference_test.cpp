@@ -111,7 +111,7 @@ TEST(PositionInference, OptionsAreCheckedInWords) {
   o = {};
   o.seed = -1;
   EXPECT_EQ(config_from_options(o, &limits, &c).message(),
-            "seed must be a whole number from 0 to 4294967295, got -1");
+            "seed must be a whole number between 0 and 4294967295, got -1");
   o = {};
   o.batch = 0;
   EXPECT_EQ(config_from_options(o, &limits, &c).message(), "batch must be at least 1 (got 0)");
@@ -126,6 +126,44 @@ TEST(PositionInference, OptionsAreCheckedInWords) {
   ASSERT_TRUE(Model::create(c, Limits{}, 0, &m).is_ok());
   EXPECT_EQ(m->run(Step::kForwardLoop).message(),
             "the loop version has no rope positions: use the fused forward pass");
+}
+
+// A part of a layer split by heads (heads 3 and 4 of 5): its scores carry ALiBi's slopes of those
+// heads in the whole layer, in the kept bias and in the scores the attention is computed from.
+TEST(PositionInference, APartOfALayerKeepsItsHeadsAlibiSlopes) {
+  AttentionOptions o;
+  o.tokens = 7, o.d_model = 10, o.heads = 2, o.head_dim = 4, o.causal = false;
+  o.positions = "alibi", o.head_offset = 3, o.total_heads = 5;
+  Limits limits;
+  Config c;
+  ASSERT_TRUE(config_from_options(o, &limits, &c).is_ok());
+  std::unique_ptr<Model> m;
+  ASSERT_TRUE(Model::create(c, limits, 7, &m).is_ok());
+  const Dims& d = m->dims();
+  fill_uniform(m->tensor(TensorId::kInput), d.tokens * d.d_model, 3,
+               tensor_row(TensorId::kInput).stream, 1.0f);
+  ASSERT_TRUE(m->keep_intermediates(true).is_ok());
+  ASSERT_TRUE(m->run(Step::kForwardFused).is_ok());
+  const float* q = m->tensor(TensorId::kQHeads);
+  const float* k = m->tensor(TensorId::kKHeads);
+  const std::size_t T = d.tokens, hd = d.head_dim;
+  for (std::size_t h = 0; h < d.heads; ++h)
+    for (std::size_t i = 0; i < T; ++i)
+      for (std::size_t j = 0; j < T; ++j) {
+        const double bias = testing::alibi(3 + h, 5, i, j);
+        double dot = 0;
+        for (std::size_t e = 0; e < hd; ++e)
+          dot += double(q[(h * T + i) * hd + e]) * k[(h * T + j) * hd + e];
+        ASSERT_NEAR(m->tensor(TensorId::kScoreBias)[(h * T + i) * T + j], bias, 1e-6);
+        ASSERT_NEAR(m->tensor(TensorId::kScores)[(h * T + i) * T + j],
+                    dot / std::sqrt(double(hd)) + bias, 1e-5 + 1e-5 * std::fabs(bias));
+      }
+  o.head_offset = 4;
+  EXPECT_EQ(config_from_options(o, &limits, &c).message(),
+            "headOffset + heads (6) must be at most totalHeads (5)");
+  o.total_heads = 0, o.head_offset = 1;
+  EXPECT_EQ(config_from_options(o, &limits, &c).message(),
+            "headOffset + heads (3) must be at most totalHeads (2, which is heads when left out)");
 }
 
 }  // namespace

@@ -19,7 +19,9 @@
 
 #include "attention_options.hpp"
 #include "boundary.hpp"
+#include "layers/positions/position_kind.hpp"
 #include "model.hpp"
+#include "option_table.hpp"
 #include "rng.hpp"
 #include "shape_trace.hpp"
 
@@ -30,6 +32,7 @@ using headwise::Model;
 using headwise::bindings::can_allocate;
 using headwise::bindings::fail;
 using headwise::bindings::have_reserve;
+using headwise::bindings::string_list;
 using headwise::bindings::text;
 
 namespace {
@@ -186,58 +189,28 @@ val random_uniform(double count, double seed, int stream, float bound) {
       .new_(emscripten::typed_memory_view(buffer.size(), buffer.data()));
 }
 
-val string_list(const char* const* names) {
-  val list = val::array();
-  for (const char* const* n = names; *n; ++n) list.call<void>("push", text(*n));
-  return list;
-}
-
-// [{ name, type, min, max, unit, default, choices, about }]: what JavaScript reads its option
-// names, types and defaults from. type: "size" (judged by the core), "integer", "boolean",
-// "choice"; an unbounded max is null.
+// createAttention's option table (option_table.hpp): what JavaScript reads its option names,
+// types and defaults from.
 val attention_option_table() {
   if (!can_allocate()) return val::null();
-  using Type = headwise::AttentionOptionType;
-  const AttentionOptions defaults;
-  val rows = val::array();
-  const headwise::AttentionOptionRow* r = headwise::attention_option_rows();
-  for (std::size_t i = 0; i < headwise::attention_option_row_count(); ++i) {
-    val row = val::object();
-    row.set(text("name"), text(r[i].name));
-    row.set(text("about"), text(r[i].about));
-    switch (r[i].type) {
-      case Type::kSize:
-      case Type::kInteger:
-        row.set(text("type"), text(r[i].type == Type::kSize ? "size" : "integer"));
-        row.set(text("min"), r[i].min);
-        row.set(text("max"), std::isinf(r[i].max) ? val::null() : val(r[i].max));
-        row.set(text("unit"), text(r[i].unit));
-        row.set(text("default"), defaults.*r[i].number);
-        break;
-      case Type::kChoice:
-        row.set(text("type"), text("choice"));
-        row.set(text("choices"), string_list(r[i].choices()));
-        row.set(text("default"), text((defaults.*r[i].text).c_str()));
-        break;
-      case Type::kBoolean:
-        row.set(text("type"), text("boolean"));
-        row.set(text("default"), defaults.*r[i].flag);
-        break;
-    }
-    rows.call<void>("push", row);
-  }
-  return rows;
+  return headwise::bindings::option_rows_value(headwise::attention_option_rows(),
+                                               headwise::attention_option_row_count());
 }
 
-// The value_object's fields are the option table's rows: one list of names, in C++.
-void register_attention_options() {
-  emscripten::value_object<AttentionOptions> fields("AttentionOptions");
-  const headwise::AttentionOptionRow* r = headwise::attention_option_rows();
-  for (std::size_t i = 0; i < headwise::attention_option_row_count(); ++i) {
-    if (r[i].number) fields.field(r[i].name, r[i].number);
-    if (r[i].flag) fields.field(r[i].name, r[i].flag);
-    if (r[i].text) fields.field(r[i].name, r[i].text);
+// The core's position kinds, in registry order: [{ name, label, entersAt, learnedTable }].
+val position_kinds() {
+  if (!can_allocate()) return val::null();
+  val kinds = val::array();
+  for (const headwise::layers::PositionKind* const* k = headwise::layers::position_kinds(); *k;
+       ++k) {
+    val kind = val::object();
+    kind.set(text("name"), text((*k)->name));
+    kind.set(text("label"), text((*k)->label));
+    kind.set(text("entersAt"), text((*k)->enters));
+    kind.set(text("learnedTable"), (*k)->learned_table);
+    kinds.call<void>("push", kind);
   }
+  return kinds;
 }
 
 val simd_arch() { return text(xsimd::default_arch::name()); }
@@ -262,8 +235,10 @@ void abort_for_testing() { std::abort(); }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(headwise) {
-  register_attention_options();
+  headwise::bindings::register_option_fields("AttentionOptions", headwise::attention_option_rows(),
+                                             headwise::attention_option_row_count());
   emscripten::function("attentionOptionTable", &attention_option_table);
+  emscripten::function("positionKinds", &position_kinds);
   emscripten::function("validateConfig", &validate_config);
   emscripten::function("createModel", &create_model);
   emscripten::function("disposeModel", &dispose_model);

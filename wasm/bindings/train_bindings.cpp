@@ -15,12 +15,16 @@
 
 #include "boundary.hpp"
 #include "config.hpp"
+#include "option_table.hpp"
+#include "tasks/task.hpp"
+#include "train/role_scores.hpp"
 #include "train/trainer.hpp"
 
 using emscripten::val;
 using headwise::bindings::can_allocate;
 using headwise::bindings::fail;
 using headwise::bindings::have_reserve;
+using headwise::bindings::string_list;
 using headwise::bindings::text;
 using headwise::train::Trainer;
 using headwise::train::TrainerOptions;
@@ -70,46 +74,48 @@ val evaluation(const headwise::train::Evaluation& e, const Trainer& t) {
   return out;
 }
 
-val string_list(const char* const* names) {
-  val list = val::array();
-  for (const char* const* n = names; *n; ++n) list.call<void>("push", text(*n));
-  return list;
-}
-
-// [{ name, type, min, max, default, choices, about }]: what JavaScript checks options against.
+// { options: the trainer's option table (option_table.hpp), maxMultiplyAddsPerCall }: what
+// JavaScript checks options against.
 val trainer_option_table() {
   if (!can_allocate()) return val::null();
-  using headwise::train::OptionType;
-  const TrainerOptions defaults;
-  val rows = val::array();
-  const headwise::train::OptionRow* r = headwise::train::option_rows();
-  for (std::size_t i = 0; i < headwise::train::option_row_count(); ++i) {
-    val row = val::object();
-    row.set(text("name"), text(r[i].name));
-    row.set(text("about"), text(r[i].about));
-    switch (r[i].type) {
-      case OptionType::kInteger:
-      case OptionType::kNumber:
-        row.set(text("type"), text(r[i].type == OptionType::kInteger ? "integer" : "number"));
-        row.set(text("min"), r[i].min);
-        row.set(text("max"), r[i].max);
-        row.set(text("default"), defaults.*r[i].number);
-        break;
-      case OptionType::kChoice:
-        row.set(text("type"), text("choice"));
-        row.set(text("choices"), string_list(r[i].choices()));
-        row.set(text("default"), text((defaults.*r[i].text).c_str()));
-        break;
-      case OptionType::kBoolean:
-        row.set(text("type"), text("boolean"));
-        row.set(text("default"), defaults.*r[i].flag);
-        break;
-    }
-    rows.call<void>("push", row);
-  }
   val table = val::object();
-  table.set(text("options"), rows);
+  table.set(text("options"),
+            headwise::bindings::option_rows_value(headwise::train::option_rows(),
+                                                  headwise::train::option_row_count()));
   table.set(text("maxMultiplyAddsPerCall"), headwise::train::kMaxMultiplyAddsPerCall);
+  return table;
+}
+
+// The core's tasks, in registry order: [{ name, about, probes: [{ name, role }] }], and every role
+// a head can take ({ tasks, roles }: the task-free roles, each task's probes' roles, "mixed").
+val task_table() {
+  if (!can_allocate()) return val::null();
+  namespace train = headwise::train;
+  val tasks = val::array();
+  val roles = val::array();
+  const auto add_role = [&](const char* role) {
+    if (!roles.call<bool>("includes", text(role))) roles.call<void>("push", text(role));
+  };
+  for (const char* const* r = train::task_free_roles(); *r; ++r) add_role(*r);
+  for (const headwise::tasks::Task* const* t = headwise::tasks::task_list(); *t; ++t) {
+    val probes = val::array();
+    for (const headwise::tasks::Probe* p = (*t)->probes; p->name; ++p) {
+      val probe = val::object();
+      probe.set(text("name"), text(p->name));
+      probe.set(text("role"), text(train::probe_role(p->name)));
+      probes.call<void>("push", probe);
+      add_role(train::probe_role(p->name));
+    }
+    val task = val::object();
+    task.set(text("name"), text((*t)->name));
+    task.set(text("about"), text((*t)->about));
+    task.set(text("probes"), probes);
+    tasks.call<void>("push", task);
+  }
+  add_role(train::kMixedRole);
+  val table = val::object();
+  table.set(text("tasks"), tasks);
+  table.set(text("roles"), roles);
   return table;
 }
 
@@ -423,22 +429,13 @@ val trainer_buffer_view(int handle, int slot) {
 
 int live_trainers() { return static_cast<int>(g_trainers.size()); }
 
-// The value_object's fields are the option table's rows: one list of names, in C++.
-void register_trainer_options() {
-  emscripten::value_object<TrainerOptions> fields("TrainerOptions");
-  const headwise::train::OptionRow* r = headwise::train::option_rows();
-  for (std::size_t i = 0; i < headwise::train::option_row_count(); ++i) {
-    if (r[i].number) fields.field(r[i].name, r[i].number);
-    if (r[i].flag) fields.field(r[i].name, r[i].flag);
-    if (r[i].text) fields.field(r[i].name, r[i].text);
-  }
-}
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(headwise_train) {
-  register_trainer_options();
+  headwise::bindings::register_option_fields("TrainerOptions", headwise::train::option_rows(),
+                                             headwise::train::option_row_count());
   emscripten::function("trainerOptionTable", &trainer_option_table);
+  emscripten::function("taskTable", &task_table);
   emscripten::function("trainerCreate", &trainer_create);
   emscripten::function("trainerDispose", &trainer_dispose);
   emscripten::function("trainerStep", &trainer_step);

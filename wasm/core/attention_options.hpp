@@ -9,6 +9,7 @@
 #include <string>
 
 #include "config.hpp"
+#include "option_row.hpp"
 #include "status.hpp"
 
 namespace headwise {
@@ -20,23 +21,11 @@ struct AttentionOptions {
   double seed = 0;
   double memory_budget = 0;  // bytes; 0: the module's default budget
   std::string positions = "none";
+  double head_offset = 0;  // this layer's heads start here in a layer of total_heads
+  double total_heads = 0;  // 0: heads (the layer is whole)
 };
 
-// kSize: a dimension the core judges against its Limits (refusals in words: "batch must be at
-// least 1 (got 0)"); kInteger: a whole number in [min, max] (max infinite: no upper bound).
-enum class AttentionOptionType { kSize, kInteger, kChoice, kBoolean };
-
-struct AttentionOptionRow {
-  const char* name;  // as JavaScript spells it
-  AttentionOptionType type;
-  double min, max;
-  const char* unit;  // "byte" for memoryBudget, "" otherwise
-  double AttentionOptions::*number;
-  bool AttentionOptions::*flag;
-  std::string AttentionOptions::*text;
-  const char* const* (*choices)();  // kChoice: the allowed values, null-terminated
-  const char* about;
-};
+using AttentionOptionRow = OptionRow<AttentionOptions>;
 
 const AttentionOptionRow* attention_option_rows();
 std::size_t attention_option_row_count();

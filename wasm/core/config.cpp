@@ -231,6 +231,8 @@ Dims dims_of(const Config& c) {
   d.causal = c.causal;
   d.bias = c.bias;
   d.position = c.position;
+  d.head_offset = std::size_t(c.head_offset);
+  d.total_heads = std::size_t(c.total_heads > 0 ? c.total_heads : c.heads);
   return d;
 }
 

@@ -28,6 +28,10 @@ struct Config {
   bool bias = false;
   // How word order enters (layers/positions); null: nowhere.
   const layers::PositionKind* position = nullptr;
+  // This layer's heads are heads [head_offset, head_offset + heads) of a layer of total_heads
+  // (0: heads, the whole layer): a part of a layer split by heads keeps ALiBi's slopes.
+  std::int64_t head_offset = 0;
+  std::int64_t total_heads = 0;
 };
 
 struct Limits {
@@ -48,6 +52,7 @@ struct Dims {
   std::size_t concat;  // heads * head_dim
   bool causal, bias;
   const layers::PositionKind* position;  // null: none
+  std::size_t head_offset, total_heads;  // the heads' place in the whole layer (see Config)
 
   std::size_t rows() const { return batch * tokens; }  // B*T, the rows of every projection
 };

@@ -46,7 +46,7 @@ void attend(const Dims& d, const float* q_heads, const float* k_heads, const flo
   for (std::size_t bh = 0; bh < d.batch * d.heads; ++bh) {
     HeadInputs in = split_head(d.tokens, d.head_dim, d.causal, q_heads + bh * head_size,
                                k_heads + bh * head_size, v_heads + bh * head_size);
-    in.bias = {bias, bh % d.heads, d.heads};
+    in.bias = {bias, d.head_offset + bh % d.heads, d.total_heads};
     HeadOutputs out{context_heads + bh * head_size, d.head_dim,
                     scores ? scores + bh * score_size : nullptr,
                     attention ? attention + bh * score_size : nullptr};

@@ -31,7 +31,7 @@ void fill_score_bias(const Dims& d, float* bias) {
   for (std::size_t h = 0; h < d.heads; ++h)
     for (std::size_t i = 0; i < T; ++i)
       for (std::size_t j = 0; j < T; ++j)
-        bias[(h * T + i) * T + j] = d.position->score_bias(h, d.heads, i, j);
+        bias[(h * T + i) * T + j] = d.position->score_bias(d.head_offset + h, d.total_heads, i, j);
 }
 
 }  // namespace headwise

@@ -2,7 +2,7 @@
 // pool keeps one instance on the calling thread too: it generates and holds every layer's full
 // weights, runs the shapes too small to be worth the hand-off, and is what is left when workers
 // cannot start or keep failing (pool.fallbackReason then says why).
-import { loadHeadwise } from '../headwise.js';
+import { loadHeadwise } from '../loaded-module.js';
 import { describe, floatArrayArgument, optionsArgument } from '../arguments.js';
 import { HeadwiseError } from '../errors.js';
 import { Channel, WorkerFailure } from './channel.js';
@@ -85,6 +85,7 @@ export class Pool {
   #fallbackReason = null;
   #disposed = false;
   #replacements = 0;
+  #rows = null; // the core's tensor rows by name (how to cut a weight into parts)
 
   /** @internal use createPool() */
   constructor(hw, size, timeoutMs, workerUrl) {
@@ -285,7 +286,8 @@ export class Pool {
       slot.layers.set(layer.id, -1);
     }
     if (slot.layers.get(layer.id) !== layer.version) {
-      const weights = partWeights(layer.weightsForParts(), layer.config, range);
+      this.#rows ??= new Map(this.#hw.tensorTable().tensors.map((row) => [row.name, row]));
+      const weights = partWeights(layer.weightsForParts(), this.#rows, layer.config, range);
       const transfer = Object.values(weights).map((w) => w.buffer);
       sends.push(slot.send('weights', { layer: layer.id, weights }, timeoutMs, { transfer }));
       slot.layers.set(layer.id, layer.version);
@@ -426,7 +428,7 @@ export class PooledAttention {
 /**
  * A pool of `size` module instances in Workers (default: the machine's cores, at most
  * DEFAULT_SIZE_CAP; 1 = no workers, everything on the calling thread).
- * @param {import('../headwise.js').PoolOptions} [options] size, timeoutMs, workerUrl, module
+ * @param {import('../headwise.d.ts').PoolOptions} [options] size, timeoutMs, workerUrl, module
  */
 export async function createPool(options) {
   const given = optionsArgument('createPool', options, POOL_OPTIONS);

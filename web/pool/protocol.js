@@ -36,18 +36,23 @@ const MAX_TENSORS = 256;
 const MAX_OPTION_TEXT = 200;
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** Names of the learned tensors a worker's layer takes (the same as MultiHeadAttention.setWeights). */
-export const WEIGHT_NAMES = Object.freeze(['wq', 'wk', 'wv', 'wOut', 'bq', 'bk', 'bv', 'bOut']);
-const CONFIG_FIELDS = Object.freeze({
-  batch: 'number',
-  tokens: 'number',
-  dModel: 'number',
-  heads: 'number',
-  headDim: 'number',
-  causal: 'boolean',
-  bias: 'boolean',
-  memoryBudget: 'number',
-});
+// A flat object of at most MAX_OPTIONS fields, each a number, a short string or a boolean: null,
+// or what is wrong. Which names and values are options is the core's table's to say: the worker's
+// createAttention and createTrainer check them there (no list of names here to fall behind it).
+function optionsProblem(v) {
+  if (!isPlainObject(v)) return 'must be a plain object';
+  const keys = Object.keys(v);
+  if (keys.length > MAX_OPTIONS) return `has ${keys.length} fields, more than ${MAX_OPTIONS}`;
+  for (const key of keys) {
+    const value = v[key];
+    if (PROTOTYPE_KEYS.has(key) || key.length > MAX_OPTION_TEXT) return `has a field "${key.slice(0, 40)}" refused`;
+    if (!['number', 'string', 'boolean'].includes(typeof value))
+      return `field "${key}" must be a number, string or boolean`;
+    if (typeof value === 'string' && value.length > MAX_OPTION_TEXT)
+      return `field "${key}" is a text of ${value.length} characters, more than ${MAX_OPTION_TEXT}`;
+  }
+  return null;
+}
 
 // field -> a check that returns null when the value is acceptable, else what is wrong.
 const FIELD_CHECKS = {
@@ -56,39 +61,23 @@ const FIELD_CHECKS = {
   wasmModule: (v) =>
     v === undefined || v instanceof WebAssembly.Module ? null : 'must be a WebAssembly.Module when given',
   x: (v) => (isFloat32Array(v) ? null : 'must be a Float32Array'),
-  config: (v) => {
-    if (!isPlainObject(v)) return 'must be a plain object';
-    for (const [key, value] of Object.entries(v)) {
-      if (!Object.hasOwn(CONFIG_FIELDS, key)) return `has an unknown field "${key}"`;
-      if (typeof value !== CONFIG_FIELDS[key]) return `field "${key}" must be a ${CONFIG_FIELDS[key]}`;
-    }
-    return null;
-  },
+  // createAttention's options (the worker's layer checks their names and values).
+  config: optionsProblem,
+  // Tensors by name (the worker's layer's setWeights takes only the core's learned rows).
   weights: (v) => {
     if (!isPlainObject(v)) return 'must be a plain object';
-    for (const [key, value] of Object.entries(v)) {
-      if (!WEIGHT_NAMES.includes(key)) return `has an unknown tensor "${key}"`;
-      if (!isFloat32Array(value)) return `tensor "${key}" must be a Float32Array`;
+    const keys = Object.keys(v);
+    if (keys.length > MAX_OPTIONS) return `has ${keys.length} tensors, more than ${MAX_OPTIONS}`;
+    for (const key of keys) {
+      if (PROTOTYPE_KEYS.has(key) || key.length > MAX_OPTION_TEXT) return `has a tensor "${key.slice(0, 40)}" refused`;
+      if (!isFloat32Array(v[key])) return `tensor "${key}" must be a Float32Array`;
     }
     return null;
   },
   // A trainer in the worker (the Learn panel's live replay): its id, its options (checked by
   // createTrainer there), how many steps, and token ids to read the attention on.
   trainer: (v) => (isLayerId(v) ? null : 'must be a positive whole number'),
-  options: (v) => {
-    if (!isPlainObject(v)) return 'must be a plain object';
-    const keys = Object.keys(v);
-    if (keys.length > MAX_OPTIONS) return `has ${keys.length} fields, more than ${MAX_OPTIONS}`;
-    for (const key of keys) {
-      const value = v[key];
-      if (PROTOTYPE_KEYS.has(key) || key.length > MAX_OPTION_TEXT) return `has a field "${key.slice(0, 40)}" refused`;
-      if (!['number', 'string', 'boolean'].includes(typeof value))
-        return `field "${key}" must be a number, string or boolean`;
-      if (typeof value === 'string' && value.length > MAX_OPTION_TEXT)
-        return `field "${key}" is a text of ${value.length} characters, more than ${MAX_OPTION_TEXT}`;
-    }
-    return null;
-  },
+  options: optionsProblem,
   steps: (v) =>
     Number.isSafeInteger(v) && v >= 1 && v <= MAX_TRAIN_STEPS
       ? null

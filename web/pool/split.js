@@ -1,7 +1,10 @@
 // The forward split by heads. Part p owns heads [h0, h1): its q, k, v come from columns
 // [h0*hd, h1*hd) of Wq, Wk, Wv (and bq, bk, bv), its context meets rows [h0*hd, h1*hd) of W_out,
 // and its output is that block's share of concat @ W_out. The shares are summed in part order and
-// b_out is added once, at the end.
+// b_out is added once, at the end. A part is the whole layer's configuration (every option, so
+// its positions too) with its head range (headOffset, totalHeads: ALiBi's slopes depend on a
+// head's index among all heads); its weights are cut from the whole layer's along the axis the
+// core's tensor table names C (heads x headDim), and the rest (a learned position table) is whole.
 
 /** Contiguous, balanced head ranges for `parts` instances (never more parts than heads). */
 export function headRanges(heads, parts) {
@@ -9,36 +12,51 @@ export function headRanges(heads, parts) {
   return Array.from({ length: n }, (_, p) => [Math.floor((p * heads) / n), Math.floor(((p + 1) * heads) / n)]);
 }
 
-// Columns [c0, c1) of a row-major (rows, width) matrix.
-function columns(matrix, rows, width, c0, c1) {
-  const out = new Float32Array(rows * (c1 - c0));
-  for (let r = 0; r < rows; r += 1) out.set(matrix.subarray(r * width + c0, r * width + c1), r * (c1 - c0));
+// [c0, c1) of axis `axis` of a row-major array of `sizes`.
+function cut(values, sizes, axis, c0, c1) {
+  const inner = sizes.slice(axis + 1).reduce((a, b) => a * b, 1);
+  const outer = sizes.slice(0, axis).reduce((a, b) => a * b, 1);
+  const [from, width] = [c0 * inner, (c1 - c0) * inner];
+  const out = new Float32Array(outer * width);
+  for (let o = 0; o < outer; o += 1) {
+    const start = o * sizes[axis] * inner + from;
+    out.set(values.subarray(start, start + width), o * width);
+  }
   return out;
 }
 
-/** A part's layer configuration: the same layer with heads h1 - h0 of the same headDim. */
+/**
+ * A part's layer configuration: the whole layer's options (config as MultiHeadAttention.config
+ * has them, derived concatWidth left out) with heads h1 - h0 placed at h0 among all the heads.
+ */
 export function partConfig(config, [h0, h1]) {
-  const { batch, tokens, dModel, headDim, causal, bias } = config;
-  return { batch, tokens, dModel, heads: h1 - h0, headDim, causal, bias };
+  const { concatWidth, heads, headOffset = 0, totalHeads = 0, ...options } = config;
+  const part = { ...options, heads: h1 - h0, headOffset: headOffset + h0, totalHeads: totalHeads || heads };
+  return Object.fromEntries(Object.entries(part).filter(([, value]) => value !== undefined));
 }
 
-/** A part's weights from the whole layer's (getWeights()); b_out stays with the pool (zeros here). */
-export function partWeights(weights, config, [h0, h1]) {
-  const { dModel: D, headDim: hd, concatWidth: C } = config;
-  const [c0, c1] = [h0 * hd, h1 * hd];
-  const part = {
-    wq: columns(weights.wq, D, C, c0, c1),
-    wk: columns(weights.wk, D, C, c0, c1),
-    wv: columns(weights.wv, D, C, c0, c1),
-    wOut: weights.wOut.slice(c0 * D, c1 * D),
-  };
-  if (config.bias) {
-    Object.assign(part, {
-      bq: weights.bq.slice(c0, c1),
-      bk: weights.bk.slice(c0, c1),
-      bv: weights.bv.slice(c0, c1),
-      bOut: new Float32Array(D),
-    });
+/**
+ * A part's weights from the whole layer's (getWeights()): `rows` maps a name to the core's tensor
+ * row ({ role, shape } in dimension symbols). A tensor with a C axis gets the part's slice of it;
+ * a bias without one (b_out, added after the parts are summed) stays with the pool (zeros here);
+ * anything else (the learned position table) goes whole.
+ */
+export function partWeights(weights, rows, config, [h0, h1]) {
+  const { batch: B, tokens: T, dModel: D, heads: H, headDim: hd, concatWidth: C } = config;
+  const symbols = { B, T, D, H, hd, C };
+  const part = {};
+  for (const [name, values] of Object.entries(weights)) {
+    const { role, shape } = rows.get(name);
+    const axis = shape.indexOf('C');
+    if (axis >= 0)
+      part[name] = cut(
+        values,
+        shape.map((s) => symbols[s]),
+        axis,
+        h0 * hd,
+        h1 * hd,
+      );
+    else part[name] = role === 'bias' ? new Float32Array(values.length) : values.slice();
   }
   return part;
 }

@@ -274,11 +274,12 @@ int two_back(const int*, const std::uint8_t*, int query) { return query >= 2 ? q
 
 const char* const kGroups[] = {"subject", "object",       "possessive", "agreement",
                                "name",    "same pronoun", "other",      nullptr};
-const Probe kProbes[] = {{"subject", probe<kSubject>},
-                         {"object", probe<kObject>},
-                         {"possessive", probe<kPossessive>},
+// Named apart from the groups: the order task's probe "subject" names a role of its own.
+const Probe kProbes[] = {{"subjectAntecedent", probe<kSubject>},
+                         {"objectAntecedent", probe<kObject>},
+                         {"possessiveAntecedent", probe<kPossessive>},
                          {"agreement", probe<kAgreement>},
-                         {"name", probe<kName>},
+                         {"nameCopy", probe<kName>},
                          {"twoBack", two_back},
                          {nullptr, nullptr}};
 const AnswerPart kParts[] = {{nullptr, nullptr}};

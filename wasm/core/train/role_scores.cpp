@@ -22,15 +22,18 @@ const char* const kProbeRoles[][2] = {{"induction", "induction"},
                                       {"duplicate", "duplicate token"},
                                       {"verb", "latest verb"},
                                       {"noun", "latest noun"},
-                                      {"subject", "subject antecedent"},
-                                      {"object", "object antecedent"},
-                                      {"possessive", "possessive antecedent"},
-                                      {"name", "name copy"},
+                                      {"subjectAntecedent", "subject antecedent"},
+                                      {"objectAntecedent", "object antecedent"},
+                                      {"possessiveAntecedent", "possessive antecedent"},
+                                      {"nameCopy", "name copy"},
                                       {"twoBack", "two back"}};
+
+const char* const kTaskFreeRoles[] = {"previous token", "first token", "self", nullptr};
 
 }  // namespace
 
 const tasks::Probe* role_probes() { return kRoleProbes; }
+const char* const* task_free_roles() { return kTaskFreeRoles; }
 
 const char* probe_role(const char* probe) {
   for (const auto& row : kProbeRoles)
@@ -39,17 +42,17 @@ const char* probe_role(const char* probe) {
 }
 
 const char* role_name(const RoleScores& s, const tasks::Task& task) {
-  const char* best = "mixed";
+  const char* best = kMixedRole;
   double top = -1;
   const auto consider = [&](double score, const char* name) {
     if (std::isfinite(score) && score > top) top = score, best = name;
   };
-  consider(s.previous_token, "previous token");
+  consider(s.previous_token, kTaskFreeRoles[0]);
   for (std::size_t k = 0; k < s.task.size() && task.probes[k].name; ++k)
     consider(s.task[k], probe_role(task.probes[k].name));
-  consider(s.first_token, "first token");
-  consider(s.self, "self");
-  return top >= kRoleScore ? best : "mixed";
+  consider(s.first_token, kTaskFreeRoles[1]);
+  consider(s.self, kTaskFreeRoles[2]);
+  return top >= kRoleScore ? best : kMixedRole;
 }
 
 }  // namespace headwise::train

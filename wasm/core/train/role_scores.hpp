@@ -29,6 +29,11 @@ constexpr double kRoleScore = 0.3;
 // back" (another probe, "agreement" say: its own name).
 const char* probe_role(const char* probe);
 
+// The task-free roles' names, in RoleScores order ("previous token", "first token", "self"),
+// null-terminated, and the name of no role.
+const char* const* task_free_roles();
+constexpr const char* kMixedRole = "mixed";
+
 // The one naming rule: "previous token", "first token", "self", a probe's role or "mixed".
 const char* role_name(const RoleScores& s, const tasks::Task& task);
 

@@ -23,74 +23,34 @@ const char* const* task_choices() {
   return names;
 }
 
-constexpr OptionRow integer(const char* name, double lo, double hi, double TrainerOptions::*field,
-                            const char* about) {
-  return OptionRow{name, OptionType::kInteger, lo, hi, field, nullptr, nullptr, nullptr, about};
-}
-constexpr OptionRow sized(const SpecLimit& l, double TrainerOptions::*field, const char* about) {
-  return integer(l.name, double(l.lo), double(l.hi), field, about);
-}
-constexpr OptionRow choice(const char* name, std::string TrainerOptions::*field,
-                           const char* const* (*choices)(), const char* about) {
-  return OptionRow{name, OptionType::kChoice, 0, 0, nullptr, nullptr, field, choices, about};
-}
-constexpr OptionRow flag(const char* name, bool TrainerOptions::*field, const char* about) {
-  return OptionRow{name, OptionType::kBoolean, 0, 0, nullptr, field, nullptr, nullptr, about};
+using O = TrainerOptions;
+
+constexpr OptionRow sized(const SpecLimit& l, double O::*field, const char* about) {
+  return integer_row(l.name, double(l.lo), double(l.hi), field, about);
 }
 
 const OptionRow kRows[] = {
-    choice("task", &TrainerOptions::task, task_choices, "what the model learns"),
-    sized(layers::kLayersLimit, &TrainerOptions::layers, "blocks in the stack"),
-    sized(layers::kHeadsLimit, &TrainerOptions::heads, "attention heads per block"),
-    sized(layers::kDModelLimit, &TrainerOptions::d_model, "width of the residual stream"),
-    integer("headDim", 0, double(layers::kHeadDimLimit.hi), &TrainerOptions::head_dim,
-            "width of one head (0: dModel / heads)"),
-    sized(layers::kMlpLimit, &TrainerOptions::mlp, "hidden width of each block's MLP (0: none)"),
-    choice("activation", &TrainerOptions::activation, activation_choices, "the MLP's nonlinearity"),
-    choice("positions", &TrainerOptions::positions, layers::position_kind_names,
-           "how word order enters the model"),
-    flag("causal", &TrainerOptions::causal,
-         "each position attends only to itself and earlier ones"),
-    flag("layerNorm", &TrainerOptions::layer_norm, "pre-LayerNorm blocks and a final LayerNorm"),
-    flag("bias", &TrainerOptions::bias, "biases in every linear map"),
-    integer("seed", 0, 4294967295.0, &TrainerOptions::seed, "weights, batches and held-out set"),
-    OptionRow{"learningRate", OptionType::kNumber, 0, 10, &TrainerOptions::learning_rate, nullptr,
-              nullptr, nullptr, "Adam's step size after warm-up"},
-    integer("batch", 1, 4096, &TrainerOptions::batch, "sequences per step"),
-    integer("warmup", 0, 1e9, &TrainerOptions::warmup, "steps of linear learning-rate warm-up"),
-    integer("evalSize", 1, 65536, &TrainerOptions::eval_size, "sequences in the held-out set"),
-    integer("memoryBudget", 1, 4294967296.0, &TrainerOptions::memory_budget,
-            "bytes the trainer may use"),
+    choice_row("task", &O::task, task_choices, "what the model learns"),
+    sized(layers::kLayersLimit, &O::layers, "blocks in the stack"),
+    sized(layers::kHeadsLimit, &O::heads, "attention heads per block"),
+    sized(layers::kDModelLimit, &O::d_model, "width of the residual stream"),
+    integer_row("headDim", 0, double(layers::kHeadDimLimit.hi), &O::head_dim,
+                "width of one head (0: dModel / heads)"),
+    sized(layers::kMlpLimit, &O::mlp, "hidden width of each block's MLP (0: none)"),
+    choice_row("activation", &O::activation, activation_choices, "the MLP's nonlinearity"),
+    choice_row("positions", &O::positions, layers::position_kind_names,
+               "how word order enters the model"),
+    flag_row("causal", &O::causal, "each position attends only to itself and earlier ones"),
+    flag_row("layerNorm", &O::layer_norm, "pre-LayerNorm blocks and a final LayerNorm"),
+    flag_row("bias", &O::bias, "biases in every linear map"),
+    integer_row("seed", 0, 4294967295.0, &O::seed, "weights, batches and held-out set"),
+    number_row("learningRate", 0, 10, &O::learning_rate, "Adam's step size after warm-up"),
+    integer_row("batch", 1, 4096, &O::batch, "sequences per step"),
+    integer_row("warmup", 0, 1e9, &O::warmup, "steps of linear learning-rate warm-up"),
+    integer_row("evalSize", 1, 65536, &O::eval_size, "sequences in the held-out set"),
+    integer_row("memoryBudget", 1, 4294967296.0, &O::memory_budget, "bytes the trainer may use",
+                "byte"),
 };
-
-Status check_row(const OptionRow& r, const TrainerOptions& o) {
-  const std::string name(r.name);
-  switch (r.type) {
-    case OptionType::kBoolean:
-      return Status::ok();
-    case OptionType::kChoice: {
-      const std::string& v = o.*r.text;
-      std::string known;
-      for (const char* const* c = r.choices(); *c; ++c) {
-        if (v == *c) return Status::ok();
-        known += std::string(known.empty() ? "" : ", ") + "\"" + *c + "\"";
-      }
-      return Status::error(name + " must be one of " + known + ", got \"" + v + "\"");
-    }
-    case OptionType::kNumber: {
-      const double v = o.*r.number;
-      if (std::isfinite(v) && v > r.min && v <= r.max) return Status::ok();
-      return Status::error(name + " must be a number in (" + format_number(r.min) + ", " +
-                           format_number(r.max) + "], got " + format_number(v));
-    }
-    case OptionType::kInteger:
-      break;
-  }
-  const double v = o.*r.number;
-  if (std::isfinite(v) && v == std::floor(v) && v >= r.min && v <= r.max) return Status::ok();
-  return Status::error(name + " must be a whole number between " + format_number(r.min) + " and " +
-                       format_number(r.max) + ", got " + format_number(v));
-}
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "layers/model_spec.hpp"
+#include "option_row.hpp"
 #include "status.hpp"
 #include "tasks/task.hpp"
 
@@ -25,19 +26,8 @@ struct TrainerOptions {
   double memory_budget = 256.0 * 1048576;  // bytes for the model, its activations and data
 };
 
-enum class OptionType { kInteger, kNumber, kChoice, kBoolean };
-
-struct OptionRow {
-  const char* name;  // as JavaScript spells it
-  OptionType type;
-  double min, max;  // numbers: the closed range (kNumber: min exclusive)
-  double TrainerOptions::*number;
-  bool TrainerOptions::*flag;
-  std::string TrainerOptions::*text;
-  // kChoice: the allowed values, null-terminated.
-  const char* const* (*choices)();
-  const char* about;
-};
+using OptionRow = headwise::OptionRow<TrainerOptions>;
+using headwise::OptionType;
 
 // The rows, and how many.
 const OptionRow* option_rows();

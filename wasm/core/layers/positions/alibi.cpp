@@ -16,6 +16,7 @@ float linear_bias(std::size_t h, std::size_t heads, std::size_t i, std::size_t j
 
 }  // namespace
 
-extern const PositionKind kAlibiPositions{"alibi", "scores", false, nullptr, nullptr, linear_bias};
+extern const PositionKind kAlibiPositions{"alibi", "ALiBi", "scores",   false,
+                                          nullptr, nullptr, linear_bias};
 
 }  // namespace headwise::layers

@@ -3,6 +3,7 @@
 
 namespace headwise::layers {
 
-extern const PositionKind kLearnedPositions{"learned", "input", true, nullptr, nullptr, nullptr};
+extern const PositionKind kLearnedPositions{
+    "learned", "learned absolute", "input", true, nullptr, nullptr, nullptr};
 
 }  // namespace headwise::layers

@@ -3,6 +3,6 @@
 
 namespace headwise::layers {
 
-extern const PositionKind kNoPositions{"none", "nowhere", false, nullptr, nullptr, nullptr};
+extern const PositionKind kNoPositions{"none", "none", "nowhere", false, nullptr, nullptr, nullptr};
 
 }  // namespace headwise::layers

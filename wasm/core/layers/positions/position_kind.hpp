@@ -3,7 +3,8 @@
 //   input   x0[t] += PE(t) before the first layer (learned absolute, sinusoidal)
 //   rotate  q and k of every head rotated by their position, v untouched (RoPE)
 //   bias    a per-head bias added to the scaled scores before softmax (ALiBi)
-// Adding a kind is one file defining its PositionKind and one line in registry.cpp.
+// Adding a kind is one file defining its PositionKind and one line in registry.cpp; JavaScript
+// reads name, label and place of entry from the module (positionKinds()).
 #pragma once
 
 #include <cstddef>
@@ -12,6 +13,7 @@ namespace headwise::layers {
 
 struct PositionKind {
   const char* name;    // as JavaScript spells it: "none", "learned", ...
+  const char* label;   // as a page shows it: "learned absolute", "RoPE", ...
   const char* enters;  // "nowhere", "input", "queries and keys", "scores"
   // A learned (T, D) table "positionEmbedding", added to x0 row by row.
   bool learned_table;

@@ -23,7 +23,7 @@ void rotate(std::size_t t, std::size_t head_dim, float* v, bool inverse) {
 
 }  // namespace
 
-extern const PositionKind kRotaryPositions{"rope", "queries and keys", false, nullptr, rotate,
-                                           nullptr};
+extern const PositionKind kRotaryPositions{"rope", "RoPE", "queries and keys", false, nullptr,
+                                           rotate, nullptr};
 
 }  // namespace headwise::layers

@@ -18,7 +18,7 @@ void add_sinusoid(std::size_t t, std::size_t d_model, float* row) {
 
 }  // namespace
 
-extern const PositionKind kSinusoidalPositions{"sinusoidal", "input", false,
-                                               add_sinusoid, nullptr, nullptr};
+extern const PositionKind kSinusoidalPositions{"sinusoidal", "sinusoidal", "input", false,
+                                               add_sinusoid, nullptr,      nullptr};
 
 }  // namespace headwise::layers
