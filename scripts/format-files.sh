@@ -2,4 +2,6 @@
 # Tracked and new (untracked, not ignored) files alike, so a file is checked before its first commit.
 project_files() { git ls-files --cached --others --exclude-standard -- "$@"; }
 cpp_files() { project_files 'wasm/*.cpp' 'wasm/*.hpp' 'tests/*.cpp' 'tests/*.hpp' 'bench/*.cpp'; }
-js_files() { project_files '*.js' '*.mjs' '*.ts' | grep -v -e '^web/explorer/viridis-data.js$' -e '/node_modules/'; }
+js_files() {
+  project_files '*.js' '*.mjs' '*.ts' | grep -v -e '^web/explorer/figures/viridis-data.js$' -e '/node_modules/'
+}

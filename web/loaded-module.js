@@ -180,7 +180,7 @@ export class MultiHeadAttention {
   /** Step 5. concat (B, T, H*hd) @ W_out (+ b_out) -> (B, T, d_model). */
   outProject(concat) {
     this.#write([[this.#T.concat, 'concat', concat]]);
-    this.#run(this.#STEP.outProject);
+    this.#run(this.#STEP['out-project']);
     return this.#read(this.#T.output);
   }
 

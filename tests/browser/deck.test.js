@@ -176,7 +176,7 @@ describe('the example slide deck', () => {
       const error = (id) => replies[id]?.ok === false && replies[id].error;
       assert.match(
         error('unknown'),
-        /unknown method "constructor"; use one of nextStep, previousStep, goToStep, setConfig, getState/,
+        /unknown method "constructor"; use one of setConfig, getState, forwardKeys, nextStep, previousStep, goToStep/,
       );
       assert.match(error('proto'), /unknown method "__proto__"/);
       assert.match(error('private'), /unknown method "render"/);

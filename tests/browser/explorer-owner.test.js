@@ -102,7 +102,7 @@ test('one change runs the forward once per version shown; steps and slide messag
       // The heads panel's whole sentence (the batch read as one sequence): one forward on a layer
       // of its own, freed at once.
       { heads: 3, tokens: 12, calls: { 'forward fused +intermediates': 1, dispose: 1 } },
-      // Word order is not redone: it runs at its own width and heads (web/explorer/computation.js).
+      // Word order is not redone: it runs at its own width and heads (web/explorer/panels/order/order-numbers.js).
     ]);
     // Once for the batch, once for the heads panel's whole sentence (batch 1, 12 tokens).
     assert.equal(result.checks, 2, 'each configuration is validated once');

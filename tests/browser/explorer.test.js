@@ -7,8 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { WEB_DIR } from './static-server.js';
 import { ARTIFACTS, canvasColourCounts, openExplorer, panelText } from './page-checks.js';
-import { viridis } from '../../web/explorer/colour-scale.js';
-import { LIGHT } from '../../web/explorer/figure.js';
+import { viridis } from '../../web/explorer/figures/colour-scale.js';
+import { LIGHT } from '../../web/explorer/figures/figure.js';
 
 const FILE_URL = pathToFileURL(WEB_DIR).href;
 // The default text: "The dog chased the ball ," and "but it could not catch it", a batch of 2 sentences of 6.

@@ -49,7 +49,10 @@ async function newPage(viewport, { isMobile = false, colorScheme = 'light' } = {
   page.on('pageerror', (e) => errors.push(e.message));
   await page.route(/\/__headwise-test\/(text-boxes|figure)\.js$/, async (route) => {
     const name = /\/__headwise-test\/([a-z-]+\.js)$/.exec(route.request().url())[1];
-    route.fulfill({ contentType: 'text/javascript', body: await readFile(`${WEB_DIR}explorer/${name}`, 'utf8') });
+    route.fulfill({
+      contentType: 'text/javascript',
+      body: await readFile(`${WEB_DIR}explorer/figures/${name}`, 'utf8'),
+    });
   });
   return { context, page, errors };
 }

@@ -12,8 +12,8 @@ import { ARTIFACTS } from './page-checks.js';
 import { loadHeadwise } from '../../web/headwise.js';
 import { sentenceBatch } from '../../web/explorer/tokenizer.js';
 import { embedTokens } from '../../web/explorer/token-embeddings.js';
-import { diverging, viridis } from '../../web/explorer/colour-scale.js';
-import { DARK, LIGHT } from '../../web/explorer/figure.js';
+import { diverging, viridis } from '../../web/explorer/figures/colour-scale.js';
+import { DARK, LIGHT } from '../../web/explorer/figures/figure.js';
 
 const web = chromiumAndWeb();
 let hw;

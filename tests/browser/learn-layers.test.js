@@ -18,7 +18,7 @@ import { chromiumAndWeb } from './web-session.js';
 import { WEB_DIR } from './static-server.js';
 import { longTasks, traceMainThread } from './main-thread-work.js';
 import { loadavg } from 'node:os';
-import { inductionSequence, repeatQueries } from '../../web/explorer/induction-data.js';
+import { inductionSequence, repeatQueries } from '../../web/explorer/panels/learn/induction-data.js';
 import { loadHeadwise } from '../../web/headwise.js';
 
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);

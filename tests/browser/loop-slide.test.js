@@ -13,7 +13,7 @@ const DECK = (src, [w, h]) =>
   `<iframe id="slide" src="${src}" style="border:0;width:${w}px;height:${h}px"></iframe></body>`;
 
 const LOOK = async () => {
-  const { textProblems } = await import('/explorer/text-boxes.js');
+  const { textProblems } = await import('/explorer/figures/text-boxes.js');
   const section = document.querySelector('headwise-explorer').shadowRoot.querySelector('[data-panel="loop"]');
   const canvases = [...section.querySelectorAll('canvas:not([hidden])')];
   const figures = canvases.map((canvas) => {

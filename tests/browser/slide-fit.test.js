@@ -24,7 +24,7 @@ const DECK = (src, [w, h]) =>
 // In the frame: the document's size against the frame's, and for each drawn figure its text
 // problems and the size its text is drawn at (font size times the canvas's scale on screen).
 const MEASURE = async (panel) => {
-  const { textProblems } = await import('/explorer/text-boxes.js');
+  const { textProblems } = await import('/explorer/figures/text-boxes.js');
   const host = document.querySelector('headwise-explorer');
   const section = host.shadowRoot.querySelector(`[data-panel="${panel}"]`);
   const canvases = [...section.querySelectorAll('canvas:not([hidden])')];

@@ -9,8 +9,8 @@ import { chromiumAndWeb } from './web-session.js';
 import { ARTIFACTS, openExplorer } from './page-checks.js';
 import { loadHeadwise } from '../../web/headwise.js';
 import { embedTokens } from '../../web/explorer/token-embeddings.js';
-import { diverging, viridis } from '../../web/explorer/colour-scale.js';
-import { LIGHT } from '../../web/explorer/figure.js';
+import { diverging, viridis } from '../../web/explorer/figures/colour-scale.js';
+import { LIGHT } from '../../web/explorer/figures/figure.js';
 import { referenceMha } from '../js/reference.js';
 
 // The lecture's sentence in two halves, the page's default batch.

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
 import { ARTIFACTS } from './page-checks.js';
-import { SAMPLE_NOUN_AT, SAMPLE_VERB_AT } from '../../web/explorer/learn-verdict.js';
+import { SAMPLE_NOUN_AT, SAMPLE_VERB_AT } from '../../web/explorer/panels/learn/learn-verdict.js';
 
 const web = chromiumAndWeb();
 const SIZE = { width: 1280, height: 720 };

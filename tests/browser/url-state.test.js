@@ -1,6 +1,8 @@
 // The address follows the state: on index.html (from-url) a change of panel, preset or size,
 // sentence, seed or a learn option is written to the query (history.replaceState, no new history
-// entry), so the copied link opens the same slide: same options and the same pixels.
+// entry), so the copied link opens the same slide: same options and the same pixels. The panels'
+// own state too, changed with their own controls: the steps panel's step, word order's mask and
+// position kind, the heads panel's locked token and the Learn panel's experiment.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
@@ -83,6 +85,92 @@ describe('the URL follows the state', () => {
       assert.equal(left.get('panel'), null);
       assert.equal(left.get('seed'), null);
       assert.equal(left.get('preset'), null);
+      assert.deepEqual(first.problems, []);
+    } finally {
+      await first.context.close();
+    }
+  });
+
+  test("the panels' own state: a copied link reopens the same step, kind, mask, lock and experiment", async () => {
+    const first = await openExplorer(web.browser, `${web.server.url}index.html`, VIEWPORT);
+    const reads = (page) =>
+      page.locator('headwise-explorer').evaluate((host) => {
+        const root = host.shadowRoot;
+        const panel = (id) => root.querySelector(`[data-panel="${id}"]`);
+        const bar = [...panel('heads').querySelectorAll('.token-bar button')];
+        return {
+          step: [...panel('steps').querySelectorAll('ol.steps > li')].findIndex(
+            (li) => li.getAttribute('aria-current') === 'step',
+          ),
+          mask: panel('order').querySelector('.order-mask').checked,
+          kind: panel('order').querySelector('.order-kind').value,
+          result: panel('order').querySelector('.order-diff').textContent,
+          locked: bar.filter((b) => b.getAttribute('aria-pressed') === 'true').map((b) => b.textContent),
+          lockNote: panel('heads').querySelector('.lock-note').textContent,
+          layersShown: Boolean(panel('learn').querySelector('.learn-heads')?.hidden),
+        };
+      });
+    const inPanel = (id, selector) => first.page.locator(`[data-panel="${id}"] ${selector}`);
+    try {
+      // The trained heads (the default weights) load after the first render: lock a row in them.
+      await first.page.waitForFunction(
+        () =>
+          document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-heads').dataset.headsWeights ===
+          'trained',
+      );
+      await inPanel('steps', 'button:text-is("Next step")').click();
+      await inPanel('steps', 'button:text-is("Next step")').click();
+      await inPanel('order', '.order-mask').check();
+      await inPanel('order', '.order-kind').selectOption('rope');
+      await first.page.waitForFunction(() =>
+        /RoPE/.test(
+          document.querySelector('headwise-explorer').shadowRoot.querySelector('[data-panel="order"] .order-diff')
+            .textContent,
+        ),
+      );
+      await inPanel('heads', '.token-bar button:text-is("ball")').first().click();
+      await first.page.locator('headwise-explorer').evaluate((h) => h.setConfig({ 'learn-experiment': 'layers' }));
+      await first.page.waitForFunction(() => new URLSearchParams(location.search).get('learn-experiment') === 'layers');
+      const params = Object.fromEntries(new URLSearchParams(await first.page.evaluate(() => location.search)));
+      console.log(`# address after the panels' own controls: ?${new URLSearchParams(params)}`);
+      assert.equal(params.step, 'attend');
+      assert.equal(params['order-mask'], '1');
+      assert.equal(params['order-positions'], 'rope');
+      assert.ok(Number(params['heads-lock']) >= 0, `heads-lock=${params['heads-lock']}`);
+      const state = await first.page.locator('headwise-explorer').evaluate((h) => h.getState());
+      assert.equal(state.step, 2);
+      assert.equal(state.stepName, 'attend');
+      const shown = await reads(first.page);
+      assert.equal(shown.step, 2);
+      assert.deepEqual([shown.mask, shown.kind], [true, 'rope']);
+      assert.match(shown.result, /Mask on, positions RoPE/);
+      assert.deepEqual(shown.locked, ['ball']);
+      assert.equal(shown.layersShown, true);
+
+      const link = await first.page.evaluate(() => location.href);
+      const second = await openExplorer(web.browser, link, VIEWPORT);
+      try {
+        await second.page.waitForFunction(
+          () =>
+            document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-heads').dataset
+              .headsWeights === 'trained',
+        );
+        await second.page.waitForFunction(() =>
+          /RoPE/.test(
+            document.querySelector('headwise-explorer').shadowRoot.querySelector('[data-panel="order"] .order-diff')
+              .textContent,
+          ),
+        );
+        const again = await second.page.locator('headwise-explorer').evaluate((h) => h.getState());
+        for (const key of ['step', 'stepName', 'orderMask', 'orderPositions', 'headsLock', 'learnExperiment'])
+          assert.deepEqual(again[key], state[key], key);
+        const reopened = await reads(second.page);
+        await second.page.screenshot({ path: `${ARTIFACTS}url-state-panels.png`, fullPage: false });
+        assert.deepEqual(reopened, shown, 'the same step, mask, kind, locked token and experiment, as drawn');
+        assert.deepEqual(second.problems, []);
+      } finally {
+        await second.context.close();
+      }
       assert.deepEqual(first.problems, []);
     } finally {
       await first.context.close();

@@ -53,7 +53,7 @@ const settle = (frame) =>
 // What the panel shows: texts, controls, and for the difference figure (the third map) each row's
 // printed cell values and whether any of its cells is coloured (not the colour of 0).
 const LOOK = async () => {
-  const { textProblems } = await import('/explorer/text-boxes.js');
+  const { textProblems } = await import('/explorer/figures/text-boxes.js');
   const section = document.querySelector('headwise-explorer').shadowRoot.querySelector('[data-panel="order"]');
   const canvases = [...section.querySelectorAll('.figures canvas:not([hidden])')];
   const figures = canvases.map((c) => c.headwiseFigure);
@@ -118,7 +118,7 @@ async function choose(frame, { kind, mask }) {
 
 // The neutral colour: a row of a word the verdicts call the same is all of it; otherwise the
 // colour of 0 is asked from the page's own scale.
-const NEUTRAL = () => import('/explorer/colour-scale.js').then(({ diverging }) => diverging(0, 1));
+const NEUTRAL = () => import('/explorer/figures/colour-scale.js').then(({ diverging }) => diverging(0, 1));
 
 function checkAgreement(look, neutral, setting) {
   assert.equal(look.rows.length, 4, `${setting}: the difference figure has a row per word`);

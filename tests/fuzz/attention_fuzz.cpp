@@ -106,7 +106,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!created.is_ok() || !model) fail("a valid configuration was not created", c);
   // Large accepted configurations (possible through the arbitrary-size mode) are only created:
   // the quadratic reference would take minutes and gigabytes.
-  const headwise::Dims& d = model->dims();
+  const headwise::layers::AttentionShape& d = model->shape();
   const double work = double(d.batch) * d.heads * d.tokens * d.tokens * (d.head_dim + d.d_model);
   if (work > 2e7) return 0;
 
@@ -134,7 +134,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       model->tensor(TensorId::kOutput) + model->tensor_size(TensorId::kOutput));
   if (!model->run(headwise::Step::kForwardFused).is_ok()) fail("fused run", c);
 
-  auto bias = [&](TensorId id) { return d.bias ? model->tensor(id) : nullptr; };
+  auto bias = [&](TensorId id) { return model->config().bias ? model->tensor(id) : nullptr; };
   const headwise::testing::RefWeights w{
       model->tensor(TensorId::kWq), model->tensor(TensorId::kWk),
       model->tensor(TensorId::kWv), model->tensor(TensorId::kWout),

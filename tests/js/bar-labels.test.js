@@ -1,7 +1,7 @@
 // A bar chart labels every bar of 0.05 or more with its value, a full bar too: "1.00", or "1" where
 // the bands are narrow (the why panel's rows of the last "it", the Learn panel's maps from "?").
 import { expect, test } from 'vitest';
-import { barsFigure } from '../../web/explorer/charts.js';
+import { barsFigure } from '../../web/explorer/figures/charts.js';
 
 test('bars at 1.00 keep their value labels in narrow bands', () => {
   const labels = 'The dog chased the ball , but it could not catch it'.split(' ');
@@ -21,7 +21,7 @@ test('bars at 1.00 keep their value labels in narrow bands', () => {
 // The Learn panel's 1-head map on a 1280x720 slide: text x 1.43, half the figure column, bands of 24 px
 // where ".55" is wider than its bar. Its neighbours are empty, so the label reaches over them.
 test('a value wider than its band is drawn over empty neighbours, and never over another label', async () => {
-  const { textProblems } = await import('../../web/explorer/text-boxes.js');
+  const { textProblems } = await import('../../web/explorer/figures/text-boxes.js');
   const labels = 'the dog chase the cat and the boy catch the ball ?'.split(' ');
   const at = (values) => {
     const figure = barsFigure({ rows: [{ name: 'head 1', values }], labels, title: 't', maxWidth: 300, height: 70 });

@@ -2,11 +2,11 @@
 // what a cell says, the keyboard cursor, the tip's place inside its frame, printed values that fit,
 // no "-0" anywhere, and the contrast of the colours used for masked cells.
 import { describe, expect, test } from 'vitest';
-import { heatmapFigure } from '../../web/explorer/heatmap.js';
-import { cellText, readingText, valuesFit } from '../../web/explorer/heatmap-cells.js';
-import { cellAt, cellBox, cellReading, placeTip, stepCell } from '../../web/explorer/cell-reading.js';
-import { contrastRatio, viridis } from '../../web/explorer/colour-scale.js';
-import { DARK, LIGHT, stackFigures } from '../../web/explorer/figure.js';
+import { heatmapFigure } from '../../web/explorer/figures/heatmap.js';
+import { cellText, readingText, valuesFit } from '../../web/explorer/figures/heatmap-cells.js';
+import { cellAt, cellBox, cellReading, placeTip, stepCell } from '../../web/explorer/figures/cell-reading.js';
+import { contrastRatio, viridis } from '../../web/explorer/figures/colour-scale.js';
+import { DARK, LIGHT, stackFigures } from '../../web/explorer/figures/figure.js';
 
 const TOKENS = ['The', 'dog', 'saw', 'it'];
 const T = TOKENS.length;

@@ -1,10 +1,17 @@
 // The charts' axes: log ticks, where each tick and point lands, and the bar chart's scale, from
 // the figures' drawing lists against positions computed here.
 import { describe, expect, test } from 'vitest';
-import { barsFigure, logLogFigure, logPosition, logTicks, ratioFigure, tickLabel } from '../../web/explorer/charts.js';
-import { textProblems } from '../../web/explorer/text-boxes.js';
-import { contrastRatio } from '../../web/explorer/colour-scale.js';
-import { DARK, LIGHT } from '../../web/explorer/figure.js';
+import {
+  barsFigure,
+  logLogFigure,
+  logPosition,
+  logTicks,
+  ratioFigure,
+  tickLabel,
+} from '../../web/explorer/figures/charts.js';
+import { textProblems } from '../../web/explorer/figures/text-boxes.js';
+import { contrastRatio } from '../../web/explorer/figures/colour-scale.js';
+import { DARK, LIGHT } from '../../web/explorer/figures/figure.js';
 
 const close = (a, b) => Math.abs(a - b) <= 1e-9 + 1e-9 * Math.abs(b);
 

@@ -1,8 +1,8 @@
 // The colour scales: viridis is matplotlib's published 256-entry table, not an interpolation;
 // the diverging scale is white at zero and ends at PuOr's two end colours.
 import { describe, expect, test } from 'vitest';
-import { diverging, level, textOn, viridis, VIRIDIS_LUT } from '../../web/explorer/colour-scale.js';
-import { VIRIDIS_DATA } from '../../web/explorer/viridis-data.js';
+import { diverging, level, textOn, viridis, VIRIDIS_LUT } from '../../web/explorer/figures/colour-scale.js';
+import { VIRIDIS_DATA } from '../../web/explorer/figures/viridis-data.js';
 
 // Entries of matplotlib's _viridis_data (lib/matplotlib/_cm_listed.py), copied from the published file.
 const PUBLISHED = {

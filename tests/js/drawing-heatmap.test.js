@@ -1,9 +1,9 @@
 // The heatmap as drawn: every cell's colour in the figure's grid against a plain loop that pools
 // the matrix into blocks (at most 64 x 96 of them), leaves out masked entries and colours the rest.
 import { describe, expect, test } from 'vitest';
-import { heatmapFigure } from '../../web/explorer/heatmap.js';
-import { diverging, viridis } from '../../web/explorer/colour-scale.js';
-import { maxAbsVisible, poolMatrix, pooledRow } from '../../web/explorer/heatmap-cells.js';
+import { heatmapFigure } from '../../web/explorer/figures/heatmap.js';
+import { diverging, viridis } from '../../web/explorer/figures/colour-scale.js';
+import { maxAbsVisible, poolMatrix, pooledRow } from '../../web/explorer/figures/heatmap-cells.js';
 
 const causal = (i, j) => j > i;
 

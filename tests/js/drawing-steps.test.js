@@ -1,10 +1,10 @@
 // The steps panel's figure helpers, without a browser: the attend maps' layout and scale, the
 // product layout (concat @ W_out = output, grids aligned) and the full-resolution crop of W_out.
 import { describe, expect, test } from 'vitest';
-import { attendLayout, attendMapItems, scoresScale } from '../../web/explorer/attend-maps.js';
-import { gridBox, gridOfFigures, movedItem, productFigure } from '../../web/explorer/product-figure.js';
-import { CROP_SIZE, cropOf, isPooled, outProjectFigure } from '../../web/explorer/out-project-figure.js';
-import { heatmapFigure } from '../../web/explorer/heatmap.js';
+import { attendLayout, attendMapItems, scoresScale } from '../../web/explorer/panels/steps/attend-maps.js';
+import { gridBox, gridOfFigures, movedItem, productFigure } from '../../web/explorer/figures/product-figure.js';
+import { CROP_SIZE, cropOf, isPooled, outProjectFigure } from '../../web/explorer/figures/out-project-figure.js';
+import { heatmapFigure } from '../../web/explorer/figures/heatmap.js';
 
 const ramp = (n, scale = 1) => Float32Array.from({ length: n }, (_, k) => Math.sin(k * 1.7) * scale);
 

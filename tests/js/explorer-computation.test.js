@@ -5,14 +5,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadHeadwise } from '../../web/headwise.js';
 import { ExplorerComputation, PANEL_PARTS } from '../../web/explorer/computation.js';
 import { defaultOptions } from '../../web/explorer/options.js';
-import { runHeadsSweep, SAMPLE_MS } from '../../web/explorer/sweep.js';
-import { CHECK_EVERY, MAX_LEARN_STEPS } from '../../web/explorer/learn-verdict.js';
+import { runHeadsSweep, SAMPLE_MS } from '../../web/explorer/panels/loop/sweep.js';
+import { CHECK_EVERY, MAX_LEARN_STEPS } from '../../web/explorer/panels/learn/learn-verdict.js';
 import { countingModule, tally, callName } from './counting-module.js';
 import { referenceMha } from './reference.js';
 import './matchers.js';
 
 const ALL_PARTS = new Set(Object.values(PANEL_PARTS).flat());
-const NO_ORDER_CHANGE = { causal: false, positions: 'none' };
 // What one version shown costs the main layer: one call per version, nothing twice.
 const MAIN_LAYER_CALLS = {
   'forward fused +intermediates': 1, // heads, steps' check, loop's reference
@@ -45,7 +44,7 @@ describe('one change, one forward per version shown', () => {
     const { computation, calls, layers } = owner();
     try {
       const o = defaultOptions();
-      const c = computation.compute(o, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
+      const c = computation.compute(o, { parts: ALL_PARTS });
       expect(c.status).toBe('ok');
       // The default text is the lecture's batch: two lines, two sentences of six tokens.
       expect(c.config).toMatchObject({ batch: 2, tokens: 6 });
@@ -96,10 +95,10 @@ describe('one change, one forward per version shown', () => {
     const { computation, calls, layers } = owner();
     try {
       const o = defaultOptions();
-      computation.compute(o, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
+      computation.compute(o, { parts: ALL_PARTS });
       calls.length = 0;
       const before = layers.length;
-      const c = computation.compute({ ...o, heads: 3 }, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
+      const c = computation.compute({ ...o, heads: 3 }, { parts: ALL_PARTS });
       expect(c.headDim).toBe(2);
       const fresh = layers.slice(before);
       // The main layer and the heads panel's joined sequence: word order runs at its own width and
@@ -119,10 +118,10 @@ describe('one change, one forward per version shown', () => {
     const { computation, calls, layers } = owner();
     try {
       const o = defaultOptions();
-      computation.compute(o, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
+      computation.compute(o, { parts: ALL_PARTS });
       calls.length = 0;
       const sentence = 'A cat chased the ball ,\nbut it could not catch it'; // the same (2, 6)
-      computation.compute({ ...o, sentence }, { parts: ALL_PARTS, order: NO_ORDER_CHANGE });
+      computation.compute({ ...o, sentence }, { parts: ALL_PARTS });
       // The main layer is reused; only the heads panel's joined sequence has a layer of its own.
       const created = calls.filter((x) => x.method === 'createAttention');
       expect(created.map((x) => x.args[0])).toEqual([expect.objectContaining({ batch: 1, tokens: 12 })]);
@@ -130,10 +129,7 @@ describe('one change, one forward per version shown', () => {
       expect(forwardsOn(calls, main)).toEqual(['forward fused +intermediates', 'forward loop +intermediates']);
       calls.length = 0;
       // A slide message, the panel shown, a step: the same numbers, no call into the module.
-      const again = computation.compute(
-        { ...o, sentence, slide: true, panel: 'steps' },
-        { parts: ALL_PARTS, order: NO_ORDER_CHANGE },
-      );
+      const again = computation.compute({ ...o, sentence, slide: true, panel: 'steps' }, { parts: ALL_PARTS });
       expect(calls).toEqual([]);
       expect(again.status).toBe('ok');
     } finally {
@@ -154,9 +150,9 @@ describe('one change, one forward per version shown', () => {
       expect(layers).toHaveLength(2);
       calls.length = 0;
       const parts = ALL_PARTS;
-      computation.compute(o, { parts, order: NO_ORDER_CHANGE });
+      computation.compute(o, { parts });
       calls.length = 0;
-      const masked = computation.compute(o, { parts, order: { causal: true, positions: 'none' } });
+      const masked = computation.compute({ ...o, orderMask: true }, { parts });
       expect(masked.order.config.causal).toBe(true);
       // The masked pair, then the claim's pair (no mask, no positions), each on a layer of its own.
       const [maskedLayer, claimLayer] = layers.slice(-2).map((l) => l.label);
@@ -218,7 +214,9 @@ test('what the Learn run trained has one owner: null until it is done, then one 
     expect(PANEL_PARTS.heads).toContain('learned');
     expect(PANEL_PARTS.why).toContain('learned');
     expect(learned()).toBe(null);
-    const session = computation.learnSession({ seed: 2, variant: 'verb-noun', dModel: 32, headCounts: [1, 2] });
+    const session = computation
+      .kept('learn')
+      .learnSession({ seed: 2, variant: 'verb-noun', dModel: 32, headCounts: [1, 2] });
     session.slice(5);
     expect(learned()).toBe(null); // training, not done: the panels still say "untrained"
     // Training stops at every check until the held-out measurement is taken.
@@ -236,7 +234,7 @@ test('what the Learn run trained has one owner: null until it is done, then one 
     const argmax = (v) => v.indexOf(Math.max(...v));
     expect(two.trained.map(argmax).sort((a, b) => a - b)).toEqual([8, 10]); // "catch" and "ball"
     expect(Math.max(...two.untrained.flat())).toBeLessThan(0.5); // the same model at step 0
-    computation.learnSession({ seed: 3, variant: 'verb-noun', dModel: 32 });
+    computation.kept('learn').learnSession({ seed: 3, variant: 'verb-noun', dModel: 32 });
     expect(learned()).toBe(null); // a new run: nothing trained until it is done
   } finally {
     computation.dispose();

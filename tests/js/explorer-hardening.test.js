@@ -2,8 +2,8 @@
 // export stays well-formed XML with control characters in the text, and malformed JSON that
 // names headwise gets an error reply.
 import { expect, test } from 'vitest';
-import { Figure } from '../../web/explorer/figure.js';
-import { svgText } from '../../web/explorer/export.js';
+import { Figure } from '../../web/explorer/figures/figure.js';
+import { svgText } from '../../web/explorer/figures/export.js';
 import { answer } from '../../web/explorer/slide-messages.js';
 
 // Characters XML 1.0 allows: tab, newline, carriage return, U+0020..U+D7FF, U+E000..U+FFFD, and

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { loadHeadwise } from '../../web/headwise.js';
 import { sentenceBatch, tokenize } from '../../web/explorer/tokenizer.js';
 import { optionsFromQuery, queryOf } from '../../web/explorer/options.js';
-import { designTeachingWeights } from '../../web/explorer/teaching-weights.js';
+import { designTeachingWeights } from '../../web/explorer/panels/why/teaching-weights.js';
 import { embedTokens, tokenVector } from '../../web/explorer/token-embeddings.js';
 import { DEFAULT_SENTENCE } from '../../web/explorer/presets.js';
 
@@ -114,7 +114,7 @@ test('designed weights: one head splits between ball and catch, two heads take o
 });
 
 test('SVG export: user text is escaped, never markup', async () => {
-  const { Figure } = await import('../../web/explorer/figure.js');
+  const { Figure } = await import('../../web/explorer/figures/figure.js');
   const f = new Figure(100, 40, 'title <b>');
   f.text(0, 10, '<script>alert(1)</script> & "x"');
   const svg = f.toSVG();

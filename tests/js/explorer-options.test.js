@@ -12,6 +12,7 @@ import {
   OPTION_NAMES,
 } from '../../web/explorer/options.js';
 import { configFromMessage } from '../../web/explorer/config-input.js';
+import { PANELS } from '../../web/explorer/panels/index.js';
 import { answer } from '../../web/explorer/slide-messages.js';
 import { OPTION_CASES, asText } from './option-cases.js';
 
@@ -80,24 +81,10 @@ describe.each(OPTION_CASES)('$name = $value', ({ name, value, state, error, setC
 });
 
 test('the schema names every option once; every surface uses exactly its names', () => {
-  expect(OPTION_NAMES).toEqual([
-    'panel',
-    'preset',
-    'width',
-    'heads',
-    'causal',
-    'seed',
-    'sentence',
-    'slide',
-    'max-tokens',
-    'theme',
-    'heads-weights',
-    'learn-seed',
-    'learn-width',
-    'learn-heads',
-    'learn-experiment',
-    'learn-split',
-  ]);
+  // The page's options, then each panel's own, in the registry's order (no copy of the list here).
+  const page = ['panel', 'preset', 'width', 'heads', 'causal', 'seed', 'sentence', 'slide', 'max-tokens', 'theme'];
+  expect(OPTION_NAMES).toEqual([...page, ...PANELS.flatMap((entry) => (entry.options ?? []).map((row) => row.name))]);
+  expect(OPTION_SCHEMA.filter((row) => row.panel).map((row) => row.name)).toEqual(OPTION_NAMES.slice(page.length));
   expect(new Set(OPTION_CASES.map((c) => c.name))).toEqual(new Set(OPTION_NAMES));
   expect(Object.keys(DEFAULT_STATE)).toEqual(OPTION_SCHEMA.map((row) => row.key));
   expect(() => configFromMessage({ colour: 'red' }, defaultOptions())).toThrow(

@@ -2,7 +2,7 @@
 // Trainer.specialisation() give the same state on the same run; a 0.52 / 0.47 split is no role.
 import { describe, expect, test } from 'vitest';
 import { headRoles, loadHeadwise, ROLE_SHARE } from '../../web/headwise.js';
-import { verdictOf } from '../../web/explorer/learn-verdict.js';
+import { verdictOf } from '../../web/explorer/panels/learn/learn-verdict.js';
 
 describe('headRoles', () => {
   test('a head finds a word at ROLE_SHARE (0.8) or more of its attention from "?"', () => {

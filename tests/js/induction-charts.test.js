@@ -1,4 +1,4 @@
-// The "1 layer vs 2 layers" figures (web/explorer/induction-charts.js), built in Node from the
+// The "1 layer vs 2 layers" figures (web/explorer/panels/learn/induction-charts.js), built in Node from the
 // shipped checkpoints and from random weights: no text overlaps or leaves its figure or lies on a
 // curve at a slide's, a page's and a phone's sizes; the checks the browser test makes on what is
 // drawn (the maps' labels are the measured roles; an induction head's map is brightest on the token
@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadHeadwise } from '../../web/headwise.js';
-import { headsFigure, lossFigure } from '../../web/explorer/induction-charts.js';
-import { inductionSequence, phaseChange, repeatQueries } from '../../web/explorer/induction-data.js';
-import { textProblems } from '../../web/explorer/text-boxes.js';
+import { headsFigure, lossFigure } from '../../web/explorer/panels/learn/induction-charts.js';
+import { inductionSequence, phaseChange, repeatQueries } from '../../web/explorer/panels/learn/induction-data.js';
+import { textProblems } from '../../web/explorer/figures/text-boxes.js';
 
 const read = (name) => JSON.parse(readFileSync(new URL(`../../web/checkpoints/${name}.json`, import.meta.url), 'utf8'));
 let hw;

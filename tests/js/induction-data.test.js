@@ -1,4 +1,4 @@
-// The Learn panel's "1 layer vs 2 layers" data (web/explorer/induction-data.js): the shown sequence
+// The Learn panel's "1 layer vs 2 layers" data (web/explorer/panels/learn/induction-data.js): the shown sequence
 // is the core's first held-out sequence (a trainer whose held-out set is that one sequence measures
 // the role scores its attention gives), the phase change is where its rule says on any curve, and
 // the account says what the shipped models' heads measure, not the textbook's story.
@@ -13,7 +13,7 @@ import {
   PHASE_MIN_DROP,
   phaseChange,
   repeatQueries,
-} from '../../web/explorer/induction-data.js';
+} from '../../web/explorer/panels/learn/induction-data.js';
 
 const read = (name) => JSON.parse(readFileSync(new URL(`../../web/checkpoints/${name}.json`, import.meta.url), 'utf8'));
 const T = 64;

@@ -1,9 +1,9 @@
-// The Learn panel's verdict (web/explorer/learn-verdict.js): per model the share of held-out
+// The Learn panel's verdict (web/explorer/panels/learn/learn-verdict.js): per model the share of held-out
 // answers right, with the right verb and with the right noun; which head finds which word (the rule
 // of head-roles.js); and when each model stopped training: settled, plateaued, or still rising.
 import { describe, expect, test } from 'vitest';
 import { loadHeadwise } from '../../web/headwise.js';
-import { LearnSession } from '../../web/explorer/learn-session.js';
+import { LearnSession } from '../../web/explorer/panels/learn/learn-session.js';
 import {
   DEFAULT_LEARN_SEED,
   LEARN_STEPS,
@@ -16,7 +16,7 @@ import {
   settledNote,
   smooth,
   verdictOf,
-} from '../../web/explorer/learn-verdict.js';
+} from '../../web/explorer/panels/learn/learn-verdict.js';
 
 const answers = (rightVerb, rightNoun) => ({ answers: 2048, rightVerb, rightNoun });
 

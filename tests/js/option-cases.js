@@ -63,6 +63,15 @@ export const OPTION_CASES = [
   { name: 'heads-weights', value: 'random', state: { headsWeights: 'random' } },
   { name: 'heads-weights', value: 'trained', state: { headsWeights: 'trained' } },
   { name: 'heads-weights', value: 'learned', error: 'heads-weights="learned" was ignored: use trained or random' },
+  { name: 'step', value: 2, state: { step: 2 } },
+  { name: 'step', value: 'out-project', state: { step: 4 } },
+  { name: 'step', value: 5, error: 'step="5" was ignored: use 0 to 4 or project, split, attend, merge, out-project' },
+  { name: 'heads-lock', value: 4, state: { headsLock: 4 } },
+  { name: 'heads-lock', value: -2, error: 'heads-lock="-2" was ignored: it must be a whole number from -1 to 1000000' },
+  { name: 'order-mask', value: true, state: { orderMask: true } },
+  { name: 'order-mask', value: 'maybe', error: 'order-mask="maybe" was ignored: use 1 or 0' },
+  { name: 'order-positions', value: 'rope', state: { orderPositions: 'rope' } },
+  { name: 'order-positions', value: 'Rope!', error: 'order-positions="Rope!" was ignored: use a position kind' },
 ];
 
 /** The text form of a value, as a URL parameter or an attribute carries it. */

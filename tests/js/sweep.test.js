@@ -1,8 +1,8 @@
 // The heads sweep's statistics and units: medians with their spread, sample lengths sized for a
 // coarse browser clock, and the axis unit chosen from the slowest median.
 import { expect, test } from 'vitest';
-import { repsFor, SAMPLE_MS, spread, SWEEP_CONFIG } from '../../web/explorer/sweep.js';
-import { durationUnit } from '../../web/explorer/panels/loop-fused-panel.js';
+import { repsFor, SAMPLE_MS, spread, SWEEP_CONFIG } from '../../web/explorer/panels/loop/sweep.js';
+import { durationUnit } from '../../web/explorer/panels/loop/loop-fused-panel.js';
 
 test('spread gives the median, min and max', () => {
   expect(spread([5, 1, 3])).toEqual({ median: 3, min: 1, max: 5 });

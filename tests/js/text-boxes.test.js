@@ -1,10 +1,10 @@
 // text-boxes.js: a text item's box as drawn (anchor, baseline in the middle, rotation) and the
 // problems found in a figure: overlapping labels, a label on a curve, a label cut at the edge.
 import { describe, expect, test } from 'vitest';
-import { overlaps, textBox, textProblems, wrapText } from '../../web/explorer/text-boxes.js';
-import { Figure } from '../../web/explorer/figure.js';
-import { heatmapFigure } from '../../web/explorer/heatmap.js';
-import { barsFigure } from '../../web/explorer/charts.js';
+import { overlaps, textBox, textProblems, wrapText } from '../../web/explorer/figures/text-boxes.js';
+import { Figure } from '../../web/explorer/figures/figure.js';
+import { heatmapFigure } from '../../web/explorer/figures/heatmap.js';
+import { barsFigure } from '../../web/explorer/figures/charts.js';
 
 const box = (corners) => corners.map(([x, y]) => [Math.round(x * 1000) / 1000, Math.round(y * 1000) / 1000]);
 

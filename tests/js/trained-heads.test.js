@@ -1,4 +1,4 @@
-// The heads panel's trained heads (web/explorer/trained-heads.js and the owner's part 'trained'):
+// The heads panel's trained heads (web/explorer/panels/heads/trained-heads.js and the owner's part 'trained'):
 // the user's sentence read as the task's words, the T x T maps of the shipped model computed in
 // an attention layer of its shape agree with the model's own row from "?", the trained heads are
 // named by the core and differ, and the same numbers on the weights before training do not.
@@ -17,7 +17,7 @@ import {
   readingText,
   rowInReading,
   TRAINED_CHECKPOINTS,
-} from '../../web/explorer/trained-heads.js';
+} from '../../web/explorer/panels/heads/trained-heads.js';
 
 const read = (name) => JSON.parse(readFileSync(new URL(`../../web/checkpoints/${name}.json`, import.meta.url), 'utf8'));
 const LECTURE = 'The dog chased the ball, but it could not catch it';
@@ -25,8 +25,8 @@ let hw;
 let owner;
 beforeAll(async () => {
   hw = await loadHeadwise();
-  owner = new ExplorerComputation(hw);
-  await owner.trainedModels(read);
+  owner = new ExplorerComputation(hw, { checkpointSource: read });
+  await owner.kept('heads').load();
 });
 
 test('a token is read as a word of the task: known, by its stem, as a filler, or dropped', () => {

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadHeadwise } from '../../web/headwise.js';
 import { ExplorerComputation } from '../../web/explorer/computation.js';
 import { defaultOptions } from '../../web/explorer/options.js';
-import { heatmapFigure } from '../../web/explorer/heatmap.js';
-import { cellText } from '../../web/explorer/heatmap-cells.js';
-import { diverging } from '../../web/explorer/colour-scale.js';
+import { heatmapFigure } from '../../web/explorer/figures/heatmap.js';
+import { cellText } from '../../web/explorer/figures/heatmap-cells.js';
+import { diverging } from '../../web/explorer/figures/colour-scale.js';
 import {
   differenceScale,
   float32Zero,
@@ -16,7 +16,7 @@ import {
   orderMaps,
   outputScale,
   wordVerdicts,
-} from '../../web/explorer/panels/word-order-panel.js';
+} from '../../web/explorer/panels/order/word-order-panel.js';
 
 let hw;
 let computation;
@@ -28,7 +28,8 @@ afterAll(() => computation.dispose());
 
 const KINDS = ['none', 'learned', 'sinusoidal', 'rope', 'alibi'];
 const orderOf = (causal, positions) =>
-  computation.compute(defaultOptions(), { parts: ['order'], order: { causal, positions } }).order;
+  computation.compute({ ...defaultOptions(), orderMask: causal, orderPositions: positions }, { parts: ['order'] })
+    .order;
 const gridOf = (map) => heatmapFigure({ ...map, maxWidth: 1200 }).items.find((it) => it.kind === 'grid');
 
 test('the claim: without mask or positions each word is the same in both sentences, the words clearly apart', () => {

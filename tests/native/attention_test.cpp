@@ -64,8 +64,8 @@ std::unique_ptr<Model> make_model(const Config& config, std::uint64_t seed) {
 }
 
 testing::RefResult reference_for(Model& m) {
-  const Dims& d = m.dims();
-  const bool b = d.bias;
+  const layers::AttentionShape& d = m.shape();
+  const bool b = m.config().bias;
   testing::RefWeights w{m.tensor(TensorId::kWq),
                         m.tensor(TensorId::kWk),
                         m.tensor(TensorId::kWv),

@@ -23,8 +23,8 @@ TEST(Config, AcceptsTheLecturePresets) {
   EXPECT_TRUE(validate(config(1, 1024, 768, 12), {}).is_ok());          // GPT-2 small: 12 x 64
   EXPECT_TRUE(validate(config(2, 6, 6, 4000, 3), {}).is_ok());          // the heads sweep
   EXPECT_TRUE(validate_shape(config(1, 2048, 12288, 96), {}).is_ok());  // GPT-3: 96 x 128
-  EXPECT_EQ(dims_of(config(1, 1, 12288, 96)).head_dim, 128u);
-  EXPECT_EQ(dims_of(config(1, 1, 6, 4000, 3)).concat, 12000u);
+  EXPECT_EQ(shape_of(config(1, 1, 12288, 96)).head_dim, 128u);
+  EXPECT_EQ(shape_of(config(1, 1, 6, 4000, 3)).concat(), 12000u);
 }
 
 TEST(Config, RefusesTheDimensionRuleWithTheNumbers) {

@@ -211,7 +211,9 @@ void check_case(const Case& c, std::uint32_t seed) {
       wv.data(), c.bias ? bv.data() : nullptr, wout.data(), c.bias ? bout.data() : nullptr};
   std::vector<float> y(B * T * D), q(B * T * C), k(B * T * C), v(B * T * C),
       attention(B * c.heads * T * T), concat(B * T * C), scores(T * T);
-  const AttentionTape tape{nullptr, q.data(), k.data(), v.data(), attention.data(), concat.data()};
+  const AttentionTensors tape{nullptr, q.data(),         k.data(),      v.data(),
+                              nullptr, nullptr,          nullptr,       nullptr,
+                              nullptr, attention.data(), concat.data(), {nullptr}};
   attention_forward(shape, w, x.data(), tape, y.data());
   ASSERT_TRUE(all_close(y.data(), forward(c, p), 1e-5, 1e-5)) << "forward";
 

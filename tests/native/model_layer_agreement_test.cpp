@@ -104,8 +104,9 @@ TEST(ModelLayerAgreement, InferenceModelAndTrainingLayerMatchTheReference) {
         const layers::AttentionShape shape{B, T, D, H, hd, qf, c.causal, position};
         std::vector<float> xq(B * Tq * D), q(B * Tq * C), k(B * T * C), v(B * T * C),
             p(B * H * Tq * T), concat(B * Tq * C), y(B * Tq * D);
-        const layers::AttentionTape tape{xq.data(), q.data(), k.data(),
-                                         v.data(),  p.data(), concat.data()};
+        const layers::AttentionTensors tape{xq.data(), q.data(), k.data(),      v.data(),
+                                            nullptr,   nullptr,  nullptr,       nullptr,
+                                            nullptr,   p.data(), concat.data(), {nullptr}};
         layers::attention_forward(shape, w, x, tape, y.data());
         EXPECT_TRUE(testing::all_close(y.data(), rows_of(ref.output, B, T, qf, D), kTol, kTol))
             << "layer output";

@@ -43,7 +43,7 @@ TEST(PositionInference, EveryKindMatchesItsDefinitionInDoubles) {
       ASSERT_TRUE(config_from_options(o, &limits, &c).is_ok());
       std::unique_ptr<Model> m;
       ASSERT_TRUE(Model::create(c, limits, 7, &m).is_ok());
-      const Dims& d = m->dims();
+      const layers::AttentionShape& d = m->shape();
       const std::size_t BTD = d.batch * d.tokens * d.d_model;
       fill_uniform(m->tensor(TensorId::kInput), BTD, 3, tensor_row(TensorId::kInput).stream, 1.0f);
       ASSERT_TRUE(m->keep_intermediates(true).is_ok());
@@ -139,7 +139,7 @@ TEST(PositionInference, APartOfALayerKeepsItsHeadsAlibiSlopes) {
   ASSERT_TRUE(config_from_options(o, &limits, &c).is_ok());
   std::unique_ptr<Model> m;
   ASSERT_TRUE(Model::create(c, limits, 7, &m).is_ok());
-  const Dims& d = m->dims();
+  const layers::AttentionShape& d = m->shape();
   fill_uniform(m->tensor(TensorId::kInput), d.tokens * d.d_model, 3,
                tensor_row(TensorId::kInput).stream, 1.0f);
   ASSERT_TRUE(m->keep_intermediates(true).is_ok());

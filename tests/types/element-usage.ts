@@ -31,6 +31,15 @@ typed.setConfig({ preset: 'gpt4' });
 typed.setConfig({ colour: 'red' });
 // @ts-expect-error goToStep takes a number
 typed.goToStep('merge');
+const panels: number = typed.setConfig({
+  'heads-lock': 3,
+  orderMask: true,
+  'order-positions': 'rope',
+  step: 'attend',
+}).headsLock;
+// @ts-expect-error the kebab name of a property that has another attribute (width) is not an option
+typed.setConfig({ 'd-model': 8 });
+void panels;
 void step;
 void name;
 void ready;

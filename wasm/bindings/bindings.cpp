@@ -1,4 +1,4 @@
-// Thin Embind layer over the core. Models live here behind integer handles so JavaScript never
+// Thin Embind layer over the core. Layers live in the handle map (boundary.hpp) so JavaScript never
 // holds a C++ object or a pointer; errors come back as a flag plus lastError(), never a throw.
 // Raw names: web/headwise.js is the public API.
 #include <emscripten/bind.h>
@@ -14,7 +14,6 @@
 #include <memory>
 #include <new>
 #include <string>
-#include <unordered_map>
 #include <xsimd/xsimd.hpp>
 
 #include "attention_options.hpp"
@@ -31,22 +30,13 @@ using headwise::Config;
 using headwise::Model;
 using headwise::bindings::can_allocate;
 using headwise::bindings::fail;
+using headwise::bindings::handles;
 using headwise::bindings::have_reserve;
 using headwise::bindings::string_list;
 using headwise::bindings::text;
 
 namespace {
 
-// Buckets for this many layers up front, so heap use returns exactly to where it was once layers
-// are disposed (an unordered_map never gives buckets back).
-constexpr std::size_t kHandleBuckets = 1024;
-std::unordered_map<int, std::unique_ptr<Model>> make_handle_map() {
-  std::unordered_map<int, std::unique_ptr<Model>> map;
-  map.reserve(kHandleBuckets);
-  return map;
-}
-std::unordered_map<int, std::unique_ptr<Model>> g_models = make_handle_map();
-int g_next_handle = 1;
 // The defaults, with the budget capped at what this module can ever hold: its maximum memory
 // (-sMAXIMUM_MEMORY), so that no size that passes can wrap the 32-bit size_t.
 headwise::Limits module_limits() {
@@ -56,12 +46,9 @@ headwise::Limits module_limits() {
 }
 
 Model* find(int handle) {
-  auto it = g_models.find(handle);
-  if (it == g_models.end()) {
-    fail("this attention layer was disposed");
-    return nullptr;
-  }
-  return it->second.get();
+  Model* m = handles().find<Model>(handle);
+  if (!m) fail("this attention layer was disposed");
+  return m;
 }
 
 val validate_config(AttentionOptions options) {
@@ -81,16 +68,10 @@ int create_model(AttentionOptions options) {
   headwise::Status s = headwise::config_from_options(options, &limits, &c);
   if (s.is_ok()) s = Model::create(c, limits, static_cast<std::uint64_t>(options.seed), &model);
   if (!s.is_ok()) return fail(s.message()), 0;
-  const int handle = g_next_handle++;
-  g_models.emplace(handle, std::move(model));
-  return handle;
+  return handles().add(std::move(model));
 }
 
-bool dispose_model(int handle) {
-  const bool erased = g_models.erase(handle) > 0;
-  have_reserve();  // memory was freed: take the reserve back while it is there
-  return erased;
-}
+bool dispose_model(int handle) { return handles().erase<Model>(handle); }
 
 // A view into wasm memory, valid only until the next allocation: the caller copies at once.
 val tensor_view(int handle, int id) {
@@ -214,7 +195,7 @@ val position_kinds() {
 }
 
 val simd_arch() { return text(xsimd::default_arch::name()); }
-int live_models() { return static_cast<int>(g_models.size()); }
+int live_models() { return handles().count<Model>(); }
 
 // Bytes of linear memory (grows, never shrinks), bytes malloc currently hands out, and where the
 // stack pointer stands at this call depth (the same on every call if nothing leaks stack).

@@ -20,6 +20,10 @@ void release_reserve() {
   g_reserve = nullptr;
 }
 
+// Built with the module, so its buckets are taken before any layer or trainer exists (heap use
+// returns exactly to where it was once they are disposed).
+HandleMap g_handles;
+
 [[maybe_unused]] const bool g_reserve_installed =
     (std::set_new_handler(release_reserve), have_reserve());
 
@@ -34,6 +38,8 @@ bool have_reserve() {
 }
 
 bool can_allocate() { return have_reserve() || fail(kOutOfMemory); }
+
+HandleMap& handles() { return g_handles; }
 
 bool fail(const char* message) {
   std::strncpy(g_last_error, message, sizeof g_last_error - 1);

@@ -1,6 +1,6 @@
-// Thin Embind layer over the trainer (wasm/core/train). Trainers live here behind integer
-// handles; errors come back as 0/null plus lastError(), never a throw. The options cross whole,
-// as one value_object whose fields are the option table's rows. Raw names: web/trainer.js is
+// Thin Embind layer over the trainer (wasm/core/train). Trainers live in the handle map
+// (boundary.hpp); errors come back as 0/null plus lastError(), never a throw. The options cross
+// whole, as one value_object whose fields are the option table's rows. Raw names: web/trainer.js is
 // the public API and checks every argument against trainerOptionTable() before calling in.
 #include <emscripten/bind.h>
 #include <emscripten/heap.h>
@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "boundary.hpp"
@@ -23,7 +22,7 @@
 using emscripten::val;
 using headwise::bindings::can_allocate;
 using headwise::bindings::fail;
-using headwise::bindings::have_reserve;
+using headwise::bindings::handles;
 using headwise::bindings::string_list;
 using headwise::bindings::text;
 using headwise::train::Trainer;
@@ -31,19 +30,10 @@ using headwise::train::TrainerOptions;
 
 namespace {
 
-constexpr std::size_t kHandleBuckets = 1024;
-std::unordered_map<int, std::unique_ptr<Trainer>> make_handle_map() {
-  std::unordered_map<int, std::unique_ptr<Trainer>> map;
-  map.reserve(kHandleBuckets);
-  return map;
-}
-std::unordered_map<int, std::unique_ptr<Trainer>> g_trainers = make_handle_map();
-int g_next_handle = 1;
-
 Trainer* find(int handle) {
-  auto it = g_trainers.find(handle);
-  if (it == g_trainers.end()) return fail("this trainer was disposed"), nullptr;
-  return it->second.get();
+  Trainer* t = handles().find<Trainer>(handle);
+  if (!t) fail("this trainer was disposed");
+  return t;
 }
 
 val evaluation(const headwise::train::Evaluation& e, const Trainer& t) {
@@ -124,16 +114,10 @@ int trainer_create(TrainerOptions options) {
   std::unique_ptr<Trainer> t;
   const headwise::Status s = Trainer::create(options, emscripten_get_heap_max(), &t);
   if (!s.is_ok()) return fail(s.message()), 0;
-  const int handle = g_next_handle++;
-  g_trainers.emplace(handle, std::move(t));
-  return handle;
+  return handles().add(std::move(t));
 }
 
-bool trainer_dispose(int handle) {
-  const bool erased = g_trainers.erase(handle) > 0;
-  have_reserve();
-  return erased;
-}
+bool trainer_dispose(int handle) { return handles().erase<Trainer>(handle); }
 
 // n updates; the mean of their batches' losses and accuracies (each taken before its update).
 val trainer_step(int handle, double n) {
@@ -427,7 +411,7 @@ val trainer_buffer_view(int handle, int slot) {
       t->model().parameter_count(), t->model().buffer(static_cast<headwise::layers::Slot>(slot))));
 }
 
-int live_trainers() { return static_cast<int>(g_trainers.size()); }
+int live_trainers() { return handles().count<Trainer>(); }
 
 }  // namespace
 

@@ -220,20 +220,19 @@ Status validate(const Config& c, const Limits& limits, bool with_intermediates) 
   return Status::ok();
 }
 
-Dims dims_of(const Config& c) {
-  Dims d{};
-  d.batch = std::size_t(c.batch);
-  d.tokens = std::size_t(c.tokens);
-  d.d_model = std::size_t(c.d_model);
-  d.heads = std::size_t(c.heads);
-  d.head_dim = std::size_t(c.head_dim > 0 ? c.head_dim : c.d_model / c.heads);
-  d.concat = d.heads * d.head_dim;
-  d.causal = c.causal;
-  d.bias = c.bias;
-  d.position = c.position;
-  d.head_offset = std::size_t(c.head_offset);
-  d.total_heads = std::size_t(c.total_heads > 0 ? c.total_heads : c.heads);
-  return d;
+layers::AttentionShape shape_of(const Config& c) {
+  layers::AttentionShape s{std::size_t(c.batch),
+                           std::size_t(c.tokens),
+                           std::size_t(c.d_model),
+                           std::size_t(c.heads),
+                           0,
+                           0,
+                           c.causal,
+                           c.position};
+  s.head_dim = std::size_t(c.head_dim > 0 ? c.head_dim : c.d_model / c.heads);
+  s.head_offset = std::size_t(c.head_offset);
+  s.total_heads = std::size_t(c.total_heads);
+  return s;
 }
 
 }  // namespace headwise

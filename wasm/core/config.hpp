@@ -7,14 +7,11 @@
 #include <limits>
 #include <string>
 
+#include "layers/attention.hpp"
 #include "status.hpp"
 #include "tensor_table.hpp"
 
 namespace headwise {
-
-namespace layers {
-struct PositionKind;
-}
 
 struct Config {
   std::int64_t batch = 1;
@@ -46,17 +43,6 @@ struct Limits {
   std::uint64_t address_space_bytes = std::numeric_limits<std::size_t>::max();
 };
 
-// Sizes of a configuration that passed validate(); all counts are in floats.
-struct Dims {
-  std::size_t batch, tokens, d_model, heads, head_dim;
-  std::size_t concat;  // heads * head_dim
-  bool causal, bias;
-  const layers::PositionKind* position;  // null: none
-  std::size_t head_offset, total_heads;  // the heads' place in the whole layer (see Config)
-
-  std::size_t rows() const { return batch * tokens; }  // B*T, the rows of every projection
-};
-
 // A configuration from numbers as a caller outside C++ hands them over (JavaScript's doubles):
 // a size that is not a whole number, or lies beyond its limit (1e308, 2^64), is refused in words
 // here, before any conversion to an integer could saturate or wrap it. head_dim 0: derive it.
@@ -74,8 +60,8 @@ Status validate_shape(const Config& config, const Limits& limits);
 // validate_shape plus the memory budget for every tensor the table allocates in that state
 // (with or without the intermediates), in checked 64-bit arithmetic.
 Status validate(const Config& config, const Limits& limits, bool with_intermediates = false);
-// Only meaningful after validate_shape succeeded.
-Dims dims_of(const Config& config);
+// The operator's shape (every position a query). Only meaningful after validate_shape succeeded.
+layers::AttentionShape shape_of(const Config& config);
 // The table's dimension values; false if one of them (the scratch size) cannot be computed.
 bool dim_values(const Config& config, DimValues* out);
 

@@ -3,10 +3,9 @@
 #include <cmath>
 #include <new>
 
-#include "fused_steps.hpp"
+#include "layers/embedding.hpp"
 #include "layers/positions/position_kind.hpp"
 #include "loop_attention.hpp"
-#include "position_steps.hpp"
 #include "rng.hpp"
 
 namespace headwise {
@@ -30,7 +29,7 @@ Status Model::create(const Config& config, const Limits& limits, std::uint64_t s
   if (!m) return Status::error("out of memory allocating the model");
   m->config_ = config;
   m->limits_ = limits;
-  m->dims_ = dims_of(config);
+  m->shape_ = shape_of(config);
   if (!dim_values(config, &m->dim_values_)) return Status::error("this configuration is too large");
 
   for (int i = 0; i < kTensorCount; ++i) {
@@ -46,7 +45,7 @@ Status Model::create(const Config& config, const Limits& limits, std::uint64_t s
       // Variance 1, as the trainer's embeddings start (tensor_row.hpp).
       fill_uniform(data, m->buffers_[i].size(), seed, row.stream, std::sqrt(3.0f));
     } else if (row.role == Role::kEmbedding) {
-      fill_input_positions(m->dims_, data);
+      layers::fill_position_table({0, m->shape_.tokens, m->shape_.d_model, config.position}, data);
     }
   }
   *out = std::move(m);
@@ -78,70 +77,58 @@ Status Model::keep_intermediates(bool keep) {
     }
   }
   if (keep && config_.position && config_.position->score_bias)
-    fill_score_bias(dims_, tensor(TensorId::kScoreBias));
+    layers::fill_score_bias(shape_, tensor(TensorId::kScoreBias));
   keeping_ = keep;
   return Status::ok();
 }
 
+layers::AttentionParams Model::params() {
+  using I = TensorId;
+  return {tensor(I::kWq), bias(I::kBq), tensor(I::kWk),   bias(I::kBk),
+          tensor(I::kWv), bias(I::kBv), tensor(I::kWout), bias(I::kBout)};
+}
+
+// Every head split out, the scores kept while intermediates are (null otherwise).
+layers::AttentionTensors Model::tensors() {
+  using I = TensorId;
+  const auto t = [this](TensorId id) { return tensor(id); };
+  return {nullptr,       t(I::kQ),         t(I::kK),      t(I::kV),
+          t(I::kQHeads), t(I::kKHeads),    t(I::kVHeads), t(I::kContextHeads),
+          t(I::kScores), t(I::kAttention), t(I::kConcat), {t(I::kHeadScratch)}};
+}
+
 Status Model::run(Step step) {
-  const Dims& d = dims_;
-  const ProjectionWeights w{tensor(TensorId::kWq), tensor(TensorId::kWk), tensor(TensorId::kWv),
-                            bias(TensorId::kBq),   bias(TensorId::kBk),   bias(TensorId::kBv)};
-  const HeadScratch scratch{tensor(TensorId::kHeadScratch)};
-  float* scores = tensor(TensorId::kScores);
-  float* attention = tensor(TensorId::kAttention);
+  const layers::AttentionShape& s = shape_;
   switch (step) {
-    case Step::kProject:
-      project(d, w, positioned_input(), tensor(TensorId::kQ), tensor(TensorId::kK),
-              tensor(TensorId::kV));
-      return Status::ok();
-    case Step::kSplit:
-      split_heads(d, tensor(TensorId::kQ), tensor(TensorId::kQHeads));
-      split_heads(d, tensor(TensorId::kK), tensor(TensorId::kKHeads));
-      split_heads(d, tensor(TensorId::kV), tensor(TensorId::kVHeads));
-      if (d.position && d.position->rotate) {
-        rotate_heads(d, tensor(TensorId::kQHeads));
-        rotate_heads(d, tensor(TensorId::kKHeads));
-      }
-      return Status::ok();
-    case Step::kAttend:
-      attend(d, tensor(TensorId::kQHeads), tensor(TensorId::kKHeads), tensor(TensorId::kVHeads),
-             scratch, tensor(TensorId::kContextHeads), scores, attention);
-      return Status::ok();
-    case Step::kMerge:
-      merge_heads(d, tensor(TensorId::kContextHeads), tensor(TensorId::kConcat));
-      return Status::ok();
-    case Step::kOutProject:
-      out_project(d, tensor(TensorId::kWout), bias(TensorId::kBout), tensor(TensorId::kConcat),
-                  tensor(TensorId::kOutput));
-      return Status::ok();
     case Step::kForwardFused:
-      for (Step s : {Step::kProject, Step::kSplit, Step::kAttend, Step::kMerge, Step::kOutProject})
-        run(s);
+      layers::attention_forward(s, params(), positioned_input(), tensors(),
+                                tensor(TensorId::kOutput));
       return Status::ok();
-    case Step::kForwardLoop: {
-      if (d.position && (d.position->rotate || d.position->score_bias)) {
-        return Status::error(std::string("the loop version has no ") + d.position->name +
+    case Step::kForwardLoop:
+      if (s.position && (s.position->rotate || s.position->score_bias)) {
+        return Status::error(std::string("the loop version has no ") + s.position->name +
                              " positions: use the fused forward pass");
       }
-      const LoopBuffers buffers{tensor(TensorId::kQHeads),
-                                tensor(TensorId::kKHeads),
-                                tensor(TensorId::kVHeads),
-                                tensor(TensorId::kConcat),
-                                scores,
-                                attention};
-      forward_loop(d, w, tensor(TensorId::kWout), bias(TensorId::kBout), positioned_input(),
-                   scratch, buffers, tensor(TensorId::kOutput));
+      forward_loop(s, params(), positioned_input(), tensors(), tensor(TensorId::kOutput));
       return Status::ok();
-    }
+    default:
+      break;
   }
-  return Status::error("unknown step " + std::to_string(static_cast<int>(step)));
+  const int i = static_cast<int>(step);
+  if (i < 0 || i >= static_cast<int>(Step::kForwardFused))
+    return Status::error("unknown step " + std::to_string(i));
+  const auto stage = static_cast<layers::Stage>(i);
+  const float* x = stage == layers::Stage::kProject ? positioned_input() : tensor(TensorId::kInput);
+  layers::attention_stage(stage, s, params(), x, tensors(), tensor(TensorId::kOutput));
+  return Status::ok();
 }
 
 const float* Model::positioned_input() {
   if (tensor_size(TensorId::kPositions) == 0) return tensor(TensorId::kInput);
-  add_input_positions(dims_, tensor(TensorId::kPositions), tensor(TensorId::kInput),
-                      tensor(TensorId::kPositioned));
+  const layers::AttentionShape& s = shape_;
+  layers::add_position_table({s.batch * s.tokens, s.tokens, s.d_model, s.position},
+                             tensor(TensorId::kPositions), tensor(TensorId::kInput),
+                             tensor(TensorId::kPositioned));
   return tensor(TensorId::kPositioned);
 }
 

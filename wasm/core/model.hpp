@@ -1,5 +1,6 @@
-// A multi-head attention layer with its weights and the buffers one forward pass needs.
-// Every tensor the lecture names can be read or written by TensorId; every step can run alone.
+// The explorer's multi-head attention layer: the core's one attention operator
+// (layers/attention.hpp) with its weights and every buffer the lecture names, as rows of the
+// tensor table. Every tensor can be read or written by TensorId; every stage can run alone.
 #pragma once
 
 #include <array>
@@ -21,7 +22,7 @@ class Model {
                        std::unique_ptr<Model>* out);
 
   const Config& config() const { return config_; }
-  const Dims& dims() const { return dims_; }
+  const layers::AttentionShape& shape() const { return shape_; }
 
   // Null with size 0 for tensors this model does not hold (see each row's Alloc: biases when
   // off, scores when intermediates are not kept).
@@ -40,12 +41,14 @@ class Model {
   Model() = default;
   static std::size_t index(TensorId id) { return static_cast<std::size_t>(id); }
   const float* bias(TensorId id) { return config_.bias ? tensor(id) : nullptr; }
+  layers::AttentionParams params();
+  layers::AttentionTensors tensors();
   // x, or x + positions (written to "positioned") for a kind that enters at the input.
   const float* positioned_input();
 
   Config config_;
   Limits limits_;
-  Dims dims_{};
+  layers::AttentionShape shape_{};
   DimValues dim_values_{};
   bool keeping_ = false;
   std::array<FloatBuffer, kTensorCount> buffers_;  // one per row of tensor_table(), in id order

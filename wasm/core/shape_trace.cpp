@@ -5,9 +5,9 @@
 namespace headwise {
 
 std::vector<TraceEntry> shape_trace(const Config& config) {
-  const Dims d = dims_of(config);
+  const layers::AttentionShape d = shape_of(config);
   const std::int64_t b = d.batch, t = d.tokens, w = d.d_model, h = d.heads, hd = d.head_dim;
-  const std::int64_t c = d.concat;
+  const std::int64_t c = d.concat();
   const layers::PositionKind* p = d.position;
   std::vector<TraceEntry> trace{{"input", "x", {b, t, w}}};
   if (p && (p->learned_table || p->add_to_input))

@@ -1,7 +1,5 @@
 #include "tensor_table.hpp"
 
-#include <cstring>
-
 #include "rng.hpp"
 
 namespace headwise {
@@ -51,12 +49,6 @@ constexpr const char* kStepNames[] = {HEADWISE_STEPS(HEADWISE_STEP_NAME)};
 }  // namespace
 
 const TensorRow* tensor_table() { return kRows; }
-
-const TensorRow* find_tensor_row(const char* name) {
-  for (const TensorRow& row : kRows)
-    if (std::strcmp(row.name, name) == 0) return &row;
-  return nullptr;
-}
 
 const char* step_name(Step step) {
   const int i = static_cast<int>(step);

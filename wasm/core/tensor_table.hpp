@@ -6,6 +6,7 @@
 
 #include <cstddef>
 
+#include "layers/attention.hpp"
 #include "tensor_row.hpp"
 
 namespace headwise {
@@ -54,17 +55,12 @@ constexpr int kTensorCount = 0
 // Rows in id order: tensor_table()[i].id == i.
 const TensorRow* tensor_table();
 inline const TensorRow& tensor_row(TensorId id) { return tensor_table()[static_cast<int>(id)]; }
-// The row named `name` (a JS name such as "wOut"), or null.
-const TensorRow* find_tensor_row(const char* name);
 
-// ROW(id, JS name): the steps a model can run, alone or as a whole forward pass.
-#define HEADWISE_STEPS(ROW)                                                                \
-  ROW(kProject, "project")           /* input -> q, k, v */                                \
-  ROW(kSplit, "split")               /* q, k, v -> per-head q, k, v */                     \
-  ROW(kAttend, "attend")             /* per-head q, k, v -> per-head context (+ scores) */ \
-  ROW(kMerge, "merge")               /* per-head context -> concat */                      \
-  ROW(kOutProject, "outProject")     /* concat -> output */                                \
-  ROW(kForwardFused, "forwardFused") /* the five steps above */                            \
+// ROW(id, JS name): the steps a model can run, alone or as a whole forward pass: the attention
+// operator's stages (layers/attention.hpp, Step and Stage share their ids), then two passes.
+#define HEADWISE_STEPS(ROW)                                 \
+  HEADWISE_ATTENTION_STAGES(ROW)                            \
+  ROW(kForwardFused, "forwardFused") /* the stages above */ \
   ROW(kForwardLoop, "forwardLoop")   /* head by head, as H single-head layers */
 
 enum class Step : int {

@@ -2,12 +2,15 @@
 // tag; "headwise/explorer/define" registers <headwise-explorer>.
 import type { Headwise } from '../headwise.js';
 
+/** The registry's panel ids (web/explorer/panels/index.js; tests/js/explorer-types.test.js compares). */
 export type ExplorerPanel = 'input' | 'why' | 'steps' | 'heads' | 'loop' | 'order' | 'learn';
 export type ExplorerLearnHeads = '1,2' | '1,2,4';
 /** The Learn panel's experiment: 1 head vs 2 heads, or 1 layer vs 2 layers (induction). */
 export type ExplorerLearnExperiment = 'heads' | 'layers';
 /** The heads panel's weights: a shipped model's trained heads, or the same shapes untrained. */
 export type ExplorerHeadsWeights = 'trained' | 'random';
+/** How "Train live" of 1 layer vs 2 layers trains: a worker per model, or batches split over the pool. */
+export type ExplorerLearnSplit = 'model' | 'data';
 export type ExplorerPreset = 'toy' | 'gpt2' | 'gpt3';
 /** 'auto' follows the viewer's light or dark setting; the default is 'light'. */
 export type ExplorerTheme = 'light' | 'dark' | 'auto';
@@ -32,65 +35,54 @@ export interface ExplorerOptions {
   learnWidth: number;
   learnHeads: ExplorerLearnHeads;
   learnExperiment: ExplorerLearnExperiment;
+  learnSplit: ExplorerLearnSplit;
   headsWeights: ExplorerHeadsWeights;
+  /** The heads panel's locked token: its index in the sentence as typed, -1 for none. */
+  headsLock: number;
+  /** The steps panel's step, 0..4 (an index into ExplorerState.steps). */
+  step: number;
+  /** Word order's own causal mask and position kind (one of the core's: none, learned, ...). */
+  orderMask: boolean;
+  orderPositions: string;
 }
 
+// An option's attribute name: its property in kebab case (learnSeed: learn-seed).
+type Kebab<S extends string> = S extends `${infer C}${infer Rest}`
+  ? `${C extends Lowercase<C> ? C : `-${Lowercase<C>}`}${Kebab<Rest>}`
+  : S;
+// What a message may carry for a value: a boolean or a number also as text.
+type Given<V> = V extends boolean ? boolean | number | string : V extends number ? number | string : V;
+type Named = 'panel' | 'dModel' | 'step';
+
 /**
- * What setConfig accepts: the attribute names (and dModel / maxTokens), as strings, numbers or
- * booleans, validated like URL parameters.
+ * What setConfig accepts: the attribute names (and the options' properties, e.g. dModel /
+ * maxTokens), as strings, numbers or booleans, validated like URL parameters.
  */
-export interface ExplorerConfig {
+export type ExplorerConfig = {
+  [K in keyof ExplorerOptions as K extends Named ? never : K]?: Given<ExplorerOptions[K]>;
+} & {
+  [K in keyof ExplorerOptions as K extends Named ? never : Kebab<K>]?: Given<ExplorerOptions[K]>;
+} & {
   panel?: ExplorerPanel | 'all' | '';
-  /** 'custom' keeps the current width and heads (so a getState() result can be given back). */
-  preset?: ExplorerPreset | 'custom';
   width?: number | string;
   dModel?: number | string;
-  heads?: number | string;
-  causal?: boolean | number | string;
-  seed?: number | string;
-  sentence?: string;
-  slide?: boolean | number | string;
-  'max-tokens'?: number | string;
-  maxTokens?: number | string;
-  theme?: ExplorerTheme;
-  'learn-seed'?: number | string;
-  learnSeed?: number | string;
-  'learn-width'?: number | string;
-  learnWidth?: number | string;
-  'learn-heads'?: ExplorerLearnHeads;
-  learnHeads?: ExplorerLearnHeads;
-  'learn-experiment'?: ExplorerLearnExperiment;
-  learnExperiment?: ExplorerLearnExperiment;
-  'heads-weights'?: ExplorerHeadsWeights;
-  headsWeights?: ExplorerHeadsWeights;
-}
+  /** 0..4 or a step's name. */
+  step?: number | ExplorerStep | `${number}`;
+  /** 'custom' keeps the current width and heads (so a getState() result can be given back). */
+  preset?: ExplorerPreset | 'custom';
+};
 
 /** See ExplorerState.lifecycle. */
 export type ExplorerLifecycle = 'idle' | 'loading' | 'ready' | 'paused' | 'error';
 
 /**
  * A plain copy of the element's state (also the result of every slide-control message). Its
- * option fields (panel ... maxTokens) are named and valued as setConfig accepts them; the other
- * fields are not options and setConfig refuses them.
+ * option fields are named and valued as setConfig accepts them; the other fields are not options
+ * and setConfig refuses them.
  */
-export interface ExplorerState {
+export type ExplorerState = Omit<ExplorerOptions, 'panel' | 'dModel'> & {
   panel: ExplorerPanel | 'all';
-  preset: ExplorerPreset | 'custom';
   width: number;
-  heads: number;
-  causal: boolean;
-  seed: number;
-  sentence: string;
-  slide: boolean;
-  maxTokens: number;
-  theme: ExplorerTheme;
-  learnSeed: number;
-  learnWidth: number;
-  learnHeads: ExplorerLearnHeads;
-  learnExperiment: ExplorerLearnExperiment;
-  headsWeights: ExplorerHeadsWeights;
-  /** 0..4, an index into steps. */
-  step: number;
   stepName: ExplorerStep;
   steps: ExplorerStep[];
   /** The last computation: null before the first one. */
@@ -103,7 +95,7 @@ export interface ExplorerState {
   lifecycle: ExplorerLifecycle;
   /** Why URL parameters or attributes were ignored, in words (empty if none were). */
   notes: string[];
-}
+};
 
 /** Detail of the `headwise-render` event, fired after each render. */
 export interface ExplorerRenderDetail {
@@ -134,6 +126,11 @@ export class HeadwiseExplorer extends HTMLElement {
   previousStep(): ExplorerState;
   /** 0..4 (clamped). */
   goToStep(step: number): ExplorerState;
+  /** The Learn panel's training (see docs/explorer.md for the summary they return). */
+  startTraining(): object;
+  pauseTraining(): object;
+  resetTraining(): object;
+  trainingState(): object;
   getState(): ExplorerState;
 }
 

@@ -1,49 +1,22 @@
-// <headwise-explorer>: the lecture's six panels in a shadow root. Attributes mirror the URL
-// parameters (panel, preset, width, heads, causal, seed, sentence, slide, max-tokens, learn-*); with the
-// `from-url` attribute the page's query string overrides them. Importing this module defines no
-// tag: see define.js. The module starts when the element nears the viewport and does no work
-// while it is out of view (lifecycle.js); every element on a page shares one module instance.
-// One ExplorerComputation owns the numbers; the panels are views of its result.
+// <headwise-explorer>: the lecture's panels (the registry, panels/index.js) in a shadow root.
+// Attributes mirror the URL parameters (the options schema, options.js, the panels' own state among
+// them); with `from-url` the page's query string overrides them, and the address follows every
+// change. Importing this module defines no tag: see define.js. The module starts when the element
+// nears the viewport and does no work while it is out of view (lifecycle.js); every element on a
+// page shares one module instance. One ExplorerComputation owns the numbers; the panels are views
+// of its result. The element knows the panels only through the registry: it builds, shows,
+// updates and commands each one the same way.
 import { loadHeadwise } from '../headwise.js';
 import { ExplorerComputation, PANEL_PARTS, slowLayerNotice } from './computation.js';
 import { Lifecycle } from './lifecycle.js';
-import { readOptions, stateOf, queryOf, OPTION_NAMES, OPTION_PROPERTIES, PANELS } from './options.js';
+import { readOptions, stateOf, queryOf, optionRow, OPTION_NAMES, PANEL_IDS } from './options.js';
 import { configFromMessage } from './config-input.js';
 import { EXPLORER_CSS, resolvedTheme } from './styles.js';
-import { DARK, LIGHT } from './figure.js';
+import { DARK, LIGHT } from './figures/figure.js';
 import { el } from './dom.js';
-import { InputPanel } from './panels/input-panel.js';
-import { WhyHeadsPanel } from './panels/why-heads-panel.js';
-import { StepsPanel, STEPS } from './panels/steps-panel.js';
-import { HeadsPanel } from './panels/heads-panel.js';
-import { LoopFusedPanel } from './panels/loop-fused-panel.js';
-import { WordOrderPanel } from './panels/word-order-panel.js';
-import { LearnPanel } from './panels/learn-panel.js';
+import { PANELS } from './panels/index.js';
 import { partSteps, runSlices } from './render-slices.js';
 import { oddInput, oddInputBox } from './odd-input.js';
-
-const PANEL_CLASSES = {
-  input: InputPanel,
-  why: WhyHeadsPanel,
-  steps: StepsPanel,
-  heads: HeadsPanel,
-  loop: LoopFusedPanel,
-  order: WordOrderPanel,
-  learn: LearnPanel,
-};
-// The panels that show what the Learn panel trained beside their own maps.
-const LEARNED_VIEWERS = ['heads', 'why'];
-// In slide mode on a wide screen these panels put their text beside their figures.
-const TWO_COLUMN_PANELS = new Set(['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn']);
-const NAV_LABELS = {
-  input: 'Input',
-  why: 'One head is not enough',
-  steps: 'Five steps',
-  heads: 'Heads',
-  loop: 'Loop vs fused',
-  order: 'Word order',
-  learn: 'Learn',
-};
 
 let sharedModule = null;
 // How far outside the viewport an element starts loading and computing.
@@ -94,6 +67,19 @@ export class HeadwiseExplorer extends ElementBase {
     this.#root = this.attachShadow({ mode: 'open' });
   }
 
+  // Each panel's commands (its entry's) are methods of the element: nextStep(), startTraining(), ...
+  static {
+    for (const entry of PANELS)
+      for (const [method, command] of Object.entries(entry.commands ?? {}))
+        Object.defineProperty(this.prototype, method, {
+          configurable: true,
+          writable: true,
+          value(...args) {
+            return this.#command(entry.id, command, args);
+          },
+        });
+  }
+
   /** The current options (a copy). */
   get options() {
     return { ...this.#options };
@@ -139,15 +125,27 @@ export class HeadwiseExplorer extends ElementBase {
     return this.active ? Promise.resolve() : new Promise((resolve) => this.#waiters.push(resolve));
   }
 
-  /** Changes some options; recomputes on the next frame, or at once with { immediate: true }. */
-  setOptions(partial, { immediate = false } = {}) {
+  /**
+   * Changes some options; recomputes on the next frame, or at once with { immediate: true }. Options
+   * of one panel alone (its step, kind, lock, ...) redraw that panel only, at once; { quiet: true }
+   * only records them (the panel that sets them has drawn them already).
+   */
+  setOptions(partial, { immediate = false, quiet = false } = {}) {
     this.#build();
-    for (const key of Object.keys(partial)) {
-      if (!OPTION_PROPERTIES.includes(key)) throw new TypeError(`unknown explorer option "${key}"`);
+    const rows = Object.keys(partial).map((key) => optionRow(key));
+    for (const [k, key] of Object.keys(partial).entries()) {
+      if (rows[k]?.property !== key) throw new TypeError(`unknown explorer option "${key}"`);
     }
     Object.assign(this.#options, partial);
     const sized = partial.dModel !== undefined || partial.heads !== undefined;
     if (sized && partial.preset === undefined) this.#options.preset = 'custom';
+    const owners = new Set(rows.map((row) => row.panel));
+    if (quiet || (owners.size === 1 && !owners.has(undefined) && !immediate)) {
+      this.#followInUrl();
+      const [id] = owners;
+      if (!quiet && this.#work.drawn.includes(id)) this.#refresh(id);
+      return;
+    }
     if (immediate) this.#render({ immediate: true });
     else this.#schedule();
     this.#applyTheme();
@@ -166,63 +164,24 @@ export class HeadwiseExplorer extends ElementBase {
     return this.getState();
   }
 
-  /** The steps panel's stepper (project, split, attend, merge, out-project), for slide decks. */
-  nextStep() {
-    return this.#stepBy(1);
-  }
-  previousStep() {
-    return this.#stepBy(-1);
-  }
-
-  /** The Learn panel's training, for slide decks: start (or resume), pause, reset. */
-  startTraining() {
-    return this.#learnPanel({ needsModule: true }).start();
-  }
-  pauseTraining() {
-    return this.#learnPanel().pause();
-  }
-  resetTraining() {
-    return this.#learnPanel({ needsModule: true }).reset();
-  }
-  /** The Learn panel's state: idle, training, paused or done, the step and the accuracies. */
-  trainingState() {
-    return this.#learnPanel().summary();
-  }
-
-  #learnPanel({ needsModule = false } = {}) {
+  // A panel's command (its entry's commands): ctx gives it its view, the options and set(partial),
+  // which changes options and returns the state.
+  #command(id, command, args) {
     this.#build();
-    if (needsModule && !this.#owner) throw new Error('the module is not loaded yet');
-    return this.#panels.learn;
+    if (command.needsModule && !this.#owner) throw new Error('the module is not loaded yet');
+    const set = (partial) => {
+      this.setOptions(partial);
+      return this.getState();
+    };
+    return command.run({ view: this.#panels[id], options: { ...this.#options }, set }, ...args);
   }
 
-  #stepBy(delta) {
-    this.#build();
-    return this.goToStep(this.#panels.steps.step + delta);
-  }
-
-  /** Goes to step 0..4 (clamped); redraws now if in view, else when the element comes back. */
-  goToStep(step) {
-    this.#build();
-    if (!Number.isInteger(step)) throw new TypeError('step must be a whole number from 0 to 4');
-    const panel = this.#panels.steps;
-    const clamped = Math.max(0, Math.min(STEPS.length - 1, step));
-    if (clamped !== panel.step) {
-      const drawing = this.#lifecycle.state === 'ready';
-      if (!drawing) this.#work.stale = true; // drawn when it is back
-      panel.go(clamped, { draw: drawing });
-    }
-    return this.getState();
-  }
-
-  /** A plain, copyable summary: the options, the step, whether it is ready and in view. */
+  /** A plain, copyable summary: the options (the panels' own among them), whether it is ready and in view. */
   getState() {
     this.#build();
-    const step = this.#panels.steps.step;
     return {
       ...stateOf(this.#options),
-      step,
-      stepName: STEPS[step],
-      steps: [...STEPS],
+      ...Object.assign({}, ...PANELS.map((entry) => entry.state?.(this.#options))),
       status: this.#computed?.status ?? null,
       ready: this.dataset.ready === 'true',
       active: this.active,
@@ -254,52 +213,30 @@ export class HeadwiseExplorer extends ElementBase {
   #build() {
     if (this.#ui) return;
     this.#readOptions();
+    // What a panel may reach of the element (panel-frame.js). A panel never calls the module: its
+    // numbers come through update(options, computed), and what the owner keeps for it through kept().
     const host = {
       palette: () => (this.#theme() === 'dark' ? DARK : LIGHT),
-      onOptions: (partial) => this.setOptions(partial),
+      options: () => ({ ...this.#options }),
+      setOptions: (partial, how) => this.setOptions(partial, how),
+      setConfig: (config) => this.setConfig(config),
       refresh: (id) => this.#refresh(id),
-      runSweep: (options) => {
+      kept: (id) => {
         if (!this.#owner) throw new Error('the module is not loaded');
-        return this.#owner.measureHeadsSweep(options);
+        return this.#owner.kept(id);
       },
-      learnSession: (config) => {
-        if (!this.#owner) throw new Error('the module is not loaded');
-        return this.#owner.learnSession(config);
-      },
-      // The "1 layer vs 2 layers" experiment: the checkpoints' data, and a live replay.
-      induction: () => {
-        if (!this.#owner) return Promise.reject(new Error('the module is not loaded'));
-        return this.#owner.induction(HeadwiseExplorer.checkpointSource);
-      },
-      // The heads panel's trained models (loaded once; the panel draws them from the part 'trained').
-      trainedHeads: () => {
-        if (!this.#owner) return Promise.reject(new Error('the module is not loaded'));
-        return this.#owner.trainedModels(HeadwiseExplorer.checkpointSource);
-      },
-      inductionLive: (config) => {
-        if (!this.#owner) throw new Error('the module is not loaded');
-        const kinds = HeadwiseExplorer.workerKinds;
-        return this.#owner.inductionLive(kinds ? { ...config, kinds } : config);
-      },
-      // Training on demand from a panel that shows what was learned (panel 7 trains, also when hidden).
-      train: () => {
-        const learn = this.#learnPanel({ needsModule: true });
-        learn.update(this.#options);
-        return learn.trainHeads();
-      },
-      trainingState: () => this.#panels.learn.headsSummary(),
-      // The Learn run finished or was reset: the panels that show it read it again from the owner.
-      learned: () =>
+      view: (id) => this.#panels[id],
+      // A part changed outside a render (a training run finished or was reset): the panels drawn that
+      // view it read it again from the owner.
+      changed: (part) =>
         setTimeout(() => {
-          for (const id of LEARNED_VIEWERS) if (this.#work.drawn.includes(id)) this.#refresh(id);
+          for (const id of this.#work.drawn) if (PANEL_PARTS[id].includes(part)) this.#refresh(id);
         }),
       connected: () => this.isConnected,
       whenActive: () => this.whenActive(),
       viewportHeight: () => globalThis.innerHeight ?? 0,
-      width: (panel) => {
-        const { width } = this.#layout;
-        return this.#twoColumns() && TWO_COLUMN_PANELS.has(panel) ? Math.floor(width * 0.52) : width;
-      },
+      // In slide mode on a wide screen a panel puts its text beside its figures.
+      width: () => (this.#twoColumns() ? Math.floor(this.#layout.width * 0.52) : this.#layout.width),
       figureDrawn: () => {
         if (!this.#layout.firstFigure) return;
         this.#layout.firstFigure = false;
@@ -314,14 +251,14 @@ export class HeadwiseExplorer extends ElementBase {
     };
     const nav = el('nav', { 'aria-label': 'Panels' });
     const main = el('div', { class: 'panels' });
-    for (const id of PANELS) {
-      this.#panels[id] = new PANEL_CLASSES[id](host);
-      if (TWO_COLUMN_PANELS.has(id)) this.#panels[id].section.classList.add('two-column');
+    for (const { id, label, View } of PANELS) {
+      this.#panels[id] = new View(host);
+      this.#panels[id].section.classList.add('two-column');
       main.append(this.#panels[id].section);
       nav.append(
         el('button', {
           type: 'button',
-          text: NAV_LABELS[id],
+          text: label,
           onclick: () => {
             const section = this.#panels[id].section;
             section.scrollIntoView({ behavior: 'smooth', block: 'start' });
@@ -362,7 +299,10 @@ export class HeadwiseExplorer extends ElementBase {
       return;
     }
     if (this.#lifecycle.state !== 'loading') return; // disconnected meanwhile
-    this.#owner = new ExplorerComputation(hw);
+    this.#owner = new ExplorerComputation(hw, {
+      checkpointSource: (name) => HeadwiseExplorer.checkpointSource(name),
+      workerKinds: () => HeadwiseExplorer.workerKinds,
+    });
     loading.hidden = true;
     this.#work.stale = true; // the first render, when in view
     this.#send('loaded');
@@ -370,7 +310,7 @@ export class HeadwiseExplorer extends ElementBase {
 
   // Entering 'ready': draw what was asked while the element was away (the first render included).
   #resume(from) {
-    this.#panels.learn.wake();
+    for (const view of Object.values(this.#panels)) view.wake?.();
     if (!this.#work.stale) return;
     this.#work.stale = false;
     if (from === 'loading') this.#render({ progressive: true });
@@ -379,7 +319,7 @@ export class HeadwiseExplorer extends ElementBase {
 
   // Entering 'paused' or 'error': stop work in flight; it is redone when the element comes back.
   #pause() {
-    this.#panels.learn?.suspend();
+    for (const view of Object.values(this.#panels)) view.suspend?.();
     this.#cancelFrames();
     if (this.#work.inFlight) {
       this.#work.inFlight = false;
@@ -389,8 +329,7 @@ export class HeadwiseExplorer extends ElementBase {
 
   // Entering 'idle' (disconnected): free the layers; a reconnect loads and renders again.
   #unload() {
-    this.#panels.learn?.suspend();
-    if (this.#panels.learn) this.#panels.learn.session = null;
+    for (const view of Object.values(this.#panels)) view.unload?.();
     this.#cancelFrames();
     this.#work.inFlight = false;
     this.#owner?.dispose();
@@ -441,7 +380,7 @@ export class HeadwiseExplorer extends ElementBase {
   }
 
   #visiblePanels() {
-    return this.#options.panel ? [this.#options.panel] : PANELS;
+    return this.#options.panel ? [this.#options.panel] : PANEL_IDS;
   }
 
   // Asks the owner for what the panels drawn so far in this render view (it computes each part
@@ -449,9 +388,7 @@ export class HeadwiseExplorer extends ElementBase {
   #compute(parts = this.#work.drawn.flatMap((id) => PANEL_PARTS[id])) {
     const t0 = performance.now();
     try {
-      // Word order's mask and positions are its own controls: its claim needs the mask off.
-      const order = this.#panels.order.inputs();
-      this.#computed = this.#owner.compute(this.#options, { parts: new Set(parts), order });
+      this.#computed = this.#owner.compute(this.#options, { parts: new Set(parts) });
     } catch (error) {
       this.#computed = { status: 'invalid', message: error.message };
     }
@@ -525,7 +462,7 @@ export class HeadwiseExplorer extends ElementBase {
     notes.textContent = this.#notes.join(' ');
     notes.hidden = this.#notes.length === 0;
     const visible = this.#visiblePanels();
-    for (const id of PANELS) this.#panels[id].section.hidden = !visible.includes(id);
+    for (const id of PANEL_IDS) this.#panels[id].section.hidden = !visible.includes(id);
     this.#layout.width = main.clientWidth; // one layout per render, before the panels change the DOM
     const t0 = performance.now();
     Object.assign(this.#work, { drawn: [], computeMs: 0 });
@@ -606,7 +543,7 @@ export class HeadwiseExplorer extends ElementBase {
     this.#layout.lastWidth = width;
     this.#layout.width = width;
     // The panels on screen first, one panel per slice (render-slices.js): a resize or a change of
-    // theme at GPT-2 sizes does not hold the page for all six panels at once.
+    // theme at GPT-2 sizes does not hold the page for every panel at once.
     const redraw = this.#redrawing;
     cancelAnimationFrame(redraw.frame);
     clearTimeout(redraw.timer);

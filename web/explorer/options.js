@@ -1,32 +1,19 @@
 // The explorer's options: one schema for every way in and out. Each row names an option once
 // (the URL parameter, the attribute and the setConfig / postMessage key), says which property of
 // `options` holds it (the name in camelCase unless told), its default and how a raw value is read.
-// URL parameters, attributes, setConfig, postMessage, setOptions, getState and queryOf all go
-// through this table. A value that cannot be used is reported in words and replaced by the default.
+// The page's rows are here; each panel's own rows (its state: a step, a kind, a lock, ...) come from
+// its entry in the registry (panels/index.js) and are marked with its id. URL parameters,
+// attributes, setConfig, postMessage, setOptions, getState and queryOf all go through this table.
+// A value that cannot be used is reported in words and replaced by the default.
 import { PRESETS, DEFAULT_TEXT, presetOf } from './presets.js';
 import { DEFAULT_TOKEN_LIMIT } from './tokenizer.js';
-import {
-  DEFAULT_LEARN_EXPERIMENT,
-  DEFAULT_LEARN_HEADS,
-  DEFAULT_LEARN_SEED,
-  DEFAULT_LEARN_WIDTH,
-  LEARN_EXPERIMENTS,
-  LEARN_HEAD_CHOICES,
-  LEARN_WIDTHS,
-} from './learn-verdict.js';
-import { DEFAULT_HEADS_WEIGHTS, HEADS_WEIGHTS } from './trained-heads.js';
+import { PANELS } from './panels/index.js';
 
 /** The theme option's values: 'auto' follows the viewer's light or dark setting. */
 export const THEMES = Object.freeze(['light', 'dark', 'auto']);
-export const PANELS = Object.freeze(['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn']);
-const PANEL_ALIASES = {
-  'one-head': 'why',
-  'five-steps': 'steps',
-  fused: 'loop',
-  'loop-fused': 'loop',
-  'word-order': 'order',
-  words: 'order',
-};
+/** The panels' ids, in page order (the registry's). */
+export const PANEL_IDS = Object.freeze(PANELS.map((entry) => entry.id));
+const PANEL_ALIASES = Object.fromEntries(PANELS.flatMap((entry) => (entry.aliases ?? []).map((a) => [a, entry.id])));
 const MAX_SENTENCE_CHARS = 100_000;
 
 const quoted = (raw) => JSON.stringify(raw.slice(0, 40));
@@ -47,8 +34,8 @@ const flag = (raw, name) => {
 const panel = (raw) => {
   if (raw === '' || raw === 'all') return { value: null };
   const p = PANEL_ALIASES[raw] ?? raw;
-  if (PANELS.includes(p)) return { value: p };
-  return { note: `panel=${quoted(raw)} is not a panel; use one of ${PANELS.join(', ')}.` };
+  if (PANEL_IDS.includes(p)) return { value: p };
+  return { note: `panel=${quoted(raw)} is not a panel; use one of ${PANEL_IDS.join(', ')}.` };
 };
 // 'custom' (what getState says for other sizes) keeps width and heads as they are.
 const preset = (raw) => {
@@ -62,9 +49,25 @@ const oneOf = (choices) => (raw, name) => {
   return { note: `${name}=${quoted(raw)} was ignored: use ${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}.` };
 };
 
+// A panel's row declares its values as data: choices (one of them), range (a whole number in
+// [min, max]), a boolean fallback (a flag), or its own read(raw, name).
+const readerOf = (row) =>
+  row.read ??
+  (row.choices
+    ? oneOf(row.choices)
+    : row.range
+      ? integer(...row.range)
+      : typeof row.fallback === 'boolean'
+        ? flag
+        : text);
+const panelRows = PANELS.flatMap((entry) =>
+  (entry.options ?? []).map((row) => ({ ...row, panel: entry.id, read: readerOf(row) })),
+);
+
 /**
  * name: URL parameter, attribute and setConfig key; property: where `options` keeps it (also
- * accepted by setConfig); state: its value in getState(). A preset also sets width and heads.
+ * accepted by setConfig); state: its value in getState(); query: its value in the URL (null: left
+ * out); panel: the panel whose state it is. A preset also sets width and heads.
  */
 export const OPTION_SCHEMA = Object.freeze(
   [
@@ -79,17 +82,7 @@ export const OPTION_SCHEMA = Object.freeze(
     { name: 'max-tokens', read: integer(1, 512), fallback: DEFAULT_TOKEN_LIMIT },
     // Light unless asked: an embed on a white deck stays white when the laptop is in dark mode.
     { name: 'theme', read: oneOf(THEMES), fallback: 'light' },
-    // The heads panel's weights: a shipped model's trained heads, or the same shapes untrained.
-    { name: 'heads-weights', read: oneOf(HEADS_WEIGHTS), fallback: DEFAULT_HEADS_WEIGHTS },
-    // The Learn panel's runs (its own seed and width: the task's model, not the layer above).
-    { name: 'learn-seed', read: integer(0, 0xffffffff), fallback: DEFAULT_LEARN_SEED },
-    { name: 'learn-width', read: oneOf(LEARN_WIDTHS), fallback: DEFAULT_LEARN_WIDTH },
-    { name: 'learn-heads', read: oneOf(Object.keys(LEARN_HEAD_CHOICES)), fallback: DEFAULT_LEARN_HEADS },
-    // Which experiment the Learn panel shows: 1 head vs 2 heads, or 1 layer vs 2 layers (induction).
-    { name: 'learn-experiment', read: oneOf(LEARN_EXPERIMENTS), fallback: DEFAULT_LEARN_EXPERIMENT },
-    // How "Train live" of 1 layer vs 2 layers trains: a worker per model, or each model's batches
-    // split across the page's shared pool (induction-live.js).
-    { name: 'learn-split', read: oneOf(['model', 'data']), fallback: 'model' },
+    ...panelRows,
   ].map((row) => Object.freeze({ ...row, property: row.property ?? camelCase(row.name), key: camelCase(row.name) })),
 );
 

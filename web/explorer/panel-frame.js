@@ -1,9 +1,9 @@
 // What every panel shares: a section with a heading, a status line, figures drawn on canvases,
 // a table equivalent of each figure for screen readers, and PNG / SVG / JSON export.
 import { el } from './dom.js';
-import { Figure, SLIDE_TEXT_BASE, stackFigures } from './figure.js';
-import { exportJSON, exportPNG, exportSlidePNG, exportSVG } from './export.js';
-import { attachCellTooltip } from './cell-tooltip.js';
+import { Figure, SLIDE_TEXT_BASE, stackFigures } from './figures/figure.js';
+import { exportJSON, exportPNG, exportSlidePNG, exportSVG } from './figures/export.js';
+import { attachCellTooltip } from './figures/cell-tooltip.js';
 
 /**
  * Draws items ({ figure, label, onCanvas }) on the canvases of `area`, reusing the canvases already
@@ -39,9 +39,14 @@ export const MIN_FIGURE_TEXT = 11;
 
 export class PanelFrame {
   /**
-   * host: the element, as far as a panel may reach it: palette(), width(id), onOptions(partial),
-   * refresh(id) (the panel's own controls changed an input of its part), runSweep(options),
-   * figureDrawn(). A panel never calls the module: update(options, computed) hands it its numbers.
+   * host: the element, as far as a panel may reach it, the same for every panel: palette(),
+   * width(id), viewportHeight(), options(), setOptions(partial, { quiet }) (a panel's own options
+   * redraw only it; quiet: recorded only, for the URL), setConfig(config) (validated), refresh(id),
+   * kept(id) (what the computation owner keeps for the panel: its entry's keeps), view(id) (another
+   * panel), changed(part) (a part changed outside a render: the panels viewing it read it again),
+   * connected(), whenActive(), figureDrawn(). A panel never calls the module: update(options,
+   * computed) hands it its numbers. Optional hooks the element calls on every panel: draw() (a new
+   * width or theme), wake(), suspend() (in and out of view), unload() (disconnected).
    */
   constructor(id, title, intro, host) {
     this.id = id;

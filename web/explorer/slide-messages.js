@@ -1,31 +1,32 @@
 // The postMessage protocol of embed.html, for slide decks that frame it:
 //   request  { headwise: 1, id?, method, params? }   (an object, or the same as a JSON string)
 //   reply    { headwise: 1, id, ok: true, result }  or  { headwise: 1, id, ok: false, error }
-// Methods: nextStep, previousStep, goToStep { step }, setConfig { ...options }, getState,
-// forwardKeys { on }, startTraining, pauseTraining, resetTraining, getTraining (the Learn panel).
+// Methods: setConfig { ...options }, getState, forwardKeys { on }, and the panels' commands (their
+// entries'): nextStep, previousStep, goToStep { step }, startTraining, pauseTraining, resetTraining, getTraining.
 //   events   { headwise: 1, event: 'ready', state }   once, when the explorer has drawn
 //            { headwise: 1, event: 'key', key, code, shiftKey, altKey, ctrlKey, metaKey }
 //            after forwardKeys { on: true }: the deck's navigation keys pressed inside the embed
 // Only messages from the framing page are read; with ?origins=... only from those origins.
 // Messages without the `headwise` key belong to someone else and are ignored. Replies and events go
 // to the parent's window with its origin as the target, never "*".
+import { PANELS } from './panels/index.js';
 
 /** Longest accepted request, in characters of JSON. */
 export const MAX_MESSAGE_CHARS = 4096;
 export const PROTOCOL = 1;
 
 // The only names a message can reach: never a lookup of an arbitrary property on the element.
+// The element's own methods, then each panel's commands (its entry's, under their message names).
 const METHODS = new Map([
-  ['nextStep', (element) => element.nextStep()],
-  ['previousStep', (element) => element.previousStep()],
-  ['goToStep', (element, params) => element.goToStep(params?.step)],
   ['setConfig', (element, params) => element.setConfig(params)],
   ['getState', (element) => element.getState()],
   ['forwardKeys', (element, params, context) => context.forwardKeys(params?.on)],
-  ['startTraining', (element) => element.startTraining()],
-  ['pauseTraining', (element) => element.pauseTraining()],
-  ['resetTraining', (element) => element.resetTraining()],
-  ['getTraining', (element) => element.trainingState()],
+  ...PANELS.flatMap((entry) =>
+    Object.entries(entry.commands ?? {}).map(([method, command]) => [
+      command.message ?? method,
+      (element, params) => element[method](...(command.params?.(params) ?? [])),
+    ]),
+  ),
 ]);
 export const METHOD_NAMES = Object.freeze([...METHODS.keys()]);
 

@@ -3,71 +3,175 @@
 #include <algorithm>
 #include <cmath>
 
-#include "attention_head.hpp"
+#include "attention_lanes.hpp"
 #include "gemm_f32.hpp"
 #include "linalg.hpp"
+#include "plain_loops.hpp"
 
 namespace headwise::layers {
 
 namespace {
 
-// Rotates (or, inverse, rotates back) every head of rows whose position is first + r % per_seq.
-void rotate_rows(const AttentionShape& s, float* rows, std::size_t count, std::size_t per_seq,
-                 std::size_t first, bool inverse) {
-  const std::size_t C = s.concat();
-  for (std::size_t r = 0; r < count; ++r) {
-    const std::size_t t = first + r % per_seq;
-    for (std::size_t h = 0; h < s.heads; ++h)
-      s.position->rotate(t, s.head_dim, rows + r * C + h * s.head_dim, inverse);
+// Where row i of head h of sequence b starts: base + b * seq + h * head + i * row.
+struct HeadLayout {
+  std::size_t seq, head, row;
+  template <typename F>
+  F* at(F* base, std::size_t b, std::size_t h, std::size_t i = 0) const {
+    return base + b * seq + h * head + i * row;
   }
+};
+// Heads split out, (B, H, rows, hd).
+HeadLayout split_layout(const AttentionShape& s, std::size_t rows) {
+  return {s.heads * rows * s.head_dim, rows * s.head_dim, s.head_dim};
+}
+// Heads in place, each its hd columns of the (B*rows, C) projections.
+HeadLayout row_layout(const AttentionShape& s, std::size_t rows) {
+  return {rows * s.concat(), s.head_dim, s.concat()};
+}
+
+// The rows of x that get queries: x itself when query_from == 0, else t.xq after gathering.
+const float* query_rows(const AttentionShape& s, const float* x, const AttentionTensors& t) {
+  return s.query_from == 0 ? x : t.xq;
 }
 
 bool rotates(const AttentionShape& s) { return s.position && s.position->rotate; }
 
+// Rotates (or, inverse, rotates back) the vectors of every head, row i sitting at position
+// first + i: the one place RoPE enters.
+void rotate_heads(const AttentionShape& s, float* base, HeadLayout l, std::size_t rows,
+                  std::size_t first, bool inverse) {
+  for (std::size_t b = 0; b < s.batch; ++b)
+    for (std::size_t h = 0; h < s.heads; ++h)
+      for (std::size_t i = 0; i < rows; ++i)
+        s.position->rotate(first + i, s.head_dim, l.at(base, b, h, i), inverse);
+}
+
+// split and merge copy rows of head_dim floats (3 in the lecture's sweep of 4000 heads, 144,000
+// rows per split there): plain loops, not a memcpy call per row.
+HEADWISE_PLAIN_LOOPS void copy_heads(const AttentionShape& s, std::size_t rows, const float* from,
+                                     HeadLayout from_layout, float* to, HeadLayout to_layout) {
+  for (std::size_t b = 0; b < s.batch; ++b)
+    for (std::size_t i = 0; i < rows; ++i)
+      for (std::size_t h = 0; h < s.heads; ++h) {
+        const float* f = from_layout.at(from, b, h, i);
+        float* t = to_layout.at(to, b, h, i);
+        for (std::size_t j = 0; j < s.head_dim; ++j) t[j] = f[j];
+      }
+}
+
+void project(const AttentionShape& s, const AttentionParams& w, const float* x,
+             const AttentionTensors& t) {
+  const std::size_t B = s.batch, T = s.tokens, D = s.d_model, C = s.concat();
+  const std::size_t Tq = s.query_tokens(), qf = s.query_from;
+  if (qf > 0) {
+    for (std::size_t b = 0; b < B; ++b)
+      std::copy_n(x + (b * T + qf) * D, Tq * D, t.xq + b * Tq * D);
+  }
+  matmul(B * Tq, C, D, query_rows(s, x, t), w.wq, w.bq, t.q);
+  matmul(B * T, C, D, x, w.wk, w.bk, t.k);
+  matmul(B * T, C, D, x, w.wv, w.bv, t.v);
+}
+
+void split(const AttentionShape& s, const AttentionTensors& t) {
+  const std::size_t T = s.tokens, Tq = s.query_tokens();
+  if (t.q_heads) {
+    for (auto [rows, heads] : {std::pair{t.q, t.q_heads}, {t.k, t.k_heads}, {t.v, t.v_heads}})
+      copy_heads(s, T, rows, row_layout(s, T), heads, split_layout(s, T));
+    if (rotates(s)) {
+      rotate_heads(s, t.q_heads, split_layout(s, T), T, 0, false);
+      rotate_heads(s, t.k_heads, split_layout(s, T), T, 0, false);
+    }
+  } else if (rotates(s)) {
+    rotate_heads(s, t.q, row_layout(s, Tq), Tq, s.query_from, false);
+    rotate_heads(s, t.k, row_layout(s, T), T, 0, false);
+  }
+}
+
+// Every (sequence, head) attends on its own (attend_head_f32), with the kind's score bias (ALiBi)
+// if it has one. Many short split heads with nothing kept run side by side, one per SIMD lane.
+void attend(const AttentionShape& s, const AttentionTensors& t) {
+  const std::size_t B = s.batch, T = s.tokens, H = s.heads, hd = s.head_dim;
+  const std::size_t Tq = s.query_tokens(), qf = s.query_from;
+  const bool split_heads = t.q_heads != nullptr;
+  const auto bias = s.position ? s.position->score_bias : nullptr;
+  if (split_heads && !t.scores && !t.attention && !bias && is_short_head(T, hd)) {
+    attend_short_heads_f32(B * H, T, hd, s.causal, t.q_heads, t.k_heads, t.v_heads,
+                           t.context_heads);
+    return;
+  }
+  const HeadLayout ql = split_heads ? split_layout(s, Tq) : row_layout(s, Tq);
+  const HeadLayout kl = split_heads ? split_layout(s, T) : row_layout(s, T);
+  const float* q = split_heads ? t.q_heads : t.q;
+  const float* k = split_heads ? t.k_heads : t.k;
+  const float* v = split_heads ? t.v_heads : t.v;
+  float* context = split_heads ? t.context_heads : t.concat;
+  const auto weights = [&](float* all, std::size_t b, std::size_t h) {
+    return all ? all + (b * H + h) * Tq * T : nullptr;
+  };
+  for (std::size_t b = 0; b < B; ++b) {
+    for (std::size_t h = 0; h < H; ++h) {
+      const HeadInputs in{T,
+                          qf,
+                          hd,
+                          s.causal,
+                          ql.at(q, b, h),
+                          kl.at(k, b, h),
+                          kl.at(v, b, h),
+                          ql.row,
+                          {bias, s.head_offset + h, s.all_heads()}};
+      attend_head_f32(
+          in, t.scratch,
+          {ql.at(context, b, h), ql.row, weights(t.scores, b, h), weights(t.attention, b, h)});
+    }
+  }
+}
+
 }  // namespace
 
-const float* query_rows(const AttentionShape& s, const float* x, const AttentionTape& tape) {
-  return s.query_from == 0 ? x : tape.xq;
+void attention_stage(Stage stage, const AttentionShape& s, const AttentionParams& w, const float* x,
+                     const AttentionTensors& t, float* y) {
+  const std::size_t Tq = s.query_tokens();
+  switch (stage) {
+    case Stage::kProject:
+      project(s, w, x, t);
+      return;
+    case Stage::kSplit:
+      split(s, t);
+      return;
+    case Stage::kAttend:
+      attend(s, t);
+      return;
+    case Stage::kMerge:
+      if (t.context_heads)
+        copy_heads(s, Tq, t.context_heads, split_layout(s, Tq), t.concat, row_layout(s, Tq));
+      return;
+    case Stage::kOutProject:
+      if (s.zero_heads) {
+        for (std::size_t h = 0; h < s.heads; ++h)
+          if (s.zero_heads[h])
+            for (std::size_t r = 0; r < s.batch * Tq; ++r)
+              std::fill_n(t.concat + r * s.concat() + h * s.head_dim, s.head_dim, 0.0f);
+      }
+      matmul(s.batch * Tq, s.d_model, s.concat(), t.concat, w.wout, w.bout, y);
+      return;
+  }
 }
 
 void attention_forward(const AttentionShape& s, const AttentionParams& w, const float* x,
-                       const AttentionTape& tape, float* y) {
-  const std::size_t B = s.batch, T = s.tokens, D = s.d_model, H = s.heads, hd = s.head_dim;
-  const std::size_t C = s.concat(), Tq = s.query_tokens(), qf = s.query_from;
-  matmul(B * T, C, D, x, w.wk, w.bk, tape.k);
-  matmul(B * T, C, D, x, w.wv, w.bv, tape.v);
-  if (qf > 0) {
-    for (std::size_t b = 0; b < B; ++b)
-      std::copy_n(x + (b * T + qf) * D, Tq * D, tape.xq + b * Tq * D);
-  }
-  matmul(B * Tq, C, D, query_rows(s, x, tape), w.wq, w.bq, tape.q);
-  if (rotates(s)) {
-    rotate_rows(s, tape.q, B * Tq, Tq, qf, false);
-    rotate_rows(s, tape.k, B * T, T, 0, false);
-  }
-  // Per (sequence, head), the inference layer's attention kernel, reading each head's columns of
-  // q, k, v in place and writing P to the tape and the context into the head's columns of concat.
-  const auto bias = s.position ? s.position->score_bias : nullptr;
-  for (std::size_t b = 0; b < B; ++b) {
-    for (std::size_t h = 0; h < H; ++h) {
-      const std::size_t keys = b * T * C + h * hd, queries = b * Tq * C + h * hd;
-      const HeadInputs in{
-          T, qf, hd, s.causal, tape.q + queries, tape.k + keys, tape.v + keys, C, {bias, h, H}};
-      attend_head_f32(in, HeadScratch{nullptr},
-                      {tape.concat + queries, C, nullptr, tape.p + (b * H + h) * Tq * T});
-    }
-  }
-  if (s.zero_heads) {
-    for (std::size_t h = 0; h < H; ++h)
-      if (s.zero_heads[h])
-        for (std::size_t r = 0; r < B * Tq; ++r)
-          std::fill_n(tape.concat + r * C + h * hd, hd, 0.0f);
-  }
-  matmul(B * Tq, D, C, tape.concat, w.wout, w.bout, y);
+                       const AttentionTensors& t, float* y) {
+  for (Stage stage : kStages) attention_stage(stage, s, w, x, t, y);
+}
+
+void fill_score_bias(const AttentionShape& s, float* bias) {
+  const std::size_t T = s.tokens;
+  for (std::size_t h = 0; h < s.heads; ++h)
+    for (std::size_t i = 0; i < T; ++i)
+      for (std::size_t j = 0; j < T; ++j)
+        bias[(h * T + i) * T + j] = s.position->score_bias(s.head_offset + h, s.all_heads(), i, j);
 }
 
 void attention_backward(const AttentionShape& s, const AttentionParams& w, const float* x,
-                        const AttentionTape& tape, const float* dy, const AttentionGrads& g,
+                        const AttentionTensors& tape, const float* dy, const AttentionGrads& g,
                         const AttentionScratch& scratch, float* dx, float* dx_query) {
   const std::size_t B = s.batch, T = s.tokens, D = s.d_model, H = s.heads, hd = s.head_dim;
   const std::size_t C = s.concat(), Tq = s.query_tokens(), qf = s.query_from;
@@ -83,7 +187,7 @@ void attention_backward(const AttentionShape& s, const AttentionParams& w, const
   for (std::size_t b = 0; b < B; ++b) {
     for (std::size_t h = 0; h < H; ++h) {
       const std::size_t keys = b * T * C + h * hd, queries = b * Tq * C + h * hd;
-      const float* p = tape.p + (b * H + h) * Tq * T;
+      const float* p = tape.attention + (b * H + h) * Tq * T;
       gemm_f32(Trans::kNo, Trans::kYes, Tq, T, hd, 1.0f, scratch.dconcat + queries, C,
                tape.v + keys, C, 0.0f, ds, T);
       gemm_f32(Trans::kYes, Trans::kNo, T, hd, Tq, 1.0f, p, T, scratch.dconcat + queries, C, 0.0f,
@@ -104,8 +208,8 @@ void attention_backward(const AttentionShape& s, const AttentionParams& w, const
     }
   }
   if (rotates(s)) {  // back from the rotated q and k to the projections' outputs
-    rotate_rows(s, scratch.dq, qrows, Tq, qf, true);
-    rotate_rows(s, scratch.dk, rows, T, 0, true);
+    rotate_heads(s, scratch.dq, row_layout(s, Tq), Tq, qf, true);
+    rotate_heads(s, scratch.dk, row_layout(s, T), T, 0, true);
   }
   const float* xq = query_rows(s, x, tape);
   matmul_at_b(D, C, qrows, xq, scratch.dq, g.wq);

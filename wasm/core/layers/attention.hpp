@@ -1,11 +1,21 @@
-// Multi-head self-attention for training: forward with its tape, and backward (causal or
-// bidirectional, biases optional, positions entering through their PositionKind's hooks).
-// Shapes: x (B, T, D) in; queries only at positions qf..T-1 (Tq = T - qf of them: all for an
-// inner block, the read position for the last block of a classifier); y (B, Tq, D) out:
-//   y = concat_h(softmax(q_h k_h^T / sqrt(hd) + bias_h + mask) v_h) W_out + b_out
-// with q = x[q rows] Wq + bq, k = x Wk + bk, v = x Wv + bv, q and k rotated where the kind says.
+// Multi-head attention, the one operator of the core: the explorer's layer (model.hpp) and every
+// block of the trainer's stack (stack.hpp) run it. Its forward is five named stages, as the
+// lecture names them, each of which can run alone:
+//   project      q = x[q rows] Wq + bq, k = x Wk + bk, v = x Wv + bv        (B*Tq | B*T, C)
+//   split        heads out of the rows (copied to (B, H, T, hd) when asked), q and k rotated
+//   attend       per (sequence, head): softmax(q_h k_h^T / sqrt(hd) + bias_h + mask) v_h
+//   merge        the heads' contexts side by side in concat                  (B*Tq, C)
+//   out-project  y = concat W_out + b_out                                    (B*Tq, D)
+// Shapes: x (B, T, D) in; queries only at positions qf..T-1 (Tq = T - qf: all for the explorer's
+// layer and an inner block, the read position for the last block of a classifier).
+// Word order's hooks (layers/positions) that act inside attention apply here and nowhere else:
+// RoPE's rotation in split (and its inverse in backward), ALiBi's score bias in attend. Positions
+// added to the input are the input layer's (embedding.hpp).
+// A per-head mask on the heads' contexts (ablating a head) belongs in merge: after it, zero the
+// masked heads' hd columns of concat (heads in place have written them there already), and in the
+// backward the same columns of dconcat.
 //
-// The tape keeps q, k, v (rotated), the attention weights P (B, H, Tq, T) and concat (B, Tq, C).
+// The backward keeps q, k, v (rotated), the attention weights P (B, H, Tq, T) and concat.
 // Saving P rather than a log-sum-exp per query row and rebuilding P in backward: the models
 // trained here have T <= 64, P is small, and rebuilding it would redo the T x T x hd score
 // products and the exps on every backward.
@@ -13,6 +23,7 @@
 
 #include <cstddef>
 
+#include "attention_head.hpp"
 #include "positions/position_kind.hpp"
 
 namespace headwise::layers {
@@ -22,6 +33,10 @@ struct AttentionShape {
   std::size_t query_from;  // qf: the first position that gets a query (0: all)
   bool causal;
   const PositionKind* position;  // may be null (none)
+  // These heads are heads [head_offset, head_offset + heads) of a layer of total_heads (0: heads,
+  // the whole layer): a part of a layer split by heads keeps ALiBi's slopes.
+  std::size_t head_offset = 0, total_heads = 0;
+  std::size_t all_heads() const { return total_heads ? total_heads : heads; }
   // Ablation: per head, nonzero = its context is zeroed before W_out (null: none). Forward only.
   const unsigned char* zero_heads = nullptr;
   std::size_t concat() const { return heads * head_dim; }
@@ -36,15 +51,47 @@ struct AttentionGrads {
   float *wq, *bq, *wk, *bk, *wv, *bv, *wout, *bout;
 };
 
-// Every array the forward fills for the backward, sized from the shape (rows in comments).
-struct AttentionTape {
-  float* xq;      // (B*Tq, D): the query rows of x, gathered; unused when query_from == 0
-  float* q;       // (B*Tq, C)
-  float* k;       // (B*T, C)
-  float* v;       // (B*T, C)
-  float* p;       // (B, H, Tq, T): row i holds the weights of query qf + i over keys 0..T-1
-  float* concat;  // (B*Tq, C)
+// Where a forward pass's tensors live (rows in comments). q, k, v and concat are always needed.
+struct AttentionTensors {
+  float* xq;  // (B*Tq, D): the query rows of x, gathered; unused when query_from == 0
+  float* q;   // (B*Tq, C)
+  float* k;   // (B*T, C)
+  float* v;   // (B*T, C)
+  // The heads split out as (B, H, T, hd) copies of q, k, v and the per-head contexts, as the
+  // lecture draws them (query_from == 0 only). Null: each head is read in place from the
+  // projections' rows and writes its context straight into its columns of concat.
+  float *q_heads, *k_heads, *v_heads, *context_heads;
+  float* scores;        // (B, H, Tq, T) scaled scores (+ bias), masked -infinity; null: not kept
+  float* attention;     // (B, H, Tq, T) the weights P; null: not kept (the backward needs them)
+  float* concat;        // (B*Tq, C)
+  HeadScratch scratch;  // attend_head_f32's working memory (split heads); may be null in place
 };
+
+// ROW(id, name): the stages, in order.
+#define HEADWISE_ATTENTION_STAGES(ROW) \
+  ROW(kProject, "project")             \
+  ROW(kSplit, "split")                 \
+  ROW(kAttend, "attend")               \
+  ROW(kMerge, "merge")                 \
+  ROW(kOutProject, "out-project")
+
+enum class Stage : int {
+#define HEADWISE_STAGE_ENUM(id, name) id,
+  HEADWISE_ATTENTION_STAGES(HEADWISE_STAGE_ENUM)
+#undef HEADWISE_STAGE_ENUM
+};
+constexpr Stage kStages[] = {Stage::kProject, Stage::kSplit, Stage::kAttend, Stage::kMerge,
+                             Stage::kOutProject};
+
+// One stage on the tensors (y: the output, written by out-project only).
+void attention_stage(Stage stage, const AttentionShape& s, const AttentionParams& w, const float* x,
+                     const AttentionTensors& t, float* y);
+// The five stages in order.
+void attention_forward(const AttentionShape& s, const AttentionParams& w, const float* x,
+                       const AttentionTensors& t, float* y);
+
+// bias (H, T, T): the position kind's score bias of each head, query i, key j (what attend adds).
+void fill_score_bias(const AttentionShape& s, float* bias);
 
 // The backward's working memory.
 struct AttentionScratch {
@@ -55,19 +102,12 @@ struct AttentionScratch {
   float* scores;   // (Tq, T): one (sequence, head) block of dP, then dS
 };
 
-// The rows of x that get queries: x itself when query_from == 0, else tape.xq after gathering.
-const float* query_rows(const AttentionShape& s, const float* x, const AttentionTape& tape);
-
-// The scores, softmax and context of each (sequence, head) are the inference layer's
-// attend_head_f32 (attention_head.hpp), on q, k, v in place.
-void attention_forward(const AttentionShape& s, const AttentionParams& w, const float* x,
-                       const AttentionTape& tape, float* y);
-
-// From dy (B*Tq, D): parameter gradients (overwritten); dx (B*T, D) overwritten with the key
-// and value paths' gradient; the query path's gradient (B*Tq, D) is ADDED to dx_query, so a
-// caller can start it from a residual's gradient.
+// After a forward that kept the attention weights, with heads in place. From dy (B*Tq, D):
+// parameter gradients (overwritten); dx (B*T, D) overwritten with the key and value paths'
+// gradient; the query path's gradient (B*Tq, D) is ADDED to dx_query, so a caller can start it
+// from a residual's gradient.
 void attention_backward(const AttentionShape& s, const AttentionParams& w, const float* x,
-                        const AttentionTape& tape, const float* dy, const AttentionGrads& g,
+                        const AttentionTensors& t, const float* dy, const AttentionGrads& g,
                         const AttentionScratch& scratch, float* dx, float* dx_query);
 
 }  // namespace headwise::layers

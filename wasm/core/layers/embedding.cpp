@@ -21,6 +21,19 @@ void embedding_forward(const EmbeddingShape& s, const int* ids, const float* tok
   }
 }
 
+void fill_position_table(const EmbeddingShape& s, float* table) {
+  std::fill_n(table, s.tokens * s.d_model, 0.0f);
+  if (!s.position || !s.position->add_to_input) return;
+  for (std::size_t t = 0; t < s.tokens; ++t)
+    s.position->add_to_input(t, s.d_model, table + t * s.d_model);
+}
+
+void add_position_table(const EmbeddingShape& s, const float* table, const float* x, float* out) {
+  const std::size_t n = s.tokens * s.d_model;
+  for (std::size_t r = 0; r < s.rows; r += s.tokens)
+    for (std::size_t i = 0; i < n; ++i) out[r * s.d_model + i] = x[r * s.d_model + i] + table[i];
+}
+
 void embedding_backward(const EmbeddingShape& s, std::size_t vocab, const int* ids,
                         const float* dx0, float* d_tokens, float* d_positions) {
   const std::size_t D = s.d_model;

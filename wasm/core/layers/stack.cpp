@@ -31,6 +31,13 @@ void add_to(std::size_t count, const float* from, float* to) {
   for (std::size_t i = 0; i < count; ++i) to[i] += from[i];
 }
 
+// A block's attention tensors: heads in place, the weights P kept for the backward (the tape).
+template <typename Activation>
+AttentionTensors block_tensors(Activation A) {
+  return {A(kXq),  A(kQ),   A(kK),   A(kV),         nullptr,    nullptr,
+          nullptr, nullptr, nullptr, A(kAttention), A(kConcat), {nullptr}};
+}
+
 }  // namespace
 
 Status Stack::plan(const ModelSpec& spec, std::uint64_t capacity, StackTable* table) {
@@ -133,9 +140,10 @@ void Stack::forward(const int* ids, std::size_t n) {
       a = A(kLn1Out);
     }
     const unsigned char* zero = zero_heads_.empty() ? nullptr : &zero_heads_[l * s.heads];
-    const AttentionShape shape{n, T, D, s.heads, s.head_dim, qf, s.causal, s.position, zero};
+    AttentionShape shape{n, T, D, s.heads, s.head_dim, qf, s.causal, s.position};
+    shape.zero_heads = zero;
     const AttentionParams w{P(kWq), P(kBq), P(kWk), P(kBk), P(kWv), P(kBv), P(kWout), P(kBout)};
-    const AttentionTape tape{A(kXq), A(kQ), A(kK), A(kV), A(kAttention), A(kConcat)};
+    const AttentionTensors tape = block_tensors(A);
     float* h = A(kH);
     attention_forward(shape, w, a, tape, h);
     if (qf == 0) {
@@ -230,7 +238,7 @@ void Stack::backward(const int* ids, std::size_t n) {
     const AttentionParams w{P(kWq), P(kBq), P(kWk), P(kBk), P(kWv), P(kBv), P(kWout), P(kBout)};
     const AttentionGrads g{P(kWq, G), P(kBq, G), P(kWk, G),   P(kBk, G),
                            P(kWv, G), P(kBv, G), P(kWout, G), P(kBout, G)};
-    const AttentionTape tape{A(kXq), A(kQ), A(kK), A(kV), A(kAttention), A(kConcat)};
+    const AttentionTensors tape = block_tensors(A);
     const AttentionScratch scratch{RA(kDConcat), RA(kDQ), RA(kDK), RA(kDV), RA(kScoreScratch)};
     float* dx = dspare;  // becomes d(x_in), n * T rows
     if (!s.layer_norm) {

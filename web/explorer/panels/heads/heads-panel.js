@@ -5,13 +5,14 @@
 // core measured, with the numbers that say how they differ; "Random weights" shows the same model
 // before training. A configuration with no trained model (GPT-2's 12 heads) shows its own random
 // heads, and the trained 2-head model's beside them.
-import { drawOnCanvases, PanelFrame } from '../panel-frame.js';
-import { el } from '../dom.js';
-import { heatmapFigure, heatmapTable, heatmapTitle } from '../heatmap.js';
-import { LearnedView } from '../learned-view.js';
-import { headBands, outProjectFigure, outProjectTitle } from '../out-project-figure.js';
-import { SAMPLE_WORDS } from '../learn-verdict.js';
-import { readingRow, readingText, rowInReading } from '../trained-heads.js';
+import { drawOnCanvases, PanelFrame } from '../../panel-frame.js';
+import { el } from '../../dom.js';
+import { heatmapFigure, heatmapTable, heatmapTitle } from '../../figures/heatmap.js';
+import { LearnedView } from '../learn/learned-view.js';
+import { headBands, outProjectFigure, outProjectTitle } from '../../figures/out-project-figure.js';
+import { SAMPLE_WORDS } from '../learn/learn-verdict.js';
+import { DEFAULT_HEADS_WEIGHTS, HEADS_WEIGHTS, readingRow, readingText, rowInReading } from './trained-heads.js';
+import { TrainedModels, trainedPart } from './heads-numbers.js';
 
 const MAX_HEADS_DRAWN = 16;
 // On a slide, more heads than this get the figure column to themselves: the W_out product is a
@@ -153,7 +154,7 @@ export class HeadsPanel extends PanelFrame {
       'aria-pressed': 'false',
       onclick: () => {
         const random = this.options?.headsWeights === 'random';
-        this.host.onOptions({ headsWeights: random ? 'trained' : 'random' });
+        this.host.setOptions({ headsWeights: random ? 'trained' : 'random' });
       },
     });
     this.about = el('p', { class: 'trained-about', 'aria-live': 'polite' });
@@ -232,6 +233,10 @@ export class HeadsPanel extends PanelFrame {
   /** A click on token `row`: locks its row, or unlocks it if it is the locked one. */
   lock(row) {
     this.locked = this.locked === row ? -1 : row;
+    // The URL carries it (the token in the sentence as typed); drawn here.
+    const v = this.view;
+    const token = this.locked >= 0 && v?.reading ? rowInReading(v.reading, this.locked) : this.locked;
+    this.host.setOptions({ headsLock: token }, { quiet: true });
     this.#show(this.locked);
   }
 
@@ -299,19 +304,22 @@ export class HeadsPanel extends PanelFrame {
 
   // Loads the trained models once (the owner keeps them) and draws again when they are there.
   #loadTrained() {
-    if (this.trainedLoading || this.trainedError || typeof this.host.trainedHeads !== 'function') return;
+    if (this.trainedLoading || this.trainedError) return;
     this.trainedLoading = true;
-    this.host.trainedHeads().then(
-      () => {
-        this.trainedLoading = false;
-        this.host.refresh(this.id);
-      },
-      (error) => {
-        this.trainedLoading = false;
-        this.trainedError = error.message;
-        this.host.refresh(this.id);
-      },
-    );
+    this.host
+      .kept(this.id)
+      .load()
+      .then(
+        () => {
+          this.trainedLoading = false;
+          this.host.refresh(this.id);
+        },
+        (error) => {
+          this.trainedLoading = false;
+          this.trainedError = error.message;
+          this.host.refresh(this.id);
+        },
+      );
   }
 
   // The paragraph on the weights: the trained model, how it read the sentence, each head's role
@@ -393,15 +401,19 @@ export class HeadsPanel extends PanelFrame {
     // reader points at another. A row the reader locked, pointed at or focused stays on its token when
     // the view changes (the trained heads arriving, the weights toggled).
     const fromRead = v.roles ? v.tokens.length - 1 : -1;
+    // The locked row is the heads-lock option (a copied link keeps it), which names the token in the
+    // sentence as typed: the same token in every view (the trained model reads the sentence as its
+    // own words). Another sentence unlocks.
+    const another = changed && before && before.source === v.source;
+    const token = another ? -1 : o.headsLock;
+    this.locked = this.#rowOfToken(token, v);
+    if (token !== o.headsLock) this.host.setOptions({ headsLock: token }, { quiet: true });
     if (changed) {
       const carried = this.#rowInView(this.highlight, before, v);
-      this.highlight = carried >= 0 ? carried : fromRead;
-      this.locked = this.#rowInView(this.locked, before, v);
+      this.highlight = this.locked >= 0 ? this.locked : carried >= 0 ? carried : fromRead;
       this.rowBeforeHover = this.#rowInView(this.rowBeforeHover ?? -1, before, v);
-    } else {
-      if (this.highlight >= v.tokens.length) this.highlight = fromRead;
-      if (this.locked >= v.tokens.length) this.locked = -1;
-    }
+    } else if (this.highlight >= v.tokens.length) this.highlight = fromRead;
+    else if (this.locked >= 0) this.highlight = this.locked;
     this.tokenBar.replaceChildren(
       ...v.tokens.map((token, i) =>
         el('button', {
@@ -439,6 +451,13 @@ export class HeadsPanel extends PanelFrame {
   // model's heads and its weights before training), else the row of the same token of the user's
   // sentence (a trained model's row reads a token of it, or none: the "the"s put in front, "?"); -1
   // when `to` has no row for it, or is another sentence in the same kind of view.
+  // The row of the sentence's token `token` in view v, or -1.
+  #rowOfToken(token, v) {
+    if (token < 0) return -1;
+    if (v.reading) return readingRow(v.reading, token);
+    return token < v.tokens.length ? token : -1;
+  }
+
   #rowInView(row, from, to) {
     if (row < 0 || !from) return -1;
     if (from.tokens.length === to.tokens.length && from.tokens.every((t, i) => t === to.tokens[i])) return row;
@@ -790,3 +809,18 @@ export class HeadsPanel extends PanelFrame {
     };
   }
 }
+
+export default {
+  id: 'heads',
+  label: 'Heads',
+  options: [
+    // The maps' weights: a shipped model's trained heads, or the same shapes untrained.
+    { name: 'heads-weights', choices: HEADS_WEIGHTS, fallback: DEFAULT_HEADS_WEIGHTS },
+    // The token whose row a click keeps highlighted in every head (its index in the token bar; -1: none).
+    { name: 'heads-lock', range: [-1, 1_000_000], fallback: -1 },
+  ],
+  parts: ['whole', 'wOut', 'learned', 'trained'],
+  numbers: { trained: trainedPart },
+  keeps: (hw, settings) => new TrainedModels(hw, settings),
+  View: HeadsPanel,
+};

@@ -2,10 +2,11 @@
 // panel shows their difference. The heads sweep (a measurement: started by its button, and on a
 // slide as soon as the panel is shown) times both for 2..4000 heads through the fast kernels, draws
 // them on log axes and draws their ratio, with when and in which browser it was measured.
-import { PanelFrame } from '../panel-frame.js';
-import { el, formatNumber } from '../dom.js';
-import { logLogFigure, ratioFigure } from '../charts.js';
-import { SAMPLE_MS, SWEEP_CONFIG, SWEEP_HEADS } from '../sweep.js';
+import { PanelFrame } from '../../panel-frame.js';
+import { el, formatNumber } from '../../dom.js';
+import { logLogFigure, ratioFigure } from '../../figures/charts.js';
+import { runHeadsSweep, SAMPLE_MS, SWEEP_CONFIG, SWEEP_HEADS } from './sweep.js';
+import { maxAbsDiff } from '../../arrays.js';
 
 const TOLERANCE = 1e-5;
 const SWEEP_SHAPE =
@@ -133,7 +134,7 @@ export class LoopFusedPanel extends PanelFrame {
     this.sweep = { config: SWEEP_CONFIG, points: [], done: false };
     this.sweepText.textContent = 'Warming up (the browser optimises the module during the first calls)...';
     try {
-      const result = await this.host.runSweep({
+      const result = await this.host.kept(this.id).sweep({
         seed: this.options?.seed ?? 1,
         isCancelled: () => this.cancelled || !this.host.connected(),
         whenActive: () => this.host.whenActive(),
@@ -280,3 +281,25 @@ export class LoopFusedPanel extends PanelFrame {
     };
   }
 }
+
+export default {
+  id: 'loop',
+  label: 'Loop vs fused',
+  aliases: ['fused', 'loop-fused'],
+  parts: ['fused', 'loop'],
+  numbers: {
+    // The loop keeps the intermediates too: the layer's (B, H, T, T) buffers stay allocated between
+    // renders instead of being freed by one call and allocated again by the next.
+    loop: {
+      layer: true,
+      run: ({ base, layer, part }) => {
+        const { output } = layer().forward(base.x, { variant: 'loop', intermediates: true });
+        return { output, maxDiff: maxAbsDiff(output, part('fused').output) };
+      },
+    },
+  },
+  // Timing loop against fused for many head counts is a measurement the reader starts, not a part
+  // of the result: through forward() and forward({ variant: 'loop' }), the fast kernels.
+  keeps: (hw) => ({ sweep: (options) => runHeadsSweep(hw, options) }),
+  View: LoopFusedPanel,
+};

@@ -1,7 +1,7 @@
 // The Learn panel's words: the sample sequence, when a run has settled and what its verdict is.
 // Which head does which job is head-roles.js's rule (the API's too). Pure module (no DOM, no
 // wasm): tested by Vitest.
-import { headRoles, ROLE_SHARE } from '../headwise.js';
+import { headRoles, ROLE_SHARE } from '../../../head-roles.js';
 
 /** The lecture's sentence as the task's 11 words and "?": latest verb "catch", latest noun "ball". */
 export const SAMPLE_WORDS = Object.freeze('the dog chase the cat and the boy catch the ball ?'.split(' '));

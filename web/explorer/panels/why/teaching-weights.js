@@ -8,8 +8,10 @@
 // w_h, query column 0 maps the query token's vector x to c (so q . k_j = c * (w_h . x_j)); every
 // other query/key column is zero. c is chosen so the targets lead the best other token by
 // SHARPNESS in the scaled scores. Values and W_out stay the seeded ones.
-import { embedTokens, tokenKey } from './token-embeddings.js';
+import { embedTokens, tokenKey } from '../../token-embeddings.js';
 import { leastSquares, solve } from './linear-solve.js';
+import { tokenize } from '../../tokenizer.js';
+import { DEFAULT_SENTENCE } from '../../presets.js';
 
 const SHARPNESS = 8;
 
@@ -70,4 +72,42 @@ export function designTeachingWeights(hw, tokens, queryToken, dModel, targetsPer
     }
   }
   return { wq, wk, margins };
+}
+
+/** The width the why panel's designed weights are made at. */
+export const WHY_WIDTH = 6;
+// Which words the last "it" is given to look at: one head for both, or a head each.
+const WHY_TARGETS = { one: [['ball', 'catch']], two: [['ball'], ['catch']] };
+
+/**
+ * The why panel's numbers: designed query and key weights at the lecture's width, one head against
+ * two, run through the module on the lecture's sentence.
+ */
+export function whyRuns(hw, seed) {
+  const { tokens } = tokenize(DEFAULT_SENTENCE);
+  const T = tokens.length;
+  const x = embedTokens(hw, tokens, WHY_WIDTH);
+  const runs = {};
+  for (const [name, targets] of Object.entries(WHY_TARGETS)) {
+    const designed = designTeachingWeights(hw, tokens, 'it', WHY_WIDTH, targets);
+    if (!designed) return { error: 'The teaching weights could not be designed for these token vectors.' };
+    const config = { batch: 1, tokens: T, dModel: WHY_WIDTH, heads: targets.length, causal: true, seed };
+    const layer = hw.createAttention(config);
+    try {
+      layer.setWeights({ wq: designed.wq, wk: designed.wk });
+      const r = layer.forward(x, { intermediates: true });
+      const lastRow = targets.map((_, h) => r.attention.slice((h * T + T - 1) * T, (h * T + T) * T));
+      runs[name] = {
+        heads: targets.length,
+        attention: r.attention,
+        scores: r.scores,
+        lastRow,
+        wq: designed.wq,
+        wk: designed.wk,
+      };
+    } finally {
+      layer.dispose();
+    }
+  }
+  return { tokens, seed, runs };
 }

@@ -4,9 +4,9 @@
 // `computed.learned` (null until a run is done) and draws it here. Before that, a sentence says
 // what the trained heads would show and a Train button starts that same run in place (the Learn
 // panel need not be on the page: a one-panel slide trains too), with its progress said here.
-import { drawOnCanvases } from './panel-frame.js';
-import { el } from './dom.js';
-import { heatmapFigure, heatmapTable } from './heatmap.js';
+import { drawOnCanvases } from '../../panel-frame.js';
+import { el } from '../../dom.js';
+import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
 import { LEARN_STEPS } from './learn-verdict.js';
 
 const headsName = (n) => `${n} head${n === 1 ? '' : 's'}`;
@@ -35,7 +35,7 @@ export class LearnedView {
   #timer = 0;
 
   /**
-   * host: the panel's host (palette, train, trainingState). maps(learned): the figures to draw,
+   * host: the panel's host (palette, kept, view, options). maps(learned): the figures to draw,
    * [{ run, kind: 'trained' | 'untrained', title }]; text(learned): the sentence under them.
    * The maps' `area` is the panel's to place (beside its own figures on a slide).
    */
@@ -69,7 +69,7 @@ export class LearnedView {
     if (this.learned) {
       this.#stopProgress();
       this.note.textContent = this.text(this.learned);
-    } else if (UNDER_WAY.includes(this.host.trainingState?.().state)) this.#training();
+    } else if (UNDER_WAY.includes(this.host.view('learn').headsSummary().state)) this.#training();
     else {
       this.#stopProgress();
       this.note.textContent = this.untrainedText;
@@ -156,7 +156,7 @@ export class LearnedView {
     this.button.disabled = true;
     this.button.textContent = 'Training...';
     clearTimeout(this.#timer);
-    const state = this.host.trainingState?.();
+    const state = this.host.view('learn').headsSummary();
     if (!state || !UNDER_WAY.includes(state.state) || !this.element.isConnected) {
       this.#timer = 0;
       return;
@@ -177,7 +177,10 @@ export class LearnedView {
 
   #train() {
     try {
-      this.host.train();
+      this.host.kept('learn'); // throws while the module is not loaded
+      const learn = this.host.view('learn');
+      learn.update(this.host.options()); // trains also when the Learn panel is hidden
+      learn.trainHeads();
       this.#training();
     } catch (error) {
       this.note.textContent = `Cannot train: ${error.message}`;

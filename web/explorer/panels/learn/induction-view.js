@@ -1,11 +1,11 @@
 // The Learn panel's second experiment, "1 layer vs 2 layers" (learn-experiment=layers): the shipped
-// induction checkpoints drawn at once (the owner loads them: ExplorerComputation.induction), or their
+// induction checkpoints drawn at once (the owner keeps them: learn-numbers.js), or their
 // training replayed from scratch in Workers ("Train live", induction-live.js) with the curves growing
 // as it goes. Figures: induction-charts.js; the phase change, the shown sequence and the account in
 // words: induction-data.js. The Learn panel (learn-panel.js) owns the section and hands this view
 // its controls' place, its figure area and its status line.
-import { el } from './dom.js';
-import { drawOnCanvases } from './panel-frame.js';
+import { el } from '../../dom.js';
+import { drawOnCanvases } from '../../panel-frame.js';
 import { headsFigure, headTiles, lossFigure } from './induction-charts.js';
 import { hitsOnSequence, inductionAccount, phaseChange } from './induction-data.js';
 import { LIVE_EVAL_SIZE, MAPS_EVERY, MEASURE_EVERY } from './induction-live.js';
@@ -117,7 +117,7 @@ export class InductionView {
     this.panel.status(
       'Loading the trained models (web/checkpoints/induction-1-layer.json, induction-2-layers.json)...',
     );
-    this.loading = this.host.induction();
+    this.loading = this.host.kept('learn').induction();
     try {
       this.data = await this.loading;
     } catch (error) {
@@ -149,7 +149,7 @@ export class InductionView {
     if (this.live && UNDER_WAY.includes(this.live.state)) return this.summary();
     if (!this.data) return this.summary();
     try {
-      this.live = this.host.inductionLive({
+      this.live = this.host.kept('learn').inductionLive({
         models: this.data.models.map(({ name, layers, options, steps }) => ({ name, layers, options, steps })),
         sequence: this.data.sequence,
         split: this.panel.options?.learnSplit ?? 'model',

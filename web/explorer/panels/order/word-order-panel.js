@@ -3,10 +3,10 @@
 // as a set, so "All dogs are animals" and "All animals are dogs" give each word the same output.
 // Then the two sources of order: the causal mask, and a position kind computed by the core, each
 // shown where it enters (x, q and k, or the scores).
-import { PanelFrame } from '../panel-frame.js';
-import { el, formatNumber } from '../dom.js';
-import { heatmapFigure, heatmapTable } from '../heatmap.js';
-import { ORDER_SENTENCES } from '../computation.js';
+import { PanelFrame } from '../../panel-frame.js';
+import { el, formatNumber } from '../../dom.js';
+import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
+import { ORDER_SENTENCES, orderNumbers } from './order-numbers.js';
 
 export const [SENTENCE_A, SENTENCE_B] = ORDER_SENTENCES;
 // Differences this small are float32 rounding, not a change: 8 float32 steps (2^-20 relative) of
@@ -20,6 +20,11 @@ const KIND_LABELS = {
   alibi: 'ALiBi',
 };
 export const kindLabel = (kind) => KIND_LABELS[kind] ?? kind;
+// The order-positions option: a kind's name as the core spells it (the core says which it knows).
+const positionKindName = (raw, name) =>
+  /^[a-z][a-z0-9-]{0,31}$/.test(raw.trim())
+    ? { value: raw.trim() }
+    : { note: `${name}=${JSON.stringify(raw.slice(0, 40))} was ignored: use a position kind (none, rope, ...).` };
 
 /** The largest |output| over both sentences: the fixed end of the outputs' colour scale. */
 export function outputScale({ outputA, outputB }) {
@@ -114,11 +119,11 @@ export function orderMaps(data) {
 
 /** For a position kind: the maps that show where it enters and what makes it work. */
 export function kindMaps(data) {
-  const { positions, config } = data;
+  const { entersAt, config } = data;
   const { tokens: T, dModel: D, heads: H } = config;
   const k = data.kind;
   const labels = Array.from({ length: k.tableTokens ?? 0 }, (_, i) => String(i));
-  if (positions === 'learned' || positions === 'sinusoidal') {
+  if (entersAt === 'input') {
     const n = k.tableTokens;
     return [
       {
@@ -131,7 +136,7 @@ export function kindMaps(data) {
       { rows: n, cols: n, values: k.dots, rowLabels: labels, colLabels: labels, title: 'P(i) . P(j)' },
     ];
   }
-  if (positions === 'rope') {
+  if (entersAt === 'queries and keys') {
     const masked = config.causal ? (i, j) => j > i : null;
     const common = { rows: T, cols: T, rowLabels: data.tokens.a, colLabels: data.tokens.a, masked };
     return [
@@ -143,7 +148,7 @@ export function kindMaps(data) {
       },
     ];
   }
-  if (positions === 'alibi') {
+  if (entersAt === 'scores') {
     return Array.from({ length: H }, (_, h) => ({
       rows: T,
       cols: T,
@@ -209,8 +214,16 @@ export class WordOrderPanel extends PanelFrame {
     super('order', '6. Word order', `"${SENTENCE_A}" against "${SENTENCE_B}": the same words in another order.`, host);
     this.claim = el('p', { class: 'order-claim' });
     // This panel's own mask (off: the claim), apart from the page's causal option.
-    this.mask = el('input', { type: 'checkbox', class: 'order-mask', onchange: () => host.refresh('order') });
-    this.kind = el('select', { class: 'order-kind', onchange: () => host.refresh('order') });
+    // This panel's own options (order-mask, order-positions): a change recomputes its part.
+    this.mask = el('input', {
+      type: 'checkbox',
+      class: 'order-mask',
+      onchange: () => host.setOptions({ orderMask: this.mask.checked }),
+    });
+    this.kind = el('select', {
+      class: 'order-kind',
+      onchange: () => host.setOptions({ orderPositions: this.kind.value || 'none' }),
+    });
     this.kind.append(el('option', { value: 'none', text: kindLabel('none') }));
     this.result = el('p', { class: 'order-diff', 'aria-live': 'polite' });
     this.why = el('p', { class: 'order-why' });
@@ -229,13 +242,10 @@ export class WordOrderPanel extends PanelFrame {
     );
   }
 
-  /** What this panel's own controls ask of the computation. */
-  inputs() {
-    return { causal: this.mask.checked, positions: this.kind.value || 'none' };
-  }
-
   update(o, c) {
     this.options = o;
+    this.mask.checked = o.orderMask;
+    this.#offerKinds(c?.order?.kinds, o.orderPositions);
     const data = c?.order;
     if (data === this.data) return; // the two sentences are fixed: only the order part matters
     this.data = data;
@@ -246,7 +256,6 @@ export class WordOrderPanel extends PanelFrame {
       this.status(data?.error ? `This panel could not be computed: ${data.error}` : 'Waiting for the module.', 'error');
       return;
     }
-    this.#offerKinds(data.kinds);
     const { dModel, heads, causal } = data.config;
     const { positions, maxDiff, claim } = data;
     const bound = claim.scale * ROUNDING_STEPS;
@@ -281,11 +290,12 @@ export class WordOrderPanel extends PanelFrame {
     this.draw();
   }
 
-  #offerKinds(kinds) {
-    if (!kinds || this.kind.options.length === kinds.length) return;
-    const chosen = this.kind.value;
-    this.kind.replaceChildren(...kinds.map((kind) => el('option', { value: kind, text: kindLabel(kind) })));
-    this.kind.value = kinds.includes(chosen) ? chosen : 'none';
+  // The kinds the module offers (known once the part is computed); the chosen one is the option's.
+  #offerKinds(kinds, chosen) {
+    if (kinds && this.kind.options.length !== kinds.length)
+      this.kind.replaceChildren(...kinds.map((kind) => el('option', { value: kind, text: kindLabel(kind) })));
+    const offered = [...this.kind.options].map((option) => option.value);
+    this.kind.value = offered.includes(chosen) ? chosen : 'none';
   }
 
   draw() {
@@ -309,3 +319,23 @@ export class WordOrderPanel extends PanelFrame {
     return { panel: 'order', ...(this.data ?? {}) };
   }
 }
+
+export default {
+  id: 'order',
+  label: 'Word order',
+  aliases: ['word-order', 'words'],
+  // The panel's own mask (off: the claim), apart from the page's causal option, and position kind
+  // (one of the core's; the module refuses a name it does not know, in the panel's status line).
+  options: [
+    { name: 'order-mask', fallback: false },
+    { name: 'order-positions', fallback: 'none', read: positionKindName },
+  ],
+  parts: ['order'],
+  numbers: {
+    order: {
+      key: (o) => [o.seed, o.orderMask, o.orderPositions],
+      run: (ctx) => orderNumbers(ctx, { seed: ctx.o.seed, causal: ctx.o.orderMask, positions: ctx.o.orderPositions }),
+    },
+  },
+  View: WordOrderPanel,
+};

@@ -1,14 +1,14 @@
 // Panel 2: why one head is not enough. Designed weights (labelled so) make the last "it" want both
 // "ball" and "catch": one head must split its softmax row, two heads take one each.
-import { PanelFrame } from '../panel-frame.js';
-import { el } from '../dom.js';
-import { heatmapFigure, heatmapTable } from '../heatmap.js';
-import { barsFigure } from '../charts.js';
-import { stackFigures } from '../figure.js';
-import { DEFAULT_SENTENCE } from '../presets.js';
-import { WHY_WIDTH as WIDTH } from '../computation.js';
-import { LearnedView } from '../learned-view.js';
-import { SAMPLE_NOUN_AT, SAMPLE_VERB_AT } from '../learn-verdict.js';
+import { PanelFrame } from '../../panel-frame.js';
+import { el } from '../../dom.js';
+import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
+import { barsFigure } from '../../figures/charts.js';
+import { stackFigures } from '../../figures/figure.js';
+import { DEFAULT_SENTENCE } from '../../presets.js';
+import { WHY_WIDTH as WIDTH, whyRuns } from './teaching-weights.js';
+import { LearnedView } from '../learn/learned-view.js';
+import { SAMPLE_NOUN_AT, SAMPLE_VERB_AT } from '../learn/learn-verdict.js';
 
 const UNTRAINED =
   'These query and key weights are designed by hand. Training finds the same split by itself: train 1 head and ' +
@@ -226,3 +226,12 @@ export class WhyHeadsPanel extends PanelFrame {
     };
   }
 }
+
+export default {
+  id: 'why',
+  label: 'One head is not enough',
+  aliases: ['one-head'],
+  parts: ['why', 'learned'],
+  numbers: { why: { key: (o) => [o.seed], run: ({ hw, o }) => whyRuns(hw, o.seed) } },
+  View: WhyHeadsPanel,
+};

@@ -2,15 +2,24 @@
 // through the public API by the page's computation; the split step shown as what happens to the
 // memory layout (strides), the attend step as every head's scores before and after the softmax,
 // the out-projection as the product concat @ W_out = output. Stepping only redraws.
-import { PanelFrame } from '../panel-frame.js';
-import { el, formatNumber, shapeText } from '../dom.js';
-import { heatmapFigure, heatmapTable } from '../heatmap.js';
-import { memoryLayoutFigure, stridesOf } from '../memory-layout.js';
-import { attendLayout, attendMapItems, MAX_ATTEND_HEADS, scoresScale } from '../attend-maps.js';
-import { CROP_SIZE, headBands, isPooled, outProjectFigure } from '../out-project-figure.js';
-import { gridOfFigures } from '../product-figure.js';
+import { PanelFrame } from '../../panel-frame.js';
+import { el, formatNumber, shapeText } from '../../dom.js';
+import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
+import { memoryLayoutFigure, stridesOf } from './memory-layout.js';
+import { attendLayout, attendMapItems, MAX_ATTEND_HEADS, scoresScale } from './attend-maps.js';
+import { CROP_SIZE, headBands, isPooled, outProjectFigure } from '../../figures/out-project-figure.js';
+import { gridOfFigures } from '../../figures/product-figure.js';
+import { maxAbsDiff } from '../../arrays.js';
 
 export const STEPS = Object.freeze(['project', 'split', 'attend', 'merge', 'out-project']);
+const clampStep = (step) => Math.max(0, Math.min(STEPS.length - 1, step));
+// The step option: its index (0..4) or its name.
+function readStep(raw, name) {
+  const text = raw.trim();
+  const at = STEPS.includes(text) ? STEPS.indexOf(text) : /^[0-4]$/.test(text) ? Number(text) : -1;
+  if (at >= 0) return { value: at };
+  return { note: `${name}=${JSON.stringify(raw.slice(0, 40))} was ignored: use 0 to 4 or ${STEPS.join(', ')}.` };
+}
 const WHAT = {
   project: 'one large product each: q = x @ Wq, k = x @ Wk, v = x @ Wv',
   split: 'view each of q, k, v as heads, then transpose(1, 2) so heads come before tokens',
@@ -43,14 +52,14 @@ export class StepsPanel extends PanelFrame {
     side.append(this.note, this.figureArea, this.strides);
   }
 
-  /** Shows step 0..4 (clamped): only a redraw, and only if asked and there is a result to draw. */
-  go(step, { draw = true } = {}) {
-    this.step = Math.max(0, Math.min(STEPS.length - 1, step));
-    if (draw && this.computed) this.#show();
+  /** Goes to step 0..4 (clamped): the step option, which the element hands back through update(). */
+  go(step) {
+    this.host.setOptions({ step: clampStep(step) });
   }
 
   update(o, c) {
     this.options = o;
+    this.step = o.step;
     this.computed = c;
     this.#show();
   }
@@ -306,3 +315,37 @@ export class StepsPanel extends PanelFrame {
     };
   }
 }
+
+// The five steps through the public API, one call each, checked against forward().
+function fiveSteps({ base, layer, part }) {
+  const l = layer();
+  const projected = l.project(base.x);
+  const split = l.split(projected);
+  const attended = l.attend(split, { intermediates: true });
+  const concat = l.merge(attended.context);
+  const output = l.outProject(concat);
+  return { projected, split, attended, concat, output, maxDiff: maxAbsDiff(output, part('fused').output) };
+}
+
+// The stepper, for slide decks (and their postMessage methods of the same names).
+const goTo = ({ set }, step) => {
+  if (!Number.isInteger(step)) throw new TypeError('step must be a whole number from 0 to 4');
+  return set({ step: clampStep(step) });
+};
+
+export default {
+  id: 'steps',
+  label: 'Five steps',
+  aliases: ['five-steps'],
+  // getState() shows the step as its index, with its name and the names of all five beside it.
+  options: [{ name: 'step', fallback: 0, read: readStep, query: (v) => (v === 0 ? null : STEPS[v]) }],
+  state: (o) => ({ stepName: STEPS[o.step], steps: [...STEPS] }),
+  parts: ['fused', 'steps', 'wOut'],
+  numbers: { steps: { layer: true, run: fiveSteps } },
+  commands: {
+    nextStep: { run: (ctx) => goTo(ctx, ctx.options.step + 1) },
+    previousStep: { run: (ctx) => goTo(ctx, ctx.options.step - 1) },
+    goToStep: { run: goTo, params: (p) => [p?.step] },
+  },
+  View: StepsPanel,
+};

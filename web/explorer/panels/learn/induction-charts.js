@@ -4,9 +4,9 @@
 // attention map on the shown sequence under its measured role, beside (or above) its role scores
 // over training. Items carry `meta` (which model, layer, head, series) so that tests can find what
 // they check; where it is drawn they read from the figure's own tick labels.
-import { Figure } from './figure.js';
-import { textWidth, wrapText } from './text-boxes.js';
-import { viridis } from './colour-scale.js';
+import { Figure } from '../../figures/figure.js';
+import { textWidth, wrapText } from '../../figures/text-boxes.js';
+import { viridis } from '../../figures/colour-scale.js';
 import { CHANCE_LOSS, INDUCTION_TOKENS, lossSeries, SCORE_KINDS, scoreSeries } from './induction-data.js';
 
 /** The models' colours in the loss chart (1 layer, 2 layers) and the role scores' colours. */

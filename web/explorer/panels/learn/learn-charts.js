@@ -1,8 +1,8 @@
 // The Learn panel's figures: accuracy and loss curves of the runs, and the attention from "?".
-import { Figure } from './figure.js';
-import { barsFigure } from './charts.js';
-import { heatmapFigure } from './heatmap.js';
-import { textWidth } from './text-boxes.js';
+import { Figure } from '../../figures/figure.js';
+import { barsFigure } from '../../figures/charts.js';
+import { heatmapFigure } from '../../figures/heatmap.js';
+import { textWidth } from '../../figures/text-boxes.js';
 
 export const RUN_COLOURS = Object.freeze(['accent', 'accent2', '#2a9d4a']);
 

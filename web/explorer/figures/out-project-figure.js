@@ -5,7 +5,7 @@
 import { heatmapFigure } from './heatmap.js';
 import { MAX_DRAWN_COLS, MAX_DRAWN_ROWS } from './heatmap-cells.js';
 import { OPERATOR_WIDTH, productFigure } from './product-figure.js';
-import { shapeText } from './dom.js';
+import { shapeText } from '../dom.js';
 
 export const CROP_SIZE = 64;
 

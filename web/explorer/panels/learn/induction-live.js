@@ -13,7 +13,7 @@
 // split: 'data' instead trains each model data-parallel across the page's shared pool
 // (web/pool/data-parallel.js): every worker takes a slice of each batch, the page sums the
 // gradients in worker order and takes the Adam step; both models share the pool's workers.
-import { createWorkerTrainer, sharedPool, workerKinds } from '../headwise.js';
+import { createWorkerTrainer, sharedPool, workerKinds } from '../../../headwise.js';
 
 export const MEASURE_EVERY = 50;
 export const MAPS_EVERY = 250;

@@ -1,7 +1,7 @@
 // The attend step's figures: for every head, its scores before the softmax (q . k / sqrt(hd), the
 // causal mask's cells grey: they hold -Infinity) beside its attention after it, for one sentence.
 // Many heads make many small maps: the layout keeps them to a few rows.
-import { heatmapFigure, heatmapTable } from './heatmap.js';
+import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
 
 /** More heads than this are not drawn (the JSON export has them all), as in the heads panel. */
 export const MAX_ATTEND_HEADS = 16;

@@ -1,8 +1,8 @@
 // The split step as memory: q stored as (B, T, H, hd) (what the projection writes) against the
 // (B, H, T, hd) order the attention needs. Cells are coloured by head (Okabe-Ito colours, safe for
 // colour-blind viewers); lines follow head 1's values from one order to the other.
-import { Figure } from './figure.js';
-import { textWidth, wrapText } from './text-boxes.js';
+import { Figure } from '../../figures/figure.js';
+import { textWidth, wrapText } from '../../figures/text-boxes.js';
 
 export const HEAD_COLOURS = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#999999'];
 const MAX_CELLS = 72;

@@ -1,14 +1,12 @@
 // Panel 1: the sentence, its tokens and their vectors; width, heads, mask, seed, presets; the
 // dimension rule, live, and an explanation in words when it fails.
-import { PanelFrame } from '../panel-frame.js';
-import { el, shapeText } from '../dom.js';
-import { heatmapFigure, heatmapTable } from '../heatmap.js';
-import { PRESETS, presetOf } from '../presets.js';
-import { divisorsOf } from '../odd-input.js';
-import { optionRow } from '../options.js';
+import { PanelFrame } from '../../panel-frame.js';
+import { el, shapeText } from '../../dom.js';
+import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
+import { DEFAULT_TEXT as LECTURE_TEXT, PRESETS, presetOf } from '../../presets.js';
+import { divisorsOf } from '../../odd-input.js';
 
 // The lecture's sentence: the sentence option's default, as the options schema gives it.
-const LECTURE_TEXT = optionRow('sentence').fallback;
 
 /** How long typing in a number field may pause before the value is taken as meant. */
 export const TYPING_PAUSE_MS = 700;
@@ -39,7 +37,7 @@ export class InputPanel extends PanelFrame {
     this.causal = el('input', { type: 'checkbox' });
     this.rule = el('p', { class: 'rule', 'aria-live': 'polite' });
     this.tokenList = el('div', { class: 'sentences' });
-    const send = (partial) => host.onOptions(partial);
+    const send = (partial) => host.setOptions(partial);
     const int = (input) => (input.value.trim() === '' ? NaN : Number(input.value));
     this.sentence.addEventListener('input', () => send({ sentence: this.sentence.value }));
     // Back to the lecture's sentence after trying others (its tokens are what the other panels tell).
@@ -199,3 +197,5 @@ export class InputPanel extends PanelFrame {
     };
   }
 }
+
+export default { id: 'input', label: 'Input', View: InputPanel };

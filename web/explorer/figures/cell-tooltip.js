@@ -1,7 +1,7 @@
 // The cell tooltip of a heatmap canvas: the pointer over a cell, or the arrow keys once the canvas has
 // focus (one tab stop per canvas), show what the cell says and outline it; both leave with the pointer,
 // on blur and on Escape. What a cell says comes from the figure's heatmap description (heatmap.js).
-import { el } from './dom.js';
+import { el } from '../dom.js';
 import { cellAt, cellBox, cellReading, placeTip, stepCell } from './cell-reading.js';
 
 const states = new WeakMap(); // canvas -> { figure, cursor, shown, byPointer }

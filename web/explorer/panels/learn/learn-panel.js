@@ -2,20 +2,24 @@
 // button, in slices of a few milliseconds per animation frame; live curves, the attention from "?" on the
 // lecture's sentence, and a verdict in words once every model's held-out accuracy has settled
 // (learn-verdict.js). Pauses out of view. Seed, width and heads are the page's options (learn-seed, ...).
-import { PanelFrame } from '../panel-frame.js';
-import { el } from '../dom.js';
-import { curveFigure, mapsFigure } from '../learn-charts.js';
-import { INDUCTION_INTRO, InductionView } from '../induction-view.js';
+import { PanelFrame } from '../../panel-frame.js';
+import { el } from '../../dom.js';
+import { curveFigure, mapsFigure } from './learn-charts.js';
+import { INDUCTION_INTRO, InductionView } from './induction-view.js';
+import { LearnRuns, learnedPart } from './learn-numbers.js';
 import {
   CHECK_EVERY,
+  DEFAULT_LEARN_EXPERIMENT,
+  DEFAULT_LEARN_HEADS,
+  DEFAULT_LEARN_SEED,
+  DEFAULT_LEARN_WIDTH,
   LEARN_EXPERIMENTS,
   LEARN_HEAD_CHOICES,
   LEARN_STEPS,
   LEARN_WIDTHS,
   MAX_LEARN_STEPS,
   SAMPLE_WORDS,
-} from '../learn-verdict.js';
-import { defaultOptions, optionRow } from '../options.js';
+} from './learn-verdict.js';
 
 const SLICE_MS = 5;
 // The designed heights of a curve's plot and of a row of bars (times the text scale), and how far a
@@ -48,7 +52,7 @@ export class LearnPanel extends PanelFrame {
     this.resetButton = button('Reset', () => this.reset());
     // Seed, width and heads are the page's options (learn-seed, learn-width, learn-heads): a change
     // goes to the element, which hands the options back through update().
-    this.options = defaultOptions();
+    this.options = host.options();
     this.seedInput = el('input', { type: 'number', min: 0, step: 1 });
     this.seedInput.addEventListener('change', () => this.#setOption('learn-seed', this.seedInput.value));
     this.control = el('input', { type: 'checkbox' });
@@ -133,14 +137,12 @@ export class LearnPanel extends PanelFrame {
 
   // A control read through the options' own reader: an unusable value is named and put back.
   #setOption(name, raw) {
-    const row = optionRow(name);
-    const { value, note } = row.read(String(raw), name);
-    if (note) {
-      this.status(note, 'error');
+    try {
+      this.host.setConfig({ [name]: String(raw) });
+    } catch (error) {
+      this.status(error.message, 'error');
       this.#showOptions();
-      return;
     }
-    this.host.onOptions({ [row.property]: value });
   }
 
   #showOptions() {
@@ -172,7 +174,7 @@ export class LearnPanel extends PanelFrame {
 
   #newSession() {
     try {
-      this.session = this.host.learnSession(this.config());
+      this.session = this.host.kept(this.id).learnSession(this.config());
     } catch (error) {
       this.session = null;
       this.status(`Cannot train: ${error.message}`, 'error');
@@ -208,7 +210,7 @@ export class LearnPanel extends PanelFrame {
     const first = this.session.step === 0 && this.state !== 'training';
     this.#setState('training');
     this.#loop();
-    if (first) this.host.learned?.(); // the panels that show the trained heads say a run is under way
+    if (first) this.host.changed('learned'); // the panels that show the trained heads say a run is under way
     return this.headsSummary();
   }
 
@@ -234,7 +236,7 @@ export class LearnPanel extends PanelFrame {
     const trained = Boolean(this.session?.verdict);
     this.session = null;
     this.#newSession();
-    if (trained) this.host.learned?.();
+    if (trained) this.host.changed('learned');
     return this.summary();
   }
 
@@ -243,6 +245,12 @@ export class LearnPanel extends PanelFrame {
     this.#pauseHeads();
     if (!this.session.checkStep()) this.session.slice(0);
     this.#redraw();
+  }
+
+  /** The element was disconnected and its module's runs freed: a reconnect starts a new one. */
+  unload() {
+    this.suspend();
+    this.session = null;
   }
 
   /** The element left the view: stop the frames; wake() picks up where it stopped. */
@@ -314,7 +322,7 @@ export class LearnPanel extends PanelFrame {
       this.verdict.dataset.stuck = String(verdict.stuck);
       this.#setState('done');
       this.draw();
-      this.host.learned?.();
+      this.host.changed('learned');
     });
   }
 
@@ -463,3 +471,29 @@ export class LearnPanel extends PanelFrame {
     return { panel: 'learn', ...this.summary(), words: SAMPLE_WORDS, maps: this.session?.runs.map((r) => r.maps) };
   }
 }
+
+export default {
+  id: 'learn',
+  label: 'Learn',
+  options: [
+    // The runs' own seed and width (the task's model, not the layer above), and the runs side by side.
+    { name: 'learn-seed', range: [0, 0xffffffff], fallback: DEFAULT_LEARN_SEED },
+    { name: 'learn-width', choices: LEARN_WIDTHS, fallback: DEFAULT_LEARN_WIDTH },
+    { name: 'learn-heads', choices: Object.keys(LEARN_HEAD_CHOICES), fallback: DEFAULT_LEARN_HEADS },
+    // Which experiment the panel shows: 1 head vs 2 heads, or 1 layer vs 2 layers (induction).
+    { name: 'learn-experiment', choices: LEARN_EXPERIMENTS, fallback: DEFAULT_LEARN_EXPERIMENT },
+    // How "Train live" of 1 layer vs 2 layers trains: a worker per model, or each model's batches
+    // split across the page's shared pool (induction-live.js).
+    { name: 'learn-split', choices: ['model', 'data'], fallback: 'model' },
+  ],
+  numbers: { learned: learnedPart },
+  keeps: (hw, settings) => new LearnRuns(hw, settings),
+  // The training, for slide decks: start (or resume), pause, reset, and its state.
+  commands: {
+    startTraining: { run: ({ view }) => view.start(), needsModule: true },
+    pauseTraining: { run: ({ view }) => view.pause() },
+    resetTraining: { run: ({ view }) => view.reset(), needsModule: true },
+    trainingState: { run: ({ view }) => view.summary(), message: 'getTraining' },
+  },
+  View: LearnPanel,
+};

@@ -2,8 +2,8 @@
 // 11 words and "?" (the only words the shipped models know), which checkpoint a head count is
 // drawn from, and the numbers that say how the drawn heads differ. Pure module (no DOM, no wasm):
 // tested by Vitest (tests/js/trained-heads.test.js). The maps themselves come from the module
-// (ExplorerComputation.trained), each head's role from the core's role scores.
-import { FILLER_BASE, NOUN_BASE, VERB_BASE } from '../headwise.js';
+// (heads-numbers.js), each head's role from the core's role scores.
+import { FILLER_BASE, NOUN_BASE, VERB_BASE } from '../../../train-task.js';
 
 /** The shipped checkpoint drawn for a head count (1 or 2); other counts have no trained model. */
 export const TRAINED_CHECKPOINTS = Object.freeze({ 1: 'verb-noun-1-head', 2: 'verb-noun-2-heads' });
