@@ -6,8 +6,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { loadHeadwise } from '../../web/headwise.js';
 import { DEFAULT_SENTENCE, LECTURE_BATCH } from '../../web/explorer/presets.js';
-import { ORDER_SENTENCES } from '../../web/explorer/computation.js';
-import { SAMPLE_WORDS } from '../../web/explorer/learn-verdict.js';
+import { ORDER_SENTENCES } from '../../web/explorer/panels/order/order-numbers.js';
+import { SAMPLE_WORDS } from '../../web/explorer/panels/learn/learn-verdict.js';
 import { tokenize } from '../../web/explorer/tokenizer.js';
 
 const PROBES = ['subject', 'object', 'possessive', 'agreement', 'name'];
