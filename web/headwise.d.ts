@@ -239,7 +239,7 @@ export type TrainVariant = 'verb-noun' | 'verb';
  * loss groups "first copy", "repeat", "other"), or 'order' ("all X are Y": true or false, only word
  * order tells). Headwise.tasks() lists them from the core.
  */
-export type TrainTask = 'verb-noun' | 'verb' | 'order' | 'induction';
+export type TrainTask = 'verb-noun' | 'verb' | 'order' | 'induction' | 'story';
 
 /** A task as the core defines it (Headwise.tasks()). */
 export interface TaskInfo {
@@ -294,7 +294,17 @@ export interface TrainResult {
   /** Steps taken so far. */
   step: number;
   /** Per loss group of the task (verb-noun: "answer"). */
-  groups: Record<string, { loss: number; accuracy: number; rows: number }>;
+  groups: Record<
+    string,
+    {
+      loss: number;
+      accuracy: number;
+      rows: number;
+      /** evaluate() of task 'story', a probe's group: accuracy over its candidate set ("he" or "it"). */
+      candidateAccuracy?: number;
+      candidateRows?: number;
+    }
+  >;
   /** Steps whose loss or gradients were not finite and so changed nothing. */
   divergedSteps: number;
   /** evaluate() only: per part of an answer (verb-noun: verb, noun), the share of answers with it right. */
@@ -355,6 +365,12 @@ export type HeadRole =
   | 'predicate'
   | 'induction'
   | 'duplicate token'
+  | 'subject antecedent'
+  | 'object antecedent'
+  | 'possessive antecedent'
+  | 'agreement'
+  | 'name copy'
+  | 'two back'
   | 'mixed';
 
 /** One head's role scores: mean attention weights over the held-out set (null: nothing counted). */
@@ -373,6 +389,14 @@ export interface HeadRoleScores {
   verb?: number | null;
   /** Tasks 'verb-noun' and 'verb': from "?" to the latest noun. */
   noun?: number | null;
+  /** Task 'story' (docs/story.md): from a probe's query to its antecedent, counted rows only. */
+  subjectAntecedent?: number | null;
+  objectAntecedent?: number | null;
+  possessiveAntecedent?: number | null;
+  agreement?: number | null;
+  nameCopy?: number | null;
+  /** Task 'story': from t to t - 2. */
+  twoBack?: number | null;
   role: HeadRole;
 }
 
@@ -442,8 +466,8 @@ export class Trainer {
   readonly maxStepsPerCall: number;
   /** n updates (default 1); the mean loss and accuracy of those n batches, each before its update. */
   step(n?: number): TrainResult;
-  /** Loss and accuracy on the held-out set. */
-  evaluate(): TrainResult;
+  /** Loss and accuracy on the held-out set; zeroHeads: heads (from 0) zeroed before W_out (ablation). */
+  evaluate(options?: { zeroHeads?: ReadonlyArray<{ layer: number; head: number }> }): TrainResult;
   /** { step, heldOut: evaluate(), roles: roleScores() }: the Learn panel's curve point. */
   measure(): { step: number; heldOut: TrainResult; roles: HeadRoleScores[][] };
   /** Per head, mean attention from "?" on the latest verb and latest noun (held-out set). */

@@ -47,6 +47,10 @@ val evaluation(const headwise::train::Evaluation& e, const Trainer& t) {
     group.set(text("loss"), e.groups[g].loss);
     group.set(text("accuracy"), e.groups[g].accuracy);
     group.set(text("rows"), static_cast<double>(e.groups[g].rows));
+    if (e.groups[g].candidate_rows) {  // a probe scored over its candidates (task "story")
+      group.set(text("candidateAccuracy"), e.groups[g].candidate_accuracy);
+      group.set(text("candidateRows"), static_cast<double>(e.groups[g].candidate_rows));
+    }
     groups.set(text(t.task().groups[g]), group);
   }
   out.set(text("groups"), groups);
@@ -212,11 +216,23 @@ bool trainer_set_batch_state(int handle, double state) {
   return true;
 }
 
-val trainer_evaluate(int handle) {
+// zero_heads: (layer, head) pairs, flat, whole numbers >= 0 (checked by the caller); the core
+// checks them against the model. Those heads' contexts are zeroed before W_out (ablation).
+val trainer_evaluate(int handle, val zero_heads) {
   if (!can_allocate()) return val::null();
   Trainer* t = find(handle);
   if (!t) return val::null();
-  return evaluation(t->evaluate(), *t);
+  const std::vector<int> flat = emscripten::convertJSArrayToNumberVector<int>(zero_heads);
+  if (flat.size() % 2) return fail("zeroHeads must be (layer, head) pairs"), val::null();
+  std::vector<headwise::train::HeadIndex> heads;
+  for (std::size_t i = 0; i < flat.size(); i += 2) {
+    if (flat[i] < 0 || flat[i + 1] < 0) return fail("a head index is negative"), val::null();
+    heads.push_back({std::size_t(flat[i]), std::size_t(flat[i + 1])});
+  }
+  headwise::train::Evaluation e;
+  const headwise::Status s = t->evaluate_ablated(heads, &e);
+  if (!s.is_ok()) return fail(s.message()), val::null();
+  return evaluation(e, *t);
 }
 
 // Per head of the last block: { probe: mean attention from the read position } (held-out set).

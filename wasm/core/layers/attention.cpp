@@ -146,6 +146,12 @@ void attention_stage(Stage stage, const AttentionShape& s, const AttentionParams
         copy_heads(s, Tq, t.context_heads, split_layout(s, Tq), t.concat, row_layout(s, Tq));
       return;
     case Stage::kOutProject:
+      if (s.zero_heads) {
+        for (std::size_t h = 0; h < s.heads; ++h)
+          if (s.zero_heads[h])
+            for (std::size_t r = 0; r < s.batch * Tq; ++r)
+              std::fill_n(t.concat + r * s.concat() + h * s.head_dim, s.head_dim, 0.0f);
+      }
       matmul(s.batch * Tq, s.d_model, s.concat(), t.concat, w.wout, w.bout, y);
       return;
   }

@@ -37,6 +37,8 @@ struct AttentionShape {
   // the whole layer): a part of a layer split by heads keeps ALiBi's slopes.
   std::size_t head_offset = 0, total_heads = 0;
   std::size_t all_heads() const { return total_heads ? total_heads : heads; }
+  // Ablation: per head, nonzero = its context is zeroed before W_out (null: none). Forward only.
+  const unsigned char* zero_heads = nullptr;
   std::size_t concat() const { return heads * head_dim; }
   std::size_t query_tokens() const { return tokens - query_from; }
 };

@@ -9,7 +9,7 @@
 
 namespace headwise::layers {
 
-constexpr std::size_t kMaxGroups = 4;
+constexpr std::size_t kMaxGroups = 8;
 
 struct LossSums {
   double loss = 0;                     // mean over the counted rows

@@ -139,7 +139,9 @@ void Stack::forward(const int* ids, std::size_t n) {
                         A(kLn1Rstd));
       a = A(kLn1Out);
     }
-    const AttentionShape shape{n, T, D, s.heads, s.head_dim, qf, s.causal, s.position};
+    const unsigned char* zero = zero_heads_.empty() ? nullptr : &zero_heads_[l * s.heads];
+    AttentionShape shape{n, T, D, s.heads, s.head_dim, qf, s.causal, s.position};
+    shape.zero_heads = zero;
     const AttentionParams w{P(kWq), P(kBq), P(kWk), P(kBk), P(kWv), P(kBv), P(kWout), P(kBout)};
     const AttentionTensors tape = block_tensors(A);
     float* h = A(kH);

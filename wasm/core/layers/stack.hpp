@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "cross_entropy.hpp"
 #include "float_buffer.hpp"
@@ -51,6 +53,10 @@ class Stack {
   const float* attention(std::size_t layer) const;
   const float* logits() const;
 
+  // Ablation: forwards from now on zero the contexts of the heads whose byte is nonzero (layers
+  // x heads, layer-major; empty: none) before W_out. Not for training (the backward ignores it).
+  void set_zero_heads(std::vector<unsigned char> mask) { zero_heads_ = std::move(mask); }
+
  private:
   Stack() = default;
   float* param(Part part, int layer, int field, Slot slot = Slot::kValue);
@@ -63,6 +69,7 @@ class Stack {
   std::size_t capacity_ = 0;
   FloatBuffer buffers_[kSlotCount];
   FloatBuffer activations_;
+  std::vector<unsigned char> zero_heads_;
 };
 
 }  // namespace headwise::layers

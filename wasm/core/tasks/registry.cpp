@@ -5,10 +5,11 @@
 namespace headwise::tasks {
 
 extern const Task kVerbNounTask, kVerbTask, kOrderTask, kInductionTask;
+extern const Task kStoryTask;  // story.cpp
 
 namespace {
 const Task* const kTasks[] = {
-    &kVerbNounTask, &kVerbTask, &kOrderTask, &kInductionTask, nullptr,
+    &kVerbNounTask, &kVerbTask, &kOrderTask, &kInductionTask, &kStoryTask, nullptr,
 };
 }  // namespace
 

@@ -52,7 +52,12 @@ struct Task {
   const AnswerPart* parts;
   // Writes sequence i of a batch (ids at ids + i * tokens, its read rows likewise).
   void (*fill)(Mulberry32& rng, std::size_t i, const Batch& batch);
+  // Optional: the classes a read row's answer is scored among (its candidate set: "he" or "it"
+  // where the antecedent and the distractor take those), written to out (room for
+  // kMaxCandidates); 0 for a row no probe scores. Same arguments as a ProbeFn.
+  int (*candidates)(const int* ids, const std::uint8_t* groups, int query, int* out) = nullptr;
 };
+constexpr int kMaxCandidates = 32;
 
 // Registered tasks, null-terminated, and by name.
 const Task* const* task_list();

@@ -21,7 +21,12 @@ const tasks::Probe kRoleProbes[] = {{"previousToken", previous_token},
 const char* const kProbeRoles[][2] = {{"induction", "induction"},
                                       {"duplicate", "duplicate token"},
                                       {"verb", "latest verb"},
-                                      {"noun", "latest noun"}};
+                                      {"noun", "latest noun"},
+                                      {"subjectAntecedent", "subject antecedent"},
+                                      {"objectAntecedent", "object antecedent"},
+                                      {"possessiveAntecedent", "possessive antecedent"},
+                                      {"nameCopy", "name copy"},
+                                      {"twoBack", "two back"}};
 
 const char* const kTaskFreeRoles[] = {"previous token", "first token", "self", nullptr};
 

@@ -25,7 +25,8 @@ const tasks::Probe* role_probes();
 constexpr double kRoleScore = 0.3;
 
 // The role a task's probe stands for: "induction", "duplicate token", "latest verb", "latest
-// noun" (another probe: its own name).
+// noun", "subject antecedent", "object antecedent", "possessive antecedent", "name copy", "two
+// back" (another probe, "agreement" say: its own name).
 const char* probe_role(const char* probe);
 
 // The task-free roles' names, in RoleScores order ("previous token", "first token", "self"),

@@ -190,6 +190,7 @@ Evaluation Trainer::evaluate_chunks(const std::vector<tasks::Probe>& probes, Pro
   while (task_->parts[parts].name) ++parts;
   std::vector<double> part_right(parts, 0.0);
   const std::size_t K = task_->classes, P = probes.size();
+  std::vector<std::size_t> scored(layers::kMaxGroups, 0), scored_right(layers::kMaxGroups, 0);
   std::vector<std::vector<std::size_t>> counted(L, std::vector<std::size_t>(P, 0));
   if (means) means->assign(L, std::vector<std::vector<double>>(P, std::vector<double>(H, 0.0)));
   tasks::Batch h = held_.batch();
@@ -203,6 +204,7 @@ Evaluation Trainer::evaluate_chunks(const std::vector<tasks::Probe>& probes, Pro
     total.correct += r.correct;
     total.counted += r.counted;
     const float* logits = model_->logits();
+    if (task_->candidates) score_candidates(start, n, &scored, &scored_right);
     for (std::size_t row = 0; row < n * reads && parts; ++row) {
       if (!h.mask[at + row]) continue;
       const float* l = logits + row * K;
@@ -237,6 +239,10 @@ Evaluation Trainer::evaluate_chunks(const std::vector<tasks::Probe>& probes, Pro
   }
   if (total.counted) total.loss /= double(total.counted);
   Evaluation e = evaluation_of(total, *task_);
+  for (std::size_t g = 0; g < e.groups.size(); ++g) {
+    e.groups[g].candidate_rows = scored[g];
+    if (scored[g]) e.groups[g].candidate_accuracy = double(scored_right[g]) / double(scored[g]);
+  }
   for (double right : part_right)
     e.parts.push_back(total.counted ? right / double(total.counted) : 0.0);
   if (means) {
@@ -250,6 +256,48 @@ Evaluation Trainer::evaluate_chunks(const std::vector<tasks::Probe>& probes, Pro
 }
 
 Evaluation Trainer::evaluate() { return evaluate_chunks({}, nullptr); }
+
+void Trainer::score_candidates(std::size_t start, std::size_t n, std::vector<std::size_t>* scored,
+                               std::vector<std::size_t>* right) const {
+  const std::size_t T = task_->tokens, reads = tasks::read_tokens(*task_), K = task_->classes;
+  const float* logits = model_->logits();
+  int candidates[tasks::kMaxCandidates];
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t seq = start + i;
+    const int* ids = held_.ids.data() + seq * T;
+    const std::uint8_t* groups = held_.groups.data() + seq * reads;
+    for (std::size_t r = 0; r < reads; ++r) {
+      if (!held_.mask.data()[seq * reads + r]) continue;
+      const int query = int(T - reads + r);
+      const int count = task_->candidates(ids, groups, query, candidates);
+      if (count <= 0) continue;
+      const float* l = logits + (i * reads + r) * K;
+      int best = candidates[0];
+      for (int c = 1; c < count; ++c)
+        if (l[candidates[c]] > l[best]) best = candidates[c];
+      const std::size_t g = std::min<std::size_t>(groups[r], layers::kMaxGroups - 1);
+      ++(*scored)[g];
+      (*right)[g] += best == held_.targets.data()[seq * reads + r];
+    }
+  }
+}
+
+Status Trainer::evaluate_ablated(const std::vector<HeadIndex>& zeroed, Evaluation* out) {
+  const std::size_t L = spec().layers, H = spec().heads;
+  std::vector<unsigned char> mask(L * H, 0);
+  for (const HeadIndex& z : zeroed) {
+    if (z.layer >= L || z.head >= H) {
+      return Status::error("no head " + std::to_string(z.head) + " in block " +
+                           std::to_string(z.layer) + ": the model has " + std::to_string(L) +
+                           " block(s) of " + std::to_string(H) + " head(s)");
+    }
+    mask[z.layer * H + z.head] = 1;
+  }
+  model_->set_zero_heads(std::move(mask));
+  *out = evaluate();
+  model_->set_zero_heads({});
+  return Status::ok();
+}
 
 ProbeShares Trainer::probe_shares() {
   ProbeShares s;

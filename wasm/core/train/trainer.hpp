@@ -22,6 +22,15 @@ namespace headwise::train {
 struct GroupEvaluation {
   double loss = 0, accuracy = 0;
   std::size_t rows = 0;
+  // Held-out evaluation of a task with candidate sets (task.candidates): the share of the
+  // group's scored rows whose answer has the highest logit among its candidates.
+  double candidate_accuracy = 0;
+  std::size_t candidate_rows = 0;
+};
+
+// A head of a block, for ablation.
+struct HeadIndex {
+  std::size_t layer, head;
 };
 
 struct Evaluation {
@@ -79,6 +88,9 @@ class Trainer {
   std::uint32_t batch_state() const { return batches_->state(); }
   void set_batch_state(std::uint32_t state) { batches_->set_state(state); }
   Evaluation evaluate();
+  // evaluate() with the listed heads' contexts zeroed before W_out (ablation); a head out of
+  // range is an error and evaluates nothing.
+  Status evaluate_ablated(const std::vector<HeadIndex>& zeroed, Evaluation* out);
   ProbeShares probe_shares();
   HeadRoleScores role_scores();
   // Forward on one sequence of spec().tokens ids (each < vocab: checked by the caller).
@@ -101,6 +113,10 @@ class Trainer {
   // pairs of the held-out set (NaN for a probe that counted none).
   using ProbeMeans = std::vector<std::vector<std::vector<double>>>;
   Evaluation evaluate_chunks(const std::vector<tasks::Probe>& probes, ProbeMeans* means);
+  // Held-out sequences [start, start + n) just run: per group, rows scored over their candidate
+  // sets and rows right.
+  void score_candidates(std::size_t start, std::size_t n, std::vector<std::size_t>* scored,
+                        std::vector<std::size_t>* right) const;
   struct Data {
     CheckedArray<int> ids, targets;
     CheckedArray<std::uint8_t> mask, groups;
