@@ -49,18 +49,12 @@ test("tasks: the trainer's task choices, each with its probes and the role each 
     { name: 'duplicate', role: 'duplicate token' },
   ]);
   expect(probes['verb-noun'].map((p) => p.role)).toEqual(['latest verb', 'latest noun']);
-  expect(hw.headRoleNames()).toEqual([
-    'previous token',
-    'first token',
-    'self',
-    'latest verb',
-    'latest noun',
-    'subject',
-    'predicate',
-    'induction',
-    'duplicate token',
-    'mixed',
-  ]);
+  // Every probe's role is a role name, each named once, and 'mixed' names a head with no clear role
+  // (the list itself is the core's: pinning a copy here broke with each new task).
+  const names = hw.headRoleNames();
+  expect(new Set(names).size).toBe(names.length);
+  for (const task of tasks) for (const probe of task.probes) expect(names, probe.name).toContain(probe.role);
+  expect(names).toContain('mixed');
 });
 
 test("a trainer's head roles are among the core's role names", () => {

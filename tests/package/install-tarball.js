@@ -12,8 +12,10 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // weights, 412 KB gzipped when measured). Measured 2026-12-03: 716,976 B in all; 2026-12-04
 // 739,868 B after issue 32's trainer contract and schema (the core's kind, task and role tables and
 // head ranges in the module, about +1 KB gzipped; the .d.ts's kinds, tasks and one option row, +0.7 KB),
-// then about +5 KB with the explorer's panels in a folder each (web/explorer/panels/<id>/, figures/).
-export const TARBALL_LIMIT_BYTES = 732 * 1024;
+// then about +5 KB with the explorer's panels in a folder each (web/explorer/panels/<id>/, figures/),
+// then 753,929 B with issue 33's story task in the module (its 338 words and five templates, +8 KB).
+// Issue 33's ceiling, with story checkpoints still to come, is 1.2 MB.
+export const TARBALL_LIMIT_BYTES = 740 * 1024;
 
 /** @returns {{ work: string, app: string, tarball: string, bytes: number, remove(): void }} */
 export function packAndInstall(prefix = 'headwise-pack-') {
