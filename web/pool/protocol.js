@@ -209,8 +209,9 @@ const RESULT_CHECKS = {
   trainerStep: (r, known) => {
     const shape = 'trainerStep must answer { step, loss, accuracy, groups, divergedSteps } (finite unless diverged)';
     if (!isPlainObject(r) || !isCount(r.step) || !isCount(r.divergedSteps)) return shape;
-    if (known && r.divergedSteps > known.divergedSteps) return typeof r.loss === 'number' ? null : shape;
-    return evaluationProblem(r) ? shape : null;
+    // Without the trainer's count before the request (known), any diverged step so far allows it.
+    if (r.divergedSteps > (known?.divergedSteps ?? 0)) return typeof r.loss === 'number' ? null : shape;
+    return evaluationProblem(r, isLoss) ? shape : null;
   },
   trainerMeasure: (r, info) => {
     const shape = 'trainerMeasure must answer { step, heldOut: { loss, accuracy, groups }, roles }';
@@ -298,14 +299,17 @@ function rolesProblem(roles, info) {
 }
 
 // A measured result { loss, accuracy, groups: { name: { loss, accuracy, rows } }, ... }: null, or what
-// is wrong. Losses are numbers >= 0 (Infinity where a float overflowed; never NaN), accuracies and
-// shares within [0, 1], counts whole numbers.
-function evaluationProblem(r) {
+// is wrong. Losses are numbers >= 0, Infinity or NaN: weights set outside the trainable range (finite,
+// such as 3e38) make the core's own evaluation NaN (inf - inf), which the calling thread's Trainer
+// answers too (the protocol fuzz found it, seed 1090697651). Accuracies and shares within [0, 1],
+// counts whole numbers. A step's mean loss, when no step diverged, is checked with `lossOk` = isLoss.
+const isEvaluatedLoss = (value) => isLoss(value) || Number.isNaN(value);
+function evaluationProblem(r, lossOk = isEvaluatedLoss) {
   if (!isPlainObject(r) || !isPlainObject(r.groups)) return 'not { loss, accuracy, groups }';
-  if (!isLoss(r.loss)) return `loss ${String(r.loss)}`;
+  if (!lossOk(r.loss)) return `loss ${String(r.loss)}`;
   if (!isShare(r.accuracy)) return `accuracy ${String(r.accuracy)}`;
   for (const [name, g] of Object.entries(r.groups)) {
-    if (!isPlainObject(g) || !isLoss(g.loss) || !isShare(g.accuracy) || !isCount(g.rows)) return `group "${name}"`;
+    if (!isPlainObject(g) || !lossOk(g.loss) || !isShare(g.accuracy) || !isCount(g.rows)) return `group "${name}"`;
   }
   for (const key of ['step', 'divergedSteps']) if (key in r && !isCount(r[key])) return `${key} ${String(r[key])}`;
   if ('parts' in r && !(isPlainObject(r.parts) && Object.values(r.parts).every(isShare))) return 'parts';
