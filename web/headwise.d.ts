@@ -284,7 +284,7 @@ export interface TrainerOptions {
   batch?: number;
   /** Steps of linear warm-up: step t uses learningRate * min(1, t / warmup). Default 100. */
   warmup?: number;
-  /** Size of the held-out set. Default 2048. */
+  /** Size of the held-out set. Default (or 0): the task's own, 2048; 512 for 'induction', 400 for 'story'. */
   evalSize?: number;
 }
 
@@ -682,8 +682,8 @@ export interface PooledTrainer {
   sequenceIds(sequence: string | ReadonlyArray<string | number>): number[];
   /** n updates, each split across the workers; as Trainer.step(n). */
   step(n?: number): Promise<TrainResult>;
-  /** The held-out set's loss and accuracy, computed in a worker. */
-  evaluate(): Promise<TrainResult>;
+  /** The held-out set's loss and accuracy (zeroHeads: as Trainer.evaluate), computed in a worker. */
+  evaluate(options?: { zeroHeads?: ReadonlyArray<{ layer: number; head: number }> }): Promise<TrainResult>;
   /** { step, heldOut: evaluate(), roles: roleScores() }, computed in a worker. */
   measure(): Promise<{ step: number; heldOut: TrainResult; roles: HeadRoleScores[][] }>;
   /** Every block's attention on one sequence, computed in a worker. */
@@ -740,7 +740,7 @@ export class WorkerTrainer {
   /** The most steps one step(n) may ask for (in a worker one request's limit; on the page one call's). */
   readonly maxStepsPerCall: number;
   step(n?: number): Promise<TrainResult>;
-  evaluate(): Promise<TrainResult>;
+  evaluate(options?: { zeroHeads?: ReadonlyArray<{ layer: number; head: number }> }): Promise<TrainResult>;
   measure(): Promise<{ step: number; heldOut: TrainResult; roles: HeadRoleScores[][] }>;
   attention(sequence: string | ReadonlyArray<string | number>): Promise<{
     tokens: string[];
