@@ -143,7 +143,9 @@ test("the story checkpoint: >= 0.95 on every probe over its candidates, random w
   expect(before[CATCH * 64 + BALL]).toBeLessThan(0.5);
   // Ablation: without that head a pronoun kind falls; the name copy stays.
   const without = story.evaluate({ zeroHeads: [{ layer: 0, head: named }] }).groups;
-  const fall = Math.max(...['subject', 'object', 'possessive'].map((p) => trained[p].candidateAccuracy - without[p].candidateAccuracy));
+  const fall = Math.max(
+    ...['subject', 'object', 'possessive'].map((p) => trained[p].candidateAccuracy - without[p].candidateAccuracy),
+  );
   expect(fall).toBeGreaterThan(0.2);
   expect(trained.name.candidateAccuracy - without.name.candidateAccuracy).toBeLessThan(fall / 4);
   for (const t of [story, fresh]) t.dispose();
@@ -151,13 +153,21 @@ test("the story checkpoint: >= 0.95 on every probe over its candidates, random w
 
 test('float16 weights: the IEEE half values, and a text of the wrong length refused naming 2 bytes a weight', async () => {
   expect([0x3c00, 0xc000, 0x7bff, 0x0001, 0x0400, 0x8000, 0x3555].map(halfToFloat)).toEqual([
-    1, -2, 65504, 2 ** -24, 2 ** -14, -0, 0.333251953125,
+    1,
+    -2,
+    65504,
+    2 ** -24,
+    2 ** -14,
+    -0,
+    0.333251953125,
   ]);
   const file = read('story-4-heads');
   await expect(hw.loadCheckpoint({ ...file, weights: file.weights.slice(0, 400) })).rejects.toThrow(
     new RegExp(`checkpoint.weights has 400 characters; ${2 * file.parameterCount} bytes \\(parameterCount x 2\\)`),
   );
-  await expect(hw.loadCheckpoint({ ...file, weightsEncoding: 'float8' })).rejects.toThrow(/checkpoint.weightsEncoding is not/);
+  await expect(hw.loadCheckpoint({ ...file, weightsEncoding: 'float8' })).rejects.toThrow(
+    /checkpoint.weightsEncoding is not/,
+  );
 });
 
 test('the wasm trainer reproduces the native make run: the first 20 batch losses', () => {
