@@ -47,7 +47,8 @@ async function open(query) {
   return { context, page, errors, read: () => page.evaluate(READ) };
 }
 
-test("the lecture's sentence read by the story model: named heads, 'but' -> dog and 'catch' -> ball drawn and said, ablation in numbers", async () => {
+// Named heads, 'but' -> dog and 'catch' -> ball drawn and said, the ablation in numbers.
+test("the lecture's sentence read by the story model", async () => {
   const { context, page, errors, read } = await open('index.html?panel=heads');
   try {
     const seen = await read();

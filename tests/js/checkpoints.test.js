@@ -114,7 +114,9 @@ test('the verb-noun checkpoints: two heads split the work, one head cannot', asy
   one.dispose();
 });
 
-test("the story checkpoint: >= 0.95 on every probe over its candidates, random weights at chance; the lecture's sentence read by a named head; zeroing it, pronouns fall far more than names", async () => {
+// The story checkpoint: >= 0.95 on every probe over its candidates, random weights at chance; the
+// lecture's sentence read by a named head; zeroing it, pronouns fall far more than names.
+test('the story checkpoint: its probes, the lecture sentence in its named head, its ablation', async () => {
   const story = await hw.loadCheckpoint('story-4-heads');
   expect(story.checkpoint.weightsEncoding).toBe('float16');
   const fresh = hw.createTrainer(story.options);
@@ -151,7 +153,7 @@ test("the story checkpoint: >= 0.95 on every probe over its candidates, random w
   for (const t of [story, fresh]) t.dispose();
 }, 120_000);
 
-test('float16 weights: the IEEE half values, and a text of the wrong length refused naming 2 bytes a weight', async () => {
+test('float16 weights: the IEEE half values; a text of the wrong length refused, 2 bytes a weight', async () => {
   expect([0x3c00, 0xc000, 0x7bff, 0x0001, 0x0400, 0x8000, 0x3555].map(halfToFloat)).toEqual([
     1,
     -2,

@@ -156,7 +156,7 @@ export function describeTrainerContract(name, setup) {
       local.dispose();
     });
 
-    test('evaluate({ zeroHeads }): the ablated held-out set, as the Trainer; bad ones refused the same way', async () => {
+    test('evaluate({ zeroHeads }): the ablated held-out set, as the Trainer; bad ones refused alike', async () => {
       const t = await create();
       await t.step(3);
       const local = env.hw.createTrainer(CONTRACT_OPTIONS);

@@ -54,7 +54,7 @@ export function storyReadingText(reading) {
   else {
     const list = reading.unknown.map((w) => `"${w}"`).join(', ');
     parts.push(
-      `${reading.unknown.length} unknown (not in its ${'vocabulary'}: ${list}), left out: the model has no vector for ` +
+      `${reading.unknown.length} unknown (not in its vocabulary: ${list}), left out: the model has no vector for ` +
         (reading.unknown.length > 1 ? 'them' : 'it'),
     );
   }
