@@ -71,7 +71,7 @@ export function zeroHeadsArgument(options, { layers, heads }) {
     if (!EVALUATE_KEYS.includes(key))
       throw new TypeError(`unknown evaluate option ${describe(key)} (known: zeroHeads)`);
   }
-  const zeroHeads = options.zeroHeads ?? [];
+  const zeroHeads = options.zeroHeads === undefined ? [] : options.zeroHeads;
   if (!Array.isArray(zeroHeads))
     throw new TypeError(`zeroHeads must be an array of { layer, head }, got ${describe(zeroHeads)}`);
   if (zeroHeads.length > layers * heads) {

@@ -178,6 +178,7 @@ export function describeTrainerContract(name, setup) {
         { zeroHeads: [{ layer: 0, head: -1 }] },
         { zeroHeads: [{ layer: 0, head: 0.5 }] },
         { zeroHeads: [null] },
+        { zeroHeads: null },
         { zeroHeads: new Array(1e6).fill({ layer: 0, head: 0 }) },
         { zeroHead: [] },
       ];
