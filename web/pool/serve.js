@@ -58,7 +58,8 @@ export function serve(port, load) {
     [
       'forward',
       ({ layer, x }) => {
-        const output = layerOf(layer).forward(x);
+        // x (transferred by the pool) comes back holding this part's output: no array is allocated.
+        const output = layerOf(layer).forwardInPlace(x);
         return { result: output, transfer: [output.buffer] };
       },
     ],
