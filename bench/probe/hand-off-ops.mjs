@@ -1,9 +1,13 @@
 // The calling thread's share of a split forward, operation by operation, the same code in a
 // Chromium page (bench/probe/hand-off.mjs drives it) and in Node (run this file): a private copy
 // of x (floatArrayArgument), x posted to a worker by structured clone and by transfer, and the
-// partial outputs summed (sumParts). Each median of `reps` runs, ms.
+// partial outputs summed (sumParts). Each median of `reps` runs, ms. HANDOFF_LENGTHS=45632,98304
+// times other lengths (45,632: the 2-layer induction model's parameters).
 import { floatArrayArgument } from '../../web/arguments.js';
 import { sumParts } from '../../web/pool/split.js';
+
+/** The lengths to time: HANDOFF_LENGTHS (comma-separated floats), or x at GPT-2 width T = 128 and 1024. */
+export const handOffLengths = (given) => (given ? given.split(',').map(Number) : [128 * 768, 1024 * 768]);
 
 const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
 
@@ -53,8 +57,8 @@ if (typeof window !== 'object' && import.meta.url === `file://${process.argv[1]}
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
-  for (const T of [128, 1024]) {
-    const ops = await handOffOps(T * 768);
-    for (const [k, v] of Object.entries(ops)) console.log(`T=${T} ${k}: ${v.toFixed(2)} ms`);
+  for (const n of handOffLengths(process.env.HANDOFF_LENGTHS)) {
+    const ops = await handOffOps(n);
+    for (const [k, v] of Object.entries(ops)) console.log(`${n} floats: ${k}: ${v.toFixed(2)} ms`);
   }
 }

@@ -4,7 +4,9 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../../tests/browser/chromium.js';
 import { serveDir } from '../../tests/browser/static-server.js';
+import { handOffLengths } from './hand-off-ops.mjs';
 
+const LENGTHS = handOffLengths(process.env.HANDOFF_LENGTHS);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const server = await serveDir(root);
 const browser = await launchChromium();
@@ -17,9 +19,9 @@ try {
   const page = await browser.newPage();
   await page.goto(`${server.url}bench/probe/hand-off.html`);
   await page.waitForFunction(() => typeof window.handOffOps === 'function');
-  for (const T of [128, 1024]) {
-    const ops = await page.evaluate((n) => window.handOffOps(n), T * 768);
-    for (const [k, v] of Object.entries(ops)) console.log(`T=${T} ${k}: ${v.toFixed(2)} ms`);
+  for (const n of LENGTHS) {
+    const ops = await page.evaluate((length) => window.handOffOps(length), n);
+    for (const [k, v] of Object.entries(ops)) console.log(`${n} floats: ${k}: ${v.toFixed(2)} ms`);
   }
 } finally {
   await browser.close();
