@@ -141,7 +141,8 @@ export function serve(port, load) {
         const t = trainerOf(trainer);
         t.setParameterBuffer(parameters);
         t.batchState = batchState;
-        const result = t.sliceGradients(from, to);
+        // The gradient goes back in the parameters' buffer (transferred here): nothing allocated.
+        const result = t.sliceGradients(from, to, parameters);
         return { result, transfer: [result.gradient.buffer] };
       },
     ],
