@@ -135,6 +135,24 @@ async function waitForStep(page, name) {
   });
 }
 
+/** Presses the keys in turn until the deck shows slide `last`; each press must move it (a new hash). */
+async function pressUntil(page, keys, last) {
+  let presses = 0;
+  while ((await slideOnScreen(page)) !== last) {
+    const before = await page.evaluate(() => location.hash);
+    await page.keyboard.press(keys[presses % keys.length]);
+    presses += 1;
+    await page
+      .waitForFunction((hash) => location.hash !== hash, before, { timeout: 10_000 })
+      .catch(() =>
+        assert.fail(`the deck did not move on press ${presses} (${keys[(presses - 1) % keys.length]}) at ${before}`),
+      );
+    assert.ok(presses < 40, 'the deck reaches the slide');
+  }
+  await waitForSlide(page, last);
+  return presses;
+}
+
 describe('the Slidev example deck', () => {
   test('Slidev is a pinned dev dependency only: not in the package, installed by npm ci', async () => {
     const pkg = JSON.parse(await readFile(`${ROOT}package.json`, 'utf8'));
@@ -191,11 +209,13 @@ describe('the Slidev example deck', () => {
       // An embed: focus goes into the iframe, where the deck cannot hear the keys itself.
       await waitForSlide(page, 2);
       const why = await explorerOn(page, 2);
+      await why.slide.locator('iframe[data-headwise-keys="forwarded"]').waitFor({ timeout: 30_000 });
       await why.frame.locator('[data-panel="why"] h2').click();
       assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'IFRAME');
       await page.keyboard.press('ArrowRight');
       await waitForSlide(page, 3);
       const heads = await explorerOn(page, 3);
+      await heads.slide.locator('iframe[data-headwise-keys="forwarded"]').waitFor({ timeout: 30_000 });
       await heads.frame.locator('[data-panel="heads"] h2').click();
       await page.keyboard.press('Space');
       await waitForSlide(page, 4);
@@ -235,6 +255,26 @@ describe('the Slidev example deck', () => {
       await order.element.getByRole('checkbox', { name: 'Causal mask' }).click();
       await page.keyboard.press('ArrowLeft');
       await waitForSlide(page, STEPS_SLIDE);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('after a click inside any figure, the arrows and Space go through every slide and back', async () => {
+    const { page, context, problems } = await openDeck('#/1');
+    try {
+      for (let n = 2; n <= SLIDES.length; n += 1) {
+        await page.goto(`${server.url}${DECK}#/${n}`);
+        await waitForSlide(page, n);
+        const { panel, as } = SLIDES[n - 1];
+        const { slide, element } = await explorerOn(page, n);
+        if (as === 'iframe') await slide.locator('iframe[data-headwise-keys="forwarded"]').waitFor({ timeout: 30_000 });
+        await element.locator(`[data-panel="${panel}"]`).click({ position: { x: 4, y: 4 } });
+        const forward = await pressUntil(page, ['ArrowRight', ' '], SLIDES.length);
+        const back = await pressUntil(page, ['ArrowLeft'], 1);
+        console.log(`# clicked into slide ${n}: ${forward} presses to the last slide, ${back} back to the first`);
+      }
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
