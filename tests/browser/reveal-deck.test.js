@@ -180,7 +180,7 @@ async function waitForTraining(page, n, test) {
   throw new Error(`training never reached the state wanted: ${JSON.stringify(state)}`);
 }
 
-/** Slide n's panel once drawn and (an embed) forwarding keys: then a click inside it, where the deck cannot hear keys. */
+/** Slide n's panel once drawn and (an embed) forwarding keys, then a click inside it: focus leaves the deck. */
 async function clickIntoPanel(page, n) {
   const { panel, as } = SLIDES[n - 1];
   await panelOn(page, n);
