@@ -1,0 +1,112 @@
+// Slide mode designed as slides (issue 34): each panel whose entry declares its slide
+// (web/explorer/panels/index.js) shows, in embed.html at 1280x720, its point in at most two lines of
+// at least 24 px, its figures over at least 60% of the frame with labels of at least 16 px, the
+// lecture's words ("ball", "catch", "it") and the peaks of the highlighted row labelled on every map
+// whose columns are the sentence's tokens, and no more prose than the point until Details is pressed
+// (which shows the panel's text and controls instead of its figures). Screenshots:
+// test-artifacts/slide-mode-<panel>.png and slide-mode-<panel>-details.png.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromiumAndWeb } from './web-session.js';
+import { ARTIFACTS } from './page-checks.js';
+
+const FRAME = { width: 1280, height: 720 };
+const SLIDE_PANELS = ['why'];
+const LECTURE_WORDS = ['ball', 'catch', 'it'];
+const MAX_PROSE = 260; // characters shown beside the figures: the point and the Details button
+const web = chromiumAndWeb();
+
+const twoFrames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+
+// What the slide shows: the point's size and lines, the prose shown, the figures' union box, the
+// smallest figure text on screen, and per heatmap with the sentence's columns the labels drawn.
+function measure(panel) {
+  const section = document.querySelector('headwise-explorer').shadowRoot.querySelector(`[data-panel="${panel}"]`);
+  const point = section.querySelector('.point');
+  const style = getComputedStyle(point);
+  const canvases = [...section.querySelectorAll('canvas:not([hidden])')].filter((c) => c.getBoundingClientRect().width);
+  const boxes = canvases.map((c) => c.getBoundingClientRect());
+  const union = boxes.length
+    ? (Math.max(...boxes.map((b) => b.right)) - Math.min(...boxes.map((b) => b.left))) *
+      (Math.max(...boxes.map((b) => b.bottom)) - Math.min(...boxes.map((b) => b.top)))
+    : 0;
+  const texts = canvases.flatMap((c) => {
+    const f = c.headwiseFigure;
+    const scale = c.getBoundingClientRect().width / f.width;
+    return f.items
+      .filter((it) => it.kind === 'text')
+      .map((it) => ({ size: it.size * scale, text: it.text, title: f.title }));
+  });
+  const sentenceMaps = canvases
+    .map((c) => c.headwiseFigure)
+    .filter((f) => f.heatmaps?.length)
+    .flatMap((f) =>
+      f.heatmaps
+        .filter((h) => h.colLabels?.includes('ball') && h.cb === 1)
+        .map(() => ({ title: f.title, drawn: f.items.filter((it) => it.kind === 'text').map((it) => it.text) })),
+    );
+  return {
+    pointSize: parseFloat(style.fontSize),
+    pointLines: Math.round(point.getBoundingClientRect().height / parseFloat(style.lineHeight)),
+    point: point.textContent,
+    prose: section.innerText.replace(/\s+/g, ' ').trim(),
+    figureShare: union / (innerWidth * innerHeight),
+    smallest: texts.sort((a, b) => a.size - b.size).slice(0, 3),
+    sentenceMaps,
+    scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
+    introShown: section.querySelector('.intro').getBoundingClientRect().height > 0,
+  };
+}
+
+async function openSlide(panel, colorScheme = 'light') {
+  const context = await web.browser.newContext({ viewport: FRAME, colorScheme });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${web.server.url}embed.html?panel=${panel}`);
+  await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+  await page.evaluate(twoFrames);
+  return { page, context, errors };
+}
+
+describe('slide mode at 1280x720: figure first, the point in large type, the rest behind Details', () => {
+  for (const panel of SLIDE_PANELS) {
+    test(`${panel}: two lines of >= 24 px, figures >= 60% of the frame, labels >= 16 px, lecture words labelled`, async () => {
+      const { page, context, errors } = await openSlide(panel);
+      try {
+        const m = await page.evaluate(measure, panel);
+        await page.screenshot({ path: `${ARTIFACTS}slide-mode-${panel}.png` });
+        console.log(
+          `# ${panel}: point ${m.pointSize.toFixed(1)} px in ${m.pointLines} lines, ${m.prose.length} characters shown, ` +
+            `figures ${(100 * m.figureShare).toFixed(0)}% of the frame, smallest text ` +
+            `${m.smallest.map((t) => `${t.size.toFixed(1)} px ${JSON.stringify(t.text)}`).join(', ')}`,
+        );
+        assert.ok(m.point.length > 0, `${panel}: a point is said`);
+        assert.ok(m.pointSize >= 24, `${panel}: point at ${m.pointSize} px`);
+        assert.ok(m.pointLines <= 2, `${panel}: point in ${m.pointLines} lines: ${m.point}`);
+        assert.ok(m.prose.length <= MAX_PROSE, `${panel}: ${m.prose.length} characters shown: ${m.prose}`);
+        assert.equal(m.introShown, false, `${panel}: the intro waits behind Details`);
+        assert.ok(m.figureShare >= 0.6, `${panel}: figures cover ${(100 * m.figureShare).toFixed(0)}% of the frame`);
+        assert.ok(m.smallest[0].size >= 16, `${panel}: smallest figure text ${JSON.stringify(m.smallest[0])}`);
+        assert.ok(m.scroll[1] <= FRAME.height, `${panel}: ${m.scroll[1]} px tall in a ${FRAME.height} px frame`);
+        assert.ok(m.sentenceMaps.length > 0, `${panel}: maps over the sentence`);
+        for (const map of m.sentenceMaps)
+          for (const word of LECTURE_WORDS)
+            assert.ok(map.drawn.includes(word), `${panel}: "${word}" labelled on ${map.title}: ${map.drawn.join(' ')}`);
+
+        // Details: the panel's text and controls take the figures' place; pressed again, the figures.
+        const toggle = page.locator(`headwise-explorer [data-panel="${panel}"] .details-toggle`);
+        await toggle.click();
+        const open = await page.evaluate(measure, panel);
+        await page.screenshot({ path: `${ARTIFACTS}slide-mode-${panel}-details.png` });
+        assert.ok(open.introShown, `${panel}: Details shows the intro`);
+        assert.ok(open.prose.length > m.prose.length, `${panel}: Details shows more text`);
+        await toggle.click();
+        assert.equal((await page.evaluate(measure, panel)).introShown, false);
+        assert.deepEqual(errors, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
