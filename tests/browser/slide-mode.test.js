@@ -77,7 +77,8 @@ describe('slide mode at 1280x720: figure first, the point in large type, the res
         const m = await page.evaluate(measure, panel);
         await page.screenshot({ path: `${ARTIFACTS}slide-mode-${panel}.png` });
         console.log(
-          `# ${panel}: point ${m.pointSize.toFixed(1)} px in ${m.pointLines} lines, ${m.prose.length} characters shown, ` +
+          `# ${panel}: point ${m.pointSize.toFixed(1)} px in ${m.pointLines} lines, ` +
+            `${m.prose.length} characters shown, ` +
             `figures ${(100 * m.figureShare).toFixed(0)}% of the frame, smallest text ` +
             `${m.smallest.map((t) => `${t.size.toFixed(1)} px ${JSON.stringify(t.text)}`).join(', ')}`,
         );
