@@ -71,7 +71,7 @@ async function openSlide(panel, colorScheme = 'light') {
 
 describe('slide mode at 1280x720: figure first, the point in large type, the rest behind Details', () => {
   for (const panel of SLIDE_PANELS) {
-    test(`${panel}: point in two lines >= 24 px, figures >= 60% of the frame, text >= 16 px, words labelled`, async () => {
+    test(`${panel}: point in 2 lines >= 24 px, figures >= 60% of frame, text >= 16 px, words labelled`, async () => {
       const { page, context, errors } = await openSlide(panel);
       try {
         const m = await page.evaluate(measure, panel);
