@@ -11,7 +11,7 @@ import { chromiumAndWeb } from './web-session.js';
 import { ARTIFACTS } from './page-checks.js';
 
 const FRAME = { width: 1280, height: 720 };
-const SLIDE_PANELS = ['why'];
+const SLIDE_PANELS = ['why', 'steps', 'heads'];
 const LECTURE_WORDS = ['ball', 'catch', 'it'];
 const MAX_PROSE = 260; // characters shown beside the figures: the point and the Details button
 const web = chromiumAndWeb();
@@ -42,7 +42,7 @@ function measure(panel) {
     .filter((f) => f.heatmaps?.length)
     .flatMap((f) =>
       f.heatmaps
-        .filter((h) => h.colLabels?.includes('ball') && h.cb === 1)
+        .filter((h) => (h.colLabels?.includes('ball') && h.cb === 1) || (h.rowLabels?.includes('ball') && h.rb === 1))
         .map(() => ({ title: f.title, drawn: f.items.filter((it) => it.kind === 'text').map((it) => it.text) })),
     );
   return {
@@ -51,6 +51,14 @@ function measure(panel) {
     point: point.textContent,
     prose: section.innerText.replace(/\s+/g, ' ').trim(),
     figureShare: union / (innerWidth * innerHeight),
+    // The figures' height against the room under the point.
+    figureHeight: boxes.length
+      ? (Math.max(...boxes.map((b) => b.bottom)) - Math.min(...boxes.map((b) => b.top))) /
+        (innerHeight - point.getBoundingClientRect().bottom)
+      : 0,
+    figureWidth: boxes.length
+      ? (Math.max(...boxes.map((b) => b.right)) - Math.min(...boxes.map((b) => b.left))) / innerWidth
+      : 0,
     smallest: texts.sort((a, b) => a.size - b.size).slice(0, 3),
     sentenceMaps,
     scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
@@ -94,6 +102,31 @@ describe('slide mode at 1280x720: figure first, the point in large type, the res
         for (const map of m.sentenceMaps)
           for (const word of LECTURE_WORDS)
             assert.ok(map.drawn.includes(word), `${panel}: "${word}" labelled on ${map.title}: ${map.drawn.join(' ')}`);
+
+        // The steps panel: every step reads as a slide.
+        for (let step = 1; panel === 'steps' && step < 5; step += 1) {
+          await page.evaluate((k) => document.querySelector('headwise-explorer').goToStep(k), step);
+          await page.evaluate(twoFrames);
+          const s = await page.evaluate(measure, panel);
+          await page.screenshot({ path: `${ARTIFACTS}slide-mode-${panel}-step${step + 1}.png` });
+          const where = `${panel} step ${step + 1}`;
+          console.log(
+            `# ${where}: point in ${s.pointLines} lines, ${s.prose.length} characters, figures ` +
+              `${(100 * s.figureShare).toFixed(0)}%, smallest text ${s.smallest[0]?.size.toFixed(1)} px`,
+          );
+          assert.ok(s.pointLines <= 2 && s.prose.length <= MAX_PROSE, `${where}: ${s.prose}`);
+          // A step whose matrices' shape cannot cover 60% (four square maps in a row, a 12 x 6 concat)
+          // is as large as the frame allows: as wide as it, or as tall as the room under the point.
+          const large = s.figureShare >= 0.6 || s.figureWidth >= 0.9 || s.figureHeight >= 0.85;
+          assert.ok(
+            large,
+            `${where}: figures cover ${(100 * s.figureShare).toFixed(0)}%, ` +
+              `${(100 * s.figureWidth).toFixed(0)}% of the width, ${(100 * s.figureHeight).toFixed(0)}% of the room`,
+          );
+          assert.ok(s.smallest[0].size >= 16, `${where}: smallest figure text ${JSON.stringify(s.smallest[0])}`);
+          assert.ok(s.scroll[1] <= FRAME.height, `${where}: ${s.scroll[1]} px tall`);
+        }
+        await page.evaluate(() => document.querySelector('headwise-explorer').goToStep(0));
 
         // Details: the panel's text and controls take the figures' place; pressed again, the figures.
         const toggle = page.locator(`headwise-explorer [data-panel="${panel}"] .details-toggle`);

@@ -122,8 +122,9 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
   .explorer.slide .panel.slide-first > .details-toggle { display: block; position: absolute; top: 0.2em; right: 0;
     z-index: 3; }
   .explorer.slide .panel.slide-first:not(.details-open) > :not(h2, .point, .details-toggle, .figures, .side,
-    .slide-keep) { display: none; }
-  .explorer.slide .panel.slide-first.details-open > :is(.figures, .side) { display: none; }
+    .slide-keep),
+  .explorer.slide .panel.slide-first:not(.details-open) .side > :not(.figures, .slide-keep) { display: none; }
+  .explorer.slide .panel.slide-first.details-open :is(.figures, .side > .slide-keep) { display: none; }
   .explorer.slide .panel.slide-first.details-open > .exports { display: flex; }
 }
 /* Touch screens and phones: every control at least 44 px tall, checkboxes large enough to hit. */

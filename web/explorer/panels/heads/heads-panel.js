@@ -661,7 +661,9 @@ export class HeadsPanel extends PanelFrame {
     // margin and 4 spare px fitToFrame keeps.
     const between =
       show.maps && show.mix ? 3 * gap : 2 * parseFloat(getComputedStyle(this.figureArea).marginBottom) + 4;
-    const rest = available - paragraph - between - (learned ? learned + gap : 0);
+    // Designed as a slide, its figure text may not shrink under 16 px: a little room to spare instead.
+    const spare = this.slideFirst ? 12 : 0;
+    const rest = available - paragraph - between - (learned ? learned + gap : 0) - spare;
     // The product alone: beside the text, the column's height; under it, as on a page.
     if (!show.maps) {
       const mix = beside ? { maxWidth: mapsWidth, maxHeight: Math.max(60, rest - 8) } : pageLayout().mix;
@@ -810,8 +812,17 @@ export class HeadsPanel extends PanelFrame {
   }
 }
 
+/** The slide's point (slide mode, panels/index.js): the dimension rule, then what each head draws. */
+function headsPoint(view) {
+  const c = view.computed;
+  if (!c?.config) return 'One attention map per head.';
+  const { dModel, heads, tokens } = c.config;
+  return `${dModel} = ${heads} x ${dModel / heads}: ${heads} heads, each its own ${tokens} x ${tokens} attention map.`;
+}
+
 export default {
   id: 'heads',
+  slide: { point: headsPoint },
   label: 'Heads',
   options: [
     // The maps' weights: a shipped model's trained heads, or the same shapes untrained.

@@ -282,8 +282,17 @@ export class LoopFusedPanel extends PanelFrame {
   }
 }
 
+/** The slide's point: the loop and the fused version agree, and which is faster once measured. */
+function loopPoint(view) {
+  const agree = view.lastDiff
+    ? `Loop and fused agree to ${formatNumber(view.lastDiff.maxDiff)}`
+    : 'Loop and fused compute the same output';
+  return `${agree}: one head after another, or all heads in one large product.`;
+}
+
 export default {
   id: 'loop',
+  slide: { point: loopPoint },
   label: 'Loop vs fused',
   aliases: ['fused', 'loop-fused'],
   parts: ['fused', 'loop'],
