@@ -122,9 +122,13 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
   .explorer.slide .panel.slide-first > .details-toggle { display: block; position: absolute; top: 0.2em; right: 0;
     z-index: 3; }
   .explorer.slide .panel.slide-first:not(.details-open) > :not(h2, .point, .details-toggle, .figures, .side,
-    .slide-keep),
-  .explorer.slide .panel.slide-first:not(.details-open) .side > :not(.figures, .slide-keep) { display: none; }
+    .panel-body:has(.slide-keep), .slide-keep),
+  .explorer.slide .panel.slide-first:not(.details-open) :is(.side, .panel-body) > :not(.figures, .slide-keep),
+  .explorer.slide .panel.slide-first:not(.details-open) .slide-keep > .help { display: none; }
   .explorer.slide .panel.slide-first.details-open :is(.figures, .side > .slide-keep) { display: none; }
+  /* The figure's own controls (class slide-keep: a switch of what it shows) stay, in one row. */
+  .explorer.slide .panel.slide-first:not(.details-open) > .panel-body { display: flex; flex-wrap: wrap;
+    gap: 0.5rem; margin-right: 7.5em; }
   .explorer.slide .panel.slide-first.details-open > .exports { display: flex; }
 }
 /* Touch screens and phones: every control at least 44 px tall, checkboxes large enough to hit. */

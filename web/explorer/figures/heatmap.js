@@ -33,30 +33,39 @@ function columnLabelLayout(cell, size) {
 const wordOf = (label) => label.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 
 /**
- * Which of n labels are drawn when only every `step`-th one fits: first the ones that must be (the
- * lecture's words, the peaks of the highlighted row), then the others that keep `step` away from
- * every label already drawn (the others are thinned first).
+ * Which of n labels are drawn when only every `step`-th one fits: first the ones in `must`, in its
+ * order (the highlighted row, the peaks of its row, the lecture's words), each unless it would
+ * collide with one before it; then the others that keep `step` away from every label already drawn
+ * (the others are thinned first).
  */
 export function labelledIndices(n, step, must) {
-  const chosen = [...new Set(must)].filter((i) => i >= 0 && i < n).sort((a, b) => a - b);
   if (step <= 1) return new Set(Array.from({ length: n }, (_, i) => i));
+  const chosen = [];
   const clear = (i) => chosen.every((c) => Math.abs(c - i) >= step);
+  for (const i of must) if (i >= 0 && i < n && clear(i)) chosen.push(i);
   for (let i = 0; i < n; i += 1) if (clear(i)) chosen.push(i);
   return new Set(chosen);
 }
 
-/** The columns a heatmap always labels: its key words', and the largest two of the highlighted row. */
+/** The columns a heatmap labels first: the peaks of the highlighted row, then its key words'. */
 function mustLabel(labels, keyWords, o, p) {
   const keys = new Set(keyWords.map(wordOf));
-  const must = labels.flatMap((label, i) => (keys.has(wordOf(label)) ? [i] : []));
+  const must = [];
   const row = o.highlightRow;
   if (row != null && row >= 0 && row < o.rows && p.cb === 1) {
     const offset = (o.offset ?? 0) + row * o.cols;
     const open = [...Array(o.cols).keys()].filter((j) => !o.masked?.(row, j));
     open.sort((a, b) => o.values[offset + b] - o.values[offset + a]);
-    must.push(...open.slice(0, 2));
+    // A peak is one of the two largest and at least a quarter of the largest (not a near-zero runner-up).
+    const top = o.values[offset + open[0]];
+    must.push(...open.slice(0, 2).filter((j) => o.values[offset + j] >= 0.25 * top));
   }
-  return must;
+  // The lecture's words in their order (ball, catch, it), each word's last place first (the row read
+  // is the sentence's end).
+  const places = [...keys].flatMap((word) =>
+    labels.flatMap((label, i) => (wordOf(label) === word ? [i] : [])).reverse(),
+  );
+  return [...must, ...places];
 }
 
 /**

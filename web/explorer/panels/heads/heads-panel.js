@@ -177,10 +177,11 @@ export class HeadsPanel extends PanelFrame {
     // The lock note, and on a slide with many heads the button that swaps maps and W_out product
     // beside it (in the text's column: the maps' column keeps its height for them).
     this.body.append(
-      el('div', { class: 'weights-row' }, this.weightsToggle, this.trainedToggle),
+      // slide-keep: the switches of what the figure shows stay on a slide designed as one (styles.js).
+      el('div', { class: 'weights-row slide-keep' }, this.weightsToggle, this.trainedToggle),
       this.about,
       this.tokenBar,
-      el('div', { class: 'lock-row' }, this.lockNote, this.mixToggle),
+      el('div', { class: 'lock-row slide-keep' }, this.lockNote, this.mixToggle),
     );
     // Escape anywhere in the panel unlocks (focus may be on a map or a button, not the bar).
     this.section.addEventListener('keydown', (event) => {
@@ -546,7 +547,8 @@ export class HeadsPanel extends PanelFrame {
       `heads found.`;
     // The trained heads' maps (after a run) first: on a slide the others take the height they leave.
     // Beside the text on a slide they are kept to a fifth of the height (rows as short as their labels).
-    const besideText = this.side.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
+    const besideText =
+      this.slideFirst || this.side.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
     const sideWidth = this.side.getBoundingClientRect().width || this.drawWidth;
     // (A fifth of the whole column: with many heads the merge paragraph may stand above the figures.)
     const height = this.heightBelow(swap ? this.side : this.figureArea);
@@ -650,7 +652,9 @@ export class HeadsPanel extends PanelFrame {
     // Beside the text (a wide slide), the maps and the mixing figures share the right column.
     const mapsWidth = this.figureArea.getBoundingClientRect().width || width;
     // Unless the text stands beside them, the paragraph and the trained heads' view come first.
-    const beside = this.figureArea.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
+    // Designed as a slide, only the switches stand above the maps: they have the frame as beside the text.
+    const beside =
+      this.slideFirst || this.figureArea.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
     const merge = this.side.contains(this.mixing) ? 0 : this.mixing.getBoundingClientRect().height;
     const above = merge + this.learnedView.element.getBoundingClientRect().height;
     const paragraph = beside ? 0 : above + 2 * gap;
