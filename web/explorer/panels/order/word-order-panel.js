@@ -338,7 +338,10 @@ function orderPoint(view) {
   const { positions, maxDiff } = data;
   const causal = data.config.causal;
   if (positions === 'none' && !causal)
-    return `Without positions or a mask, each word's output is the same in either order (largest difference ${formatNumber(data.claim.maxDiff)}).`;
+    return (
+      "Without positions or a mask, each word's output is the same in either order " +
+      `(largest difference ${formatNumber(data.claim.maxDiff)}).`
+    );
   const what = [causal ? 'the causal mask' : '', positions !== 'none' ? kindLabel(positions) : ''].filter(Boolean);
   return `With ${what.join(' and ')}, the order shows: outputs differ by up to ${formatNumber(maxDiff)}.`;
 }
