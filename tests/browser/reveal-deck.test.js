@@ -166,7 +166,7 @@ async function waitForStep(page, n, name) {
   ).contentFrame();
   await frame
     .locator(`[data-panel="steps"] .steps > li.current strong:text-is("${name}")`)
-    .waitFor({ timeout: 10_000 });
+    .waitFor({ state: 'attached', timeout: 10_000 }); // on a slide the list waits behind Details
 }
 
 async function waitForTraining(page, n, test) {
@@ -310,14 +310,14 @@ describe('the reveal.js example deck', () => {
       await page.locator('.present iframe[data-headwise-keys="forwarded"]').waitFor({ timeout: 30_000 });
       // An embed: focus goes into the iframe, where the deck's own keydown cannot hear the keys.
       const frame = await (await page.locator('.present iframe').elementHandle()).contentFrame();
-      await frame.locator('[data-panel="why"] h2').click();
+      await frame.locator('[data-panel="why"] .point').click();
       assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'IFRAME');
       await page.keyboard.press('ArrowRight');
       await waitForSlide(page, 3);
       await panelOn(page, 3);
       await page.locator('.present iframe[data-headwise-keys="forwarded"]').waitFor({ timeout: 30_000 });
       const steps = await (await page.locator('.present iframe').elementHandle()).contentFrame();
-      await steps.locator('[data-panel="steps"] h2').click();
+      await steps.locator('[data-panel="steps"] .point').click();
       await page.keyboard.press('ArrowRight');
       await waitForStep(page, 3, 'split');
       await page.keyboard.press('ArrowLeft');
@@ -329,7 +329,7 @@ describe('the reveal.js example deck', () => {
       await page.goto(`${server.url}${DECK}#/4`);
       await waitForSlide(page, 5);
       await panelOn(page, 5);
-      await page.locator('.present headwise-explorer').locator('[data-panel="order"] h2').click();
+      await page.locator('.present headwise-explorer').locator('[data-panel="order"] .intro').click();
       await page.keyboard.press('ArrowRight');
       await waitForSlide(page, 6);
 

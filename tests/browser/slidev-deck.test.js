@@ -130,7 +130,9 @@ async function stepOf(page) {
 
 async function waitForStep(page, name) {
   const { element } = await explorerOn(page, STEPS_SLIDE);
+  // On a slide the list waits behind Details: attached, not shown.
   await element.locator(`[data-panel="steps"] .steps > li.current strong:text-is("${name}")`).waitFor({
+    state: 'attached',
     timeout: 10_000,
   });
 }
@@ -210,18 +212,18 @@ describe('the Slidev example deck', () => {
       await waitForSlide(page, 2);
       const why = await explorerOn(page, 2);
       await why.slide.locator('iframe[data-headwise-keys="forwarded"]').waitFor({ timeout: 30_000 });
-      await why.frame.locator('[data-panel="why"] h2').click();
+      await why.frame.locator('[data-panel="why"] .point').click();
       assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'IFRAME');
       await page.keyboard.press('ArrowRight');
       await waitForSlide(page, 3);
       const heads = await explorerOn(page, 3);
       await heads.slide.locator('iframe[data-headwise-keys="forwarded"]').waitFor({ timeout: 30_000 });
-      await heads.frame.locator('[data-panel="heads"] h2').click();
+      await heads.frame.locator('[data-panel="heads"] .point').click();
       await page.keyboard.press('Space');
       await waitForSlide(page, 4);
       await page.keyboard.press('ArrowLeft');
       await waitForSlide(page, 3);
-      await (await explorerOn(page, 3)).frame.locator('[data-panel="heads"] h2').click();
+      await (await explorerOn(page, 3)).frame.locator('[data-panel="heads"] .point').click();
       await page.keyboard.press('ArrowLeft');
       await waitForSlide(page, 2);
 
@@ -229,11 +231,11 @@ describe('the Slidev example deck', () => {
       await page.goto(`${server.url}${DECK}#/${STEPS_SLIDE}`);
       await waitForSlide(page, STEPS_SLIDE);
       const steps = await explorerOn(page, STEPS_SLIDE);
-      await steps.element.locator('[data-panel="steps"] h2').click();
+      await steps.element.locator('[data-panel="steps"] .point').click();
       await page.keyboard.press('ArrowRight');
       await waitForStep(page, 'split');
-      await steps.element.getByRole('button', { name: 'Next step' }).click();
-      await waitForStep(page, 'attend');
+      // On a slide the panel's own stepper waits behind Details: that button, pressed, keeps the focus.
+      await steps.element.getByRole('button', { name: 'Details' }).click();
       await page.keyboard.press('ArrowRight');
       await page.waitForFunction(() => location.hash.endsWith('clicks=2')); // the deck's click 2: attend
       await waitForStep(page, 'attend');

@@ -126,7 +126,7 @@ export class HeadsPanel extends PanelFrame {
     this.highlight = -1;
     this.locked = -1; // the row a click keeps highlighted (hovering then changes nothing), -1 for none
     this.tokenBar = el('div', {
-      class: 'token-bar',
+      class: 'token-bar slide-keep', // on a slide designed as one, the row lock stays (styles.js)
       role: 'group',
       'aria-label': 'Highlight a token row in every head',
     });

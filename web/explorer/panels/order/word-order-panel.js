@@ -232,7 +232,7 @@ export class WordOrderPanel extends PanelFrame {
       this.claim,
       el(
         'div',
-        { class: 'controls slide-keep' }, // on a slide designed as one, the switches stay (styles.js)
+        { class: 'controls' },
         el('label', { class: 'field check' }, this.mask, el('span', { text: 'Causal mask' })),
         el('label', { class: 'field' }, el('span', { text: 'Positions' }), this.kind),
       ),
@@ -301,25 +301,14 @@ export class WordOrderPanel extends PanelFrame {
   draw() {
     if (!this.data || this.data.error) return;
     const maps = [...orderMaps(this.data), ...kindMaps(this.data)];
-    // Designed as a slide: the wide word-by-feature maps one under another, as wide as the frame, their
-    // cells as wide and as tall as the room gives (not square).
-    const first = this.slideFirst;
-    const perRow = first ? 1 : Math.min(maps.length, this.drawWidth >= 900 ? 3 : this.drawWidth >= 440 ? 2 : 1);
+    const perRow = Math.min(maps.length, this.drawWidth >= 900 ? 3 : this.drawWidth >= 440 ? 2 : 1);
     const w = perRow > 1 ? Math.floor(this.drawWidth / perRow) - 12 : this.drawWidth;
     // Side by side (a slide), the maps share the height left; one under another (a phone), the page scrolls.
     const rows = Math.ceil(maps.length / perRow);
-    const maxHeight = perRow > 1 || first ? Math.floor((this.heightBelow(this.figureArea) - 8) / rows) - 8 : Infinity;
-    const cells = (m) => {
-      if (!first) return undefined;
-      const grid = heatmapFigure({ ...m, maxWidth: w, maxHeight, textScale: this.textScale }).items.find(
-        (it) => it.kind === 'grid',
-      );
-      const height = maxHeight - grid.y - 8;
-      return [Math.floor((w - grid.x - 8) / m.cols), Math.max(1, Math.floor(height / m.rows))];
-    };
+    const maxHeight = perRow > 1 ? Math.floor((this.heightBelow(this.figureArea) - 8) / rows) - 8 : Infinity;
     this.showFigures(
       maps.map((m) => ({
-        figure: heatmapFigure({ ...m, maxWidth: w, maxHeight, textScale: this.textScale, cellSize: cells(m) }),
+        figure: heatmapFigure({ ...m, maxWidth: w, maxHeight, textScale: this.textScale }),
         table: () => heatmapTable({ ...m, digits: Math.max(4, m.digits ?? 0) }),
       })),
       { row: true },
@@ -331,24 +320,8 @@ export class WordOrderPanel extends PanelFrame {
   }
 }
 
-/** The slide's point (slide mode, panels/index.js): the same outputs in either order, or how far apart. */
-function orderPoint(view) {
-  const data = view.data;
-  if (!data || data.error) return 'Without positions or a mask, attention does not see word order.';
-  const { positions, maxDiff } = data;
-  const causal = data.config.causal;
-  if (positions === 'none' && !causal)
-    return (
-      "Without positions or a mask, each word's output is the same in either order " +
-      `(largest difference ${formatNumber(data.claim.maxDiff)}).`
-    );
-  const what = [causal ? 'the causal mask' : '', positions !== 'none' ? kindLabel(positions) : ''].filter(Boolean);
-  return `With ${what.join(' and ')}, the order shows: outputs differ by up to ${formatNumber(maxDiff)}.`;
-}
-
 export default {
   id: 'order',
-  slide: { point: orderPoint },
   label: 'Word order',
   aliases: ['word-order', 'words'],
   // The panel's own mask (off: the claim), apart from the page's causal option, and position kind
