@@ -201,11 +201,11 @@ describe('the example slide deck', () => {
       // Still working, with the accepted changes drawn.
       await frame
         .locator('[data-panel="steps"] .steps > li.current strong:text-is("merge")')
-        .waitFor({ timeout: 5000 });
+        .waitFor({ state: 'attached', timeout: 5000 }); // behind Details on a slide
       await frame
         .locator('[data-panel="steps"] .steps > li.current code.shape:text-is("(2, 6, 3, 2)")')
         .first()
-        .waitFor({ timeout: 5000 });
+        .waitFor({ state: 'attached', timeout: 5000 });
       assert.match(await page.locator('.counter').innerText(), /step 4 of 5$/, 'the deck follows the replies');
       assert.deepEqual(problems, []);
     } finally {
