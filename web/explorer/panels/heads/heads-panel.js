@@ -820,8 +820,9 @@ export class HeadsPanel extends PanelFrame {
 function headsPoint(view) {
   const c = view.computed;
   if (!c?.config) return 'One attention map per head.';
-  const { dModel, heads, tokens } = c.config;
-  return `${dModel} = ${heads} x ${dModel / heads}: ${heads} heads, each its own ${tokens} x ${tokens} attention map.`;
+  const { dModel, heads } = c.config;
+  const T = view.view?.tokens.length ?? c.config.tokens; // the tokens the maps draw
+  return `${dModel} = ${heads} x ${dModel / heads}: ${heads} heads, each its own ${T} x ${T} attention map.`;
 }
 
 export default {
