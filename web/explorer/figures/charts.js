@@ -66,7 +66,7 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k =
     const bars = row.values.map((v, i) => {
       const h = Math.max(0, v) * plot;
       const x = left + i * band + 2;
-      fig.rect(x, base - h, band - 4, h, 'accent');
+      fig.rect(x, base - h, band - 4, h, row.colour ?? 'accent'); // a head's row: its colour (head-colours.js)
       return { v, x, top: base - h, box: [x, x + band - 4, base - h, base] };
     });
     // The value over its bar, largest first, where it clears the text and the bars around it: it

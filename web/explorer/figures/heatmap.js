@@ -5,6 +5,7 @@ import { Figure } from './figure.js';
 import { textOn } from './colour-scale.js';
 import { textWidth, wrapText } from './text-boxes.js';
 import { LECTURE_WORDS } from '../presets.js';
+import { headColour } from './head-colours.js';
 import {
   cellColours,
   cellText,
@@ -209,7 +210,7 @@ function drawBands(fig, bands, { left, y, unit, k }) {
   bands.forEach((band, n) => {
     const x1 = left + band.from * unit;
     const x2 = left + band.to * unit;
-    fig.rect(x1 + 1, y, Math.max(1, x2 - x1 - 2), 4, n % 2 ? 'accent2' : 'accent');
+    fig.rect(x1 + 1, y, Math.max(1, x2 - x1 - 2), 4, headColour(n));
     if (n % step === 0)
       fig.text((x1 + x2) / 2, y + 6 + size * 0.7, name(band.label), { size, anchor: 'middle', fill: 'muted' });
   });

@@ -4,6 +4,7 @@ import { PanelFrame } from '../../panel-frame.js';
 import { el } from '../../dom.js';
 import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
 import { barsFigure } from '../../figures/charts.js';
+import { headColour } from '../../figures/head-colours.js';
 import { stackFigures } from '../../figures/figure.js';
 import { DEFAULT_SENTENCE } from '../../presets.js';
 import { WHY_WIDTH as WIDTH, whyRuns } from './teaching-weights.js';
@@ -177,7 +178,7 @@ export class WhyHeadsPanel extends PanelFrame {
       textScale: k,
     });
     const twoBars = barsFigure({
-      rows: two.lastRow.map((r, h) => ({ name: `head ${h + 1}`, values: Array.from(r) })),
+      rows: two.lastRow.map((r, h) => ({ name: `head ${h + 1}`, values: Array.from(r), colour: headColour(h) })),
       labels: tokens,
       title: 'Two heads: row of the last "it"',
       maxWidth: wide ? half : width,
