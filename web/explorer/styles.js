@@ -131,9 +131,6 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
   /* The figure's own controls (class slide-keep: a switch of what it shows) stay, in one row. */
   .explorer.slide .panel.slide-first:not(.details-open) > .panel-body { display: flex; flex-wrap: wrap;
     gap: 0.5rem; margin-right: 7.5em; }
-  /* The token bar on a line of its own, first: the switches beside it change, its tokens stay put. */
-  .explorer.slide .panel.slide-first:not(.details-open) > .panel-body > .token-bar { flex-basis: 100%; order: -1;
-    margin: 0; }
   .explorer.slide .panel.slide-first.details-open > .exports { display: flex; }
 }
 /* Touch screens and phones: every control at least 44 px tall, checkboxes large enough to hit. */
