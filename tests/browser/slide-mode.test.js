@@ -73,6 +73,15 @@ async function openSlide(panel, colorScheme = 'light') {
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${web.server.url}embed.html?panel=${panel}`);
   await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+  // The heads slide shows the trained model's heads once its checkpoint has loaded (after the first render).
+  if (panel === 'heads')
+    await page.waitForFunction(
+      () =>
+        document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-heads').dataset.headsWeights ===
+        'trained',
+      null,
+      { timeout: 30_000 },
+    );
   // The loop slide times its sweep when shown: its figures are the times, once measured.
   if (panel === 'loop') {
     await page.waitForFunction(
