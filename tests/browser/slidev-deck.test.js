@@ -266,6 +266,7 @@ describe('the Slidev example deck', () => {
   test('after a click inside any figure, the arrows and Space go through every slide and back', async () => {
     const { page, context, problems } = await openDeck('#/1');
     try {
+      await waitForSlide(page, 1); // the deck started: a new hash now goes to its router, not before it
       for (let n = 2; n <= SLIDES.length; n += 1) {
         await page.goto(`${server.url}${DECK}#/${n}`);
         await waitForSlide(page, n);
