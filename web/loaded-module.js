@@ -428,9 +428,10 @@ export class Headwise {
   }
 
   /**
-   * The core's position kinds, in its order: [{ name, label, entersAt, learnedTable }]; entersAt is
+   * The core's position kinds, in its order: [{ name, label, entersAt, learnedTable, about }]; entersAt is
    * where the kind's positions enter: 'nowhere', 'input' (added to x), 'queries and keys' (q and k
    * rotated) or 'scores' (a bias on the scaled scores). learnedTable: a weight named positions.
+   * about: what the kind is, after its label (paper and rule; '' for none).
    */
   positionKinds() {
     return this.#tables.kinds;
