@@ -1,9 +1,12 @@
 // A figure is a list of drawing primitives in a logical coordinate system. The same list is
 // drawn on the on-screen canvas and written as SVG for export, so the two always agree.
-// Colours are CSS colours or the theme names 'fg', 'muted', 'bg', 'grid', 'accent', 'accent2', 'masked'.
+// Colours are CSS colours or the theme names 'fg', 'muted', 'bg', 'grid', 'accent', 'accent2', 'masked'
+// and head0..head7 (head-colours.js).
 // 'masked' (heatmap cells a mask hides) is one mid grey in both themes, with contrast >= 3:1 against
 // viridis' darkest colour (low attention) and against the diverging scale's white (a zero score); the
 // light grid's grey would be as light as a zero score, the dark one as dark as low attention.
+import { headPalette } from './head-colours.js';
+
 const MASKED = '#85858f';
 
 export const LIGHT = Object.freeze({
@@ -14,6 +17,7 @@ export const LIGHT = Object.freeze({
   accent: '#0b63c4',
   accent2: '#c24e00',
   masked: MASKED,
+  ...headPalette('light'),
 });
 export const DARK = Object.freeze({
   fg: '#ececf1',
@@ -23,6 +27,7 @@ export const DARK = Object.freeze({
   accent: '#6cb4ff',
   accent2: '#ff9d57',
   masked: MASKED,
+  ...headPalette('dark'),
 });
 
 export const FONT = 'system-ui, -apple-system, "Segoe UI", sans-serif';

@@ -132,6 +132,10 @@ export class HeadsPanel extends PanelFrame {
       'aria-label': 'Highlight a token row in every head',
     });
     // One tab stop for the whole bar; the arrows (and Home, End) move between tokens inside it.
+    // Where the pointer last was over the bar: when the bar is rebuilt under a still pointer (the
+    // trained heads drop a ","), the browser sends mouseenter to whichever token now lies there;
+    // the row follows the pointer's moves, not the words moving under it.
+    this.tokenBar.addEventListener('mousemove', (event) => (this.pointerAt = [event.clientX, event.clientY]));
     this.tokenBar.addEventListener('keydown', (event) => {
       const buttons = [...this.tokenBar.children];
       const at = buttons.indexOf(event.target);
@@ -443,7 +447,10 @@ export class HeadsPanel extends PanelFrame {
           'aria-pressed': String(i === this.locked),
           'data-highlight': String(i === this.highlight),
           tabindex: i === Math.max(this.highlight, 0) ? '0' : '-1',
-          onmouseenter: () => this.setHighlight(i),
+          onmouseenter: (event) => {
+            const [x, y] = this.pointerAt ?? [];
+            if (event.clientX !== x || event.clientY !== y) this.setHighlight(i);
+          },
           onfocus: () => this.setHighlight(i),
           onclick: () => this.lock(i),
         }),
