@@ -26,6 +26,10 @@ const char* dim_symbol(Dim dim) {
       return "K";
     case Dim::kTq:
       return "Tq";
+    case Dim::kHkv:
+      return "Hkv";
+    case Dim::kCkv:
+      return "Ckv";
     case Dim::kNone:
       break;
   }

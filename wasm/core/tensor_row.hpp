@@ -24,11 +24,14 @@ enum class Dim : std::uint8_t {
   kM,     // hidden width of a block's MLP
   kK,     // classes of the readout
   kTq,    // positions a block computes outputs for (T, or the read positions in the last block)
+  kHkv,   // K/V heads (grouped-query attention; H for multi-head)
+  kCkv,   // kv heads * head_dim, the width of k and v
   kNone,  // marks "no dimension" (a fan-in of nothing)
 };
 constexpr int kDimCount = static_cast<int>(Dim::kNone);
 using DimValues = std::array<std::uint64_t, kDimCount>;
-// "B", "T", "D", "H", "hd", "C", "S", "V", "M", "K", "Tq": the symbols JavaScript receives.
+// "B", "T", "D", "H", "hd", "C", "S", "V", "M", "K", "Tq", "Hkv", "Ckv": the symbols JavaScript
+// receives.
 const char* dim_symbol(Dim dim);
 
 enum class Role : std::uint8_t {

@@ -9,7 +9,7 @@ namespace {
 // The shape symbols the rows are written in.
 namespace symbols {
 constexpr Dim B = Dim::kB, T = Dim::kT, D = Dim::kD, H = Dim::kH, hd = Dim::kHd, C = Dim::kC,
-              S = Dim::kS, none = Dim::kNone;
+              Hkv = Dim::kHkv, Ckv = Dim::kCkv, S = Dim::kS, none = Dim::kNone;
 }  // namespace symbols
 using namespace symbols;
 

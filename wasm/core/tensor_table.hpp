@@ -12,27 +12,28 @@
 namespace headwise {
 
 // ROW(id, JS name, role, allocated, shape over the dims, rng stream, fan-in). Shapes use the
-// symbols B, T, D (d_model), H, hd, C (= H * hd), S (attention scratch); `none`: no fan-in. The
+// symbols B, T, D (d_model), H, hd, C (= H * hd), Hkv (K/V heads), Ckv (= Hkv * hd), S (attention
+// scratch); `none`: no fan-in. The
 // stream a weight is seeded (or the input drawn) from is a fixed number, so a seed gives the same
 // weights in every version; 0: not seeded (zeros). A seeded row takes a number no other row has.
 #define HEADWISE_ATTENTION_TENSORS(ROW)                                                  \
   ROW(kWq, "wq", kWeight, kAlways, (D, C), 1, D)                                         \
-  ROW(kWk, "wk", kWeight, kAlways, (D, C), 2, D)                                         \
-  ROW(kWv, "wv", kWeight, kAlways, (D, C), 3, D)                                         \
+  ROW(kWk, "wk", kWeight, kAlways, (D, Ckv), 2, D)                                       \
+  ROW(kWv, "wv", kWeight, kAlways, (D, Ckv), 3, D)                                       \
   ROW(kWout, "wOut", kWeight, kAlways, (C, D), 4, C)                                     \
   ROW(kBq, "bq", kBias, kWithBias, (C), 5, D)                                            \
-  ROW(kBk, "bk", kBias, kWithBias, (C), 6, D)                                            \
-  ROW(kBv, "bv", kBias, kWithBias, (C), 7, D)                                            \
+  ROW(kBk, "bk", kBias, kWithBias, (Ckv), 6, D)                                          \
+  ROW(kBv, "bv", kBias, kWithBias, (Ckv), 7, D)                                          \
   ROW(kBout, "bOut", kBias, kWithBias, (D), 8, C)                                        \
   ROW(kInput, "input", kActivation, kAlways, (B, T, D), 9, none)                         \
   ROW(kPositions, "positions", kEmbedding, kWithInputPositions, (T, D), 10, none)        \
   ROW(kPositioned, "positioned", kActivation, kWithInputPositions, (B, T, D), 0, none)   \
   ROW(kQ, "q", kActivation, kAlways, (B, T, C), 0, none)                                 \
-  ROW(kK, "k", kActivation, kAlways, (B, T, C), 0, none)                                 \
-  ROW(kV, "v", kActivation, kAlways, (B, T, C), 0, none)                                 \
+  ROW(kK, "k", kActivation, kAlways, (B, T, Ckv), 0, none)                               \
+  ROW(kV, "v", kActivation, kAlways, (B, T, Ckv), 0, none)                               \
   ROW(kQHeads, "qHeads", kActivation, kAlways, (B, H, T, hd), 0, none)                   \
-  ROW(kKHeads, "kHeads", kActivation, kAlways, (B, H, T, hd), 0, none)                   \
-  ROW(kVHeads, "vHeads", kActivation, kAlways, (B, H, T, hd), 0, none)                   \
+  ROW(kKHeads, "kHeads", kActivation, kAlways, (B, Hkv, T, hd), 0, none)                 \
+  ROW(kVHeads, "vHeads", kActivation, kAlways, (B, Hkv, T, hd), 0, none)                 \
   ROW(kScores, "scores", kIntermediate, kWithIntermediates, (B, H, T, T), 0, none)       \
   ROW(kAttention, "attention", kIntermediate, kWithIntermediates, (B, H, T, T), 0, none) \
   ROW(kScoreBias, "scoreBias", kIntermediate, kWithScoreBiasKept, (H, T, T), 0, none)    \
