@@ -781,3 +781,96 @@ export function workerSlotStats(): Promise<{
   started: number;
   peak: number;
 }>;
+
+// ---- Sharing keys and values: grouped-query and multi-query attention, the KV cache (web/kv.js) ----
+
+export interface AttentionConfig {
+  /**
+   * K/V heads, each shared by heads / kvHeads query heads (query head h reads K/V head
+   * h / (heads / kvHeads)); must divide heads. Left out: heads (multi-head); 1: multi-query.
+   * wk, wv, bk, bv, k and v are then kvHeads x headDim wide.
+   */
+  kvHeads?: number;
+}
+
+export interface ResolvedConfig {
+  /** heads when left out. */
+  readonly kvHeads: number;
+  /** kvHeads x headDim: the width of k and v. */
+  readonly kvConcatWidth: number;
+}
+
+export interface Intermediates {
+  /** The K/V head each query head read (k and v hold kvHeads heads, (B, kvHeads, T, hd)). */
+  kvHeadOf: number[];
+}
+
+/** The KV cache of a layer: positions held, the most it holds (tokens), K and V bytes. */
+export interface CacheState {
+  readonly length: number;
+  readonly capacity: number;
+  readonly bytes: number;
+}
+
+export interface MultiHeadAttention {
+  /**
+   * Causal decoding: token (batch, dModel), the next position of every sequence; its key and
+   * value join the KV cache and its output (batch, dModel) is returned. N steps equal forward()
+   * of the N positions with causal: true within 1e-5 + 1e-5 |ref|. The cache holds up to `tokens`
+   * positions, counted in the memory budget (a HeadwiseError past it, or when full).
+   */
+  decode(token: FloatInput): Float32Array;
+  readonly cache: CacheState;
+  /** Frees the KV cache: the next decode() is position 0. */
+  resetCache(): void;
+  /** The K/V head each query head reads. */
+  kvHeadOf(): number[];
+}
+
+/** A model's attention shape for cacheBytes; every field has a default. */
+export interface CacheConfig {
+  layers?: number;
+  heads?: number;
+  /** Default: heads. */
+  kvHeads?: number;
+  headDim?: number;
+  /** 'mla': the cache holds a latent of kvLatent numbers and a RoPE key of ropeDim. */
+  attention?: 'mha' | 'mla';
+  kvLatent?: number;
+  ropeDim?: number;
+  /** Positions of one sequence (bytesPerSequence). Default 1. */
+  tokens?: number;
+  /** Default 2 (fp16). */
+  bytesPerNumber?: number;
+}
+
+export interface CachePreset {
+  readonly name: string;
+  readonly label: string;
+  /** The paper or model card the shape is taken from (docs/kv.md). */
+  readonly source: string;
+  readonly layers: number;
+  readonly heads: number;
+  readonly kvHeads: number;
+  readonly headDim: number;
+  readonly kvLatent: number;
+  readonly ropeDim: number;
+  readonly tokens: number;
+  readonly bytesPerNumber: number;
+}
+
+export interface CacheSizes {
+  readonly numbersPerTokenPerLayer: number;
+  /** The same model with every head keeping its own K and V. */
+  readonly mhaNumbersPerTokenPerLayer: number;
+  readonly bytesPerToken: number;
+  readonly mhaBytesPerToken: number;
+  readonly bytesPerSequence: number;
+}
+
+export interface Headwise {
+  /** A model's KV cache per token and per sequence, computed by the core without allocating. */
+  cacheBytes(config: CacheConfig | string): CacheSizes;
+  /** GPT-2 small, LLaMA-2 7B and 70B, Mistral 7B, DeepSeek-V2. */
+  cachePresets(): readonly CachePreset[];
+}

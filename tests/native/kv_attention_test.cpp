@@ -298,8 +298,8 @@ TEST(KvAttention, BadKvHeadsAreRefusedInWords) {
   for (const Bad& bad :
        {Bad{4, 3, "kvHeads 3 must divide heads (4)"}, Bad{4, 8, "kvHeads 8 is more than heads (4)"},
         Bad{6, 4, "kvHeads 4 must divide heads (6)"},
-        Bad{4, 1.5, "kvHeads must be a whole number between 0 and 65536, got 1.5"},
-        Bad{4, -1, "kvHeads must be a whole number between 0 and 65536, got -1"}}) {
+        Bad{4, 1.5, "kvHeads must be a whole number between 1 and 65536, got 1.5"},
+        Bad{4, -1, "kvHeads must be a whole number between 1 and 65536, got -1"}}) {
     AttentionOptions o;
     o.d_model = 12, o.heads = bad.heads, o.kv_heads = bad.kv_heads;
     Limits limits;
