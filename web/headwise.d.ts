@@ -31,6 +31,12 @@ export interface AttentionConfig {
   headOffset?: number;
   /** Heads of the whole layer this one is a part of (ALiBi's slopes depend on it); 0: heads. Default 0. */
   totalHeads?: number;
+  /**
+   * K/V heads, each shared by heads / kvHeads query heads (query head h reads K/V head
+   * h / (heads / kvHeads)); must divide heads. Left out: heads (multi-head); 1: multi-query.
+   * wk, wv, bk, bv, k and v are then kvHeads x headDim wide.
+   */
+  kvHeads?: number;
 }
 
 export type PositionKind = 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi';
@@ -63,6 +69,10 @@ export interface ResolvedConfig {
   readonly positions: PositionKind;
   readonly headOffset: number;
   readonly totalHeads: number;
+  /** heads when left out. */
+  readonly kvHeads: number;
+  /** kvHeads x headDim: the width of k and v. */
+  readonly kvConcatWidth: number;
 }
 
 export interface TraceEntry {
@@ -124,6 +134,8 @@ export interface Intermediates {
   kUnrotated?: Float32Array;
   /** positions 'alibi': (H, T, T), the bias added to each head's scaled scores. */
   scoreBias?: Float32Array;
+  /** The K/V head each query head read (k and v hold kvHeads heads, (B, kvHeads, T, hd)). */
+  kvHeadOf: number[];
 }
 
 /** Options of forward(); any other key is a TypeError. */
@@ -193,6 +205,18 @@ export class MultiHeadAttention {
   setWeights(weights: Partial<Record<keyof Weights, FloatInput>>): void;
   shapeTrace(): TraceEntry[];
   dispose(): void;
+  /**
+   * Causal decoding: token (batch, dModel), the next position of every sequence; its key and
+   * value join the KV cache and its output (batch, dModel) is returned. N steps equal forward()
+   * of the N positions with causal: true within 1e-5 + 1e-5 |ref|. The cache holds up to `tokens`
+   * positions, counted in the memory budget (a HeadwiseError past it, or when full).
+   */
+  decode(token: FloatInput): Float32Array;
+  readonly cache: CacheState;
+  /** Frees the KV cache: the next decode() is position 0. */
+  resetCache(): void;
+  /** The K/V head each query head reads. */
+  kvHeadOf(): number[];
 }
 
 export class Headwise {
@@ -211,6 +235,10 @@ export class Headwise {
   liveLayers(): number;
   /** Linear memory size, bytes currently allocated in the module and the stack pointer. */
   memoryStats(): MemoryStats;
+  /** A model's KV cache per token and per sequence, computed by the core without allocating. */
+  cacheBytes(config: CacheConfig | string): CacheSizes;
+  /** GPT-2 small, LLaMA-2 7B and 70B, Mistral 7B, DeepSeek-V2. */
+  cachePresets(): readonly CachePreset[];
 }
 
 export interface LoadOptions {
@@ -784,47 +812,11 @@ export function workerSlotStats(): Promise<{
 
 // ---- Sharing keys and values: grouped-query and multi-query attention, the KV cache (web/kv.js) ----
 
-export interface AttentionConfig {
-  /**
-   * K/V heads, each shared by heads / kvHeads query heads (query head h reads K/V head
-   * h / (heads / kvHeads)); must divide heads. Left out: heads (multi-head); 1: multi-query.
-   * wk, wv, bk, bv, k and v are then kvHeads x headDim wide.
-   */
-  kvHeads?: number;
-}
-
-export interface ResolvedConfig {
-  /** heads when left out. */
-  readonly kvHeads: number;
-  /** kvHeads x headDim: the width of k and v. */
-  readonly kvConcatWidth: number;
-}
-
-export interface Intermediates {
-  /** The K/V head each query head read (k and v hold kvHeads heads, (B, kvHeads, T, hd)). */
-  kvHeadOf: number[];
-}
-
 /** The KV cache of a layer: positions held, the most it holds (tokens), K and V bytes. */
 export interface CacheState {
   readonly length: number;
   readonly capacity: number;
   readonly bytes: number;
-}
-
-export interface MultiHeadAttention {
-  /**
-   * Causal decoding: token (batch, dModel), the next position of every sequence; its key and
-   * value join the KV cache and its output (batch, dModel) is returned. N steps equal forward()
-   * of the N positions with causal: true within 1e-5 + 1e-5 |ref|. The cache holds up to `tokens`
-   * positions, counted in the memory budget (a HeadwiseError past it, or when full).
-   */
-  decode(token: FloatInput): Float32Array;
-  readonly cache: CacheState;
-  /** Frees the KV cache: the next decode() is position 0. */
-  resetCache(): void;
-  /** The K/V head each query head reads. */
-  kvHeadOf(): number[];
 }
 
 /** A model's attention shape for cacheBytes; every field has a default. */
@@ -866,11 +858,4 @@ export interface CacheSizes {
   readonly bytesPerToken: number;
   readonly mhaBytesPerToken: number;
   readonly bytesPerSequence: number;
-}
-
-export interface Headwise {
-  /** A model's KV cache per token and per sequence, computed by the core without allocating. */
-  cacheBytes(config: CacheConfig | string): CacheSizes;
-  /** GPT-2 small, LLaMA-2 7B and 70B, Mistral 7B, DeepSeek-V2. */
-  cachePresets(): readonly CachePreset[];
 }

@@ -43,7 +43,7 @@ test('the literal reader reads a union (the test can fail)', () => {
 
 test.each([
   ['AttentionConfig', () => hw.attentionOptions(), []],
-  ['ResolvedConfig', () => hw.attentionOptions(), ['concatWidth']],
+  ['ResolvedConfig', () => hw.attentionOptions(), ['concatWidth', 'kvConcatWidth']],
   ['TrainerOptions', () => hw.trainerOptions(), ['variant']],
 ])('%s declares every option of the core table and no other', (name, rows, extra) => {
   const members = membersOf(name);
