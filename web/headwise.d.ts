@@ -292,6 +292,8 @@ export interface TrainerOptions {
   layers?: number;
   /** Width of one head; 0 (default) means dModel / heads. */
   headDim?: number;
+  /** K/V heads per block, each shared by heads / kvHeads query heads; 0 (default) means heads. */
+  kvHeads?: number;
   /** The MLP's nonlinearity. Default "relu". */
   activation?: 'relu' | 'gelu';
   /** How word order enters the model. Default "learned". */

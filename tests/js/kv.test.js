@@ -206,3 +206,22 @@ test.each([
   expect(() => hw.cacheBytes(config)).toThrow(message);
   lectureStillWorks();
 });
+
+test('trainers take kvHeads: fewer K/V parameters, the same task trains, bad values refused', () => {
+  const base = { task: 'verb-noun', layers: 1, heads: 4, dModel: 16, mlpWidth: 0, seed: 3 };
+  const counts = [0, 2, 1].map((kvHeads) => {
+    const trainer = hw.createTrainer({ ...base, kvHeads });
+    const wk = trainer.parameters.find((p) => p.name === 'blocks.0.wk');
+    expect(wk.shape).toEqual([16, (kvHeads || 4) * 4]);
+    const first = trainer.step(1).loss;
+    expect(Number.isFinite(first)).toBe(true);
+    const count = trainer.parameterCount;
+    trainer.dispose();
+    return count;
+  });
+  // wk, wv and bk, bv shrink by (heads - kvHeads) x headDim columns each.
+  expect(counts[0] - counts[1]).toBe(2 * (16 + 1) * 2 * 4);
+  expect(counts[0] - counts[2]).toBe(2 * (16 + 1) * 3 * 4);
+  expect(() => hw.createTrainer({ ...base, kvHeads: 3 })).toThrow('kvHeads 3 must divide heads (4)');
+  lectureStillWorks();
+});
