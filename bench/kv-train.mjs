@@ -23,7 +23,8 @@ for (const kvHeads of [4, 2, 1]) {
 }
 const [cpu] = cpus();
 console.log(
-  `${cpu?.model ?? 'unknown CPU'}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}; task ${task}, ${steps} steps, seeds ${seeds.join(', ')}`,
+  `${cpu?.model ?? 'unknown CPU'}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}; ` +
+    `task ${task}, ${steps} steps, seeds ${seeds.join(', ')}`,
 );
 console.log('| K/V heads of 4 | parameters | held-out accuracy per seed | mean | held-out loss (mean) |');
 console.log('| --- | --- | --- | --- | --- |');
