@@ -194,5 +194,55 @@ TEST(LatentAttention, DecodingWithTheLatentCacheEqualsTheForwardPass) {
   }
 }
 
+// The explicit form's backward against central differences of the double mechanism, L = sum(y G).
+TEST(LatentAttention, GradientsMatchCentralDifferencesOfTheDoubleMechanism) {
+  const LatentShape cases[] = {
+      {2, 6, 7, 3, 4, 5, 4, true}, {1, 9, 8, 2, 3, 6, 0, false}, {2, 5, 6, 4, 2, 3, 6, true}};
+  for (const LatentShape& s : cases) {
+    SCOPED_TRACE(name(s));
+    Weights w = random_weights(s, 8);
+    Floats x = testing::random_vector(s.batch * s.tokens * s.d_model, 9);
+    const Floats gf = testing::random_vector(s.batch * s.tokens * s.d_model, 10);
+    const std::size_t rows = s.batch * s.tokens;
+    Floats y(rows * s.d_model), c(rows * s.kv_latent), k_r(rows * s.rope_dim),
+        attention(s.batch * s.heads * s.tokens * s.tokens),
+        work(latent_workspace_floats(s, false).value());
+    latent_forward_explicit(s, w.params(), x.data(),
+                            {c.data(), k_r.data(), attention.data(), work.data()}, y.data());
+    std::vector<Floats> grads = {
+        Floats(w.w_dkv.size()), Floats(w.w_uk.size()), Floats(w.w_uv.size()),  Floats(w.w_q.size()),
+        Floats(w.w_qr.size()),  Floats(w.w_kr.size()), Floats(w.w_out.size()), Floats(x.size())};
+    Floats back(latent_backward_floats(s).value());
+    latent_backward(s, w.params(), x.data(), attention.data(), gf.data(),
+                    {grads[0].data(), grads[1].data(), grads[2].data(), grads[3].data(),
+                     grads[4].data(), grads[5].data(), grads[6].data()},
+                    back.data(), grads[7].data());
+    std::vector<Floats*> values = {&w.w_dkv, &w.w_uk, &w.w_uv,  &w.w_q,
+                                   &w.w_qr,  &w.w_kr, &w.w_out, &x};
+    const char* names[] = {"dW_dkv", "dW_uk", "dW_uv", "dW_q", "dW_qr", "dW_kr", "dW_out", "dx"};
+    const auto loss = [&] {
+      const Vec out = reference(s, w, x);
+      double l = 0;
+      for (std::size_t i = 0; i < out.size(); ++i) l += out[i] * gf[i];
+      return l;
+    };
+    for (std::size_t t = 0; t < values.size(); ++t) {
+      Floats& v = *values[t];
+      const std::size_t stride = std::max<std::size_t>(1, v.size() / 16);
+      for (std::size_t i = 0; i < v.size(); i += stride) {
+        // Steps of 2^-10, exact in float, on the float parameters the double reference reads.
+        const float keep = v[i], h = 1.0f / 1024;
+        v[i] = keep + h;
+        const double up = loss();
+        v[i] = keep - h;
+        const double down = loss();
+        v[i] = keep;
+        const double fd = (up - down) / (2.0 * h);
+        EXPECT_NEAR(grads[t][i], fd, 5e-5 + 5e-4 * std::fabs(fd)) << names[t] << "[" << i << "]";
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace headwise::layers

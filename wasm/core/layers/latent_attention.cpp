@@ -149,6 +149,96 @@ void latent_forward_absorbed(const LatentShape& s, const LatentParams& w, const 
   }
 }
 
+CheckedU64 latent_backward_floats(const LatentShape& s) {
+  const std::uint64_t T = s.tokens, C = s.heads * s.head_dim;
+  const std::uint64_t Hr = s.heads * s.rope_dim;
+  // c, dc; k_r, dk_r; q, k, v, concat and their gradients; q_r, dq_r; dS.
+  return CheckedU64(2) * T * s.kv_latent + CheckedU64(2) * T * s.rope_dim + CheckedU64(8) * T * C +
+         CheckedU64(2) * T * Hr + CheckedU64(T) * T;
+}
+
+void latent_backward(const LatentShape& s, const LatentParams& w, const float* x,
+                     const float* attention, const float* dy, const LatentGrads& g,
+                     float* workspace, float* dx) {
+  const std::size_t T = s.tokens, D = s.d_model, H = s.heads, dh = s.head_dim;
+  const std::size_t dc = s.kv_latent, dr = s.rope_dim, C = H * dh, Hr = H * dr;
+  float* c = workspace;
+  float* d_c = c + T * dc;
+  float* k_r = d_c + T * dc;
+  float* dk_r = k_r + T * dr;
+  float* q = dk_r + T * dr;
+  float* k = q + T * C;
+  float* v = k + T * C;
+  float* concat = v + T * C;
+  float* dq = concat + T * C;
+  float* dk = dq + T * C;
+  float* dv = dk + T * C;
+  float* dconcat = dv + T * C;
+  float* q_r = dconcat + T * C;
+  float* dq_r = q_r + T * Hr;
+  float* ds = dq_r + T * Hr;
+  const float scale = score_scale(s);
+  const PositionKind* rope = find_position_kind("rope");
+  for (std::size_t b = 0; b < s.batch; ++b) {
+    const bool acc = b > 0;  // weight gradients: the first sequence writes, the others add
+    const float* xb = x + b * T * D;
+    const float* dyb = dy + b * T * D;
+    float* dxb = dx + b * T * D;
+    // The forward's activations again: c, k_r and q_r rotated, q, k, v, concat = P v.
+    latents(s, w, xb, T, 0, c, k_r);
+    rope_queries(s, w, xb, T, 0, q_r);
+    matmul(T, C, D, xb, w.w_q, nullptr, q);
+    matmul(T, C, dc, c, w.w_uk, nullptr, k);
+    matmul(T, C, dc, c, w.w_uv, nullptr, v);
+    for (std::size_t h = 0; h < H; ++h)
+      gemm_f32(Trans::kNo, Trans::kNo, T, dh, T, 1.0f, attention + (b * H + h) * T * T, T,
+               v + h * dh, C, 0.0f, concat + h * dh, C);
+    matmul_at_b(C, D, T, concat, dyb, g.w_out, acc);
+    matmul_a_bt(T, C, D, dyb, w.w_out, dconcat);
+    std::fill_n(dk_r, T * dr, 0.0f);
+    for (std::size_t h = 0; h < H; ++h) {
+      const float* p = attention + (b * H + h) * T * T;
+      // dP = dctx v^T (in ds), dv = P^T dctx, dS = P (dP - rowsum(P dP)) scale.
+      gemm_f32(Trans::kNo, Trans::kYes, T, T, dh, 1.0f, dconcat + h * dh, C, v + h * dh, C, 0.0f,
+               ds, T);
+      gemm_f32(Trans::kYes, Trans::kNo, T, dh, T, 1.0f, p, T, dconcat + h * dh, C, 0.0f,
+               dv + h * dh, C);
+      for (std::size_t i = 0; i < T; ++i) {
+        const float* pi = p + i * T;
+        float* di = ds + i * T;
+        float weighted = 0.0f;
+        for (std::size_t j = 0; j < T; ++j) weighted += pi[j] * di[j];
+        for (std::size_t j = 0; j < T; ++j) di[j] = pi[j] * (di[j] - weighted) * scale;
+      }
+      gemm_f32(Trans::kNo, Trans::kNo, T, dh, T, 1.0f, ds, T, k + h * dh, C, 0.0f, dq + h * dh, C);
+      gemm_f32(Trans::kYes, Trans::kNo, T, dh, T, 1.0f, ds, T, q + h * dh, C, 0.0f, dk + h * dh, C);
+      if (dr > 0) {
+        gemm_f32(Trans::kNo, Trans::kNo, T, dr, T, 1.0f, ds, T, k_r, dr, 0.0f, dq_r + h * dr, Hr);
+        gemm_f32(Trans::kYes, Trans::kNo, T, dr, T, 1.0f, ds, T, q_r + h * dr, Hr, 1.0f, dk_r, dr);
+      }
+    }
+    // Back through RoPE (a rotation: its transpose rotates back), then the projections.
+    for (std::size_t i = 0; i < T && dr > 0; ++i) {
+      rope->rotate(i, dr, dk_r + i * dr, true);
+      for (std::size_t h = 0; h < H; ++h) rope->rotate(i, dr, dq_r + (i * H + h) * dr, true);
+    }
+    matmul_at_b(dc, C, T, c, dk, g.w_uk, acc);
+    matmul_at_b(dc, C, T, c, dv, g.w_uv, acc);
+    matmul_a_bt(T, dc, C, dk, w.w_uk, d_c);
+    matmul_a_bt(T, dc, C, dv, w.w_uv, d_c, true);
+    matmul_at_b(D, C, T, xb, dq, g.w_q, acc);
+    matmul_at_b(D, dc, T, xb, d_c, g.w_dkv, acc);
+    matmul_a_bt(T, D, C, dq, w.w_q, dxb);
+    matmul_a_bt(T, D, dc, d_c, w.w_dkv, dxb, true);
+    if (dr > 0) {
+      matmul_at_b(D, Hr, T, xb, dq_r, g.w_qr, acc);
+      matmul_at_b(D, dr, T, xb, dk_r, g.w_kr, acc);
+      matmul_a_bt(T, D, Hr, dq_r, w.w_qr, dxb, true);
+      matmul_a_bt(T, D, dr, dk_r, w.w_kr, dxb, true);
+    }
+  }
+}
+
 CheckedU64 latent_decode_floats(const LatentShape& s, std::size_t capacity) {
   return CheckedU64(2) * s.heads * s.kv_latent + CheckedU64(s.heads) * s.rope_dim + capacity;
 }

@@ -56,6 +56,17 @@ void latent_forward_explicit(const LatentShape& s, const LatentParams& w, const 
 void latent_forward_absorbed(const LatentShape& s, const LatentParams& w, const LatentAbsorbed& a,
                              const float* x, const LatentTensors& t, float* y);
 
+// The backward of the explicit form, after a forward that kept `attention` (B, H, T, T): from dy
+// (B, T, D), every weight's gradient (overwritten) and dx (B, T, D, overwritten). The other
+// activations are recomputed per sequence from x.
+struct LatentGrads {
+  float *w_dkv, *w_uk, *w_uv, *w_q, *w_qr, *w_kr, *w_out;
+};
+CheckedU64 latent_backward_floats(const LatentShape& s);
+void latent_backward(const LatentShape& s, const LatentParams& w, const float* x,
+                     const float* attention, const float* dy, const LatentGrads& g,
+                     float* workspace, float* dx);
+
 // Decoding with the latent cache: one position per sequence at *length (< capacity), c and k_r
 // appended to the caches (B, capacity, d_c) and (B, capacity, d_r), absorbed attention over them.
 struct LatentCacheView {
