@@ -17,6 +17,8 @@ tail_line=$(grep -n "^if (typeof exports === 'object' && typeof module === 'obje
 { head -n $((tail_line - 1)) "$glue"; echo 'export default createHeadwiseCore;'; } > web/build/headwise-core.js
 cp build/wasm/headwise-core.wasm web/build/headwise-core.wasm
 echo "wasm module: web/build/headwise-core.js + headwise-core.wasm ($(stat -c %s web/build/headwise-core.wasm) bytes)"
+# The .d.ts unions and option fields, from the module's own tables (web/headwise.d.ts imports them).
+node scripts/schema-types.mjs web/build/headwise-schema.d.ts
 
 # The pool's classic worker with the module inside, for Blob-URL workers (file://, bundles).
 npx --no-install vite build --config scripts/pool-worker-bundle.config.js

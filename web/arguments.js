@@ -90,9 +90,10 @@ function outOfRange(name, index, value) {
 /**
  * A private Float32Array copy of `value` with exactly `length` finite float32 values.
  * Accepts a Float32Array (from any realm) or an array of numbers; nothing else.
- * `shape` is only used in messages.
+ * `shape` is only used in messages. `into`: a Float32Array of `length` to copy into instead of a
+ * new one (the pool reuses its buffers: a fresh large array is slow to touch, docs/pool-chromium.md).
  */
-export function floatArrayArgument(name, value, length, shape) {
+export function floatArrayArgument(name, value, length, shape, into = null) {
   const kind = typedArrayKind(value);
   const wrongLength = (got) => new RangeError(`${name} must have ${length} values ((${shape.join(', ')})), got ${got}`);
   if (kind !== undefined) {
@@ -101,7 +102,7 @@ export function floatArrayArgument(name, value, length, shape) {
     }
     const got = typedArrayLength.call(value);
     if (got !== length) throw wrongLength(got);
-    const copy = new Float32Array(length);
+    const copy = into ?? new Float32Array(length);
     typedArraySet.call(copy, value); // reads the buffer directly: no caller code runs
     for (let i = 0; i < length; i += 1) {
       if (!isFinite(copy[i])) throw outOfRange(name, i, copy[i]);
@@ -114,7 +115,7 @@ export function floatArrayArgument(name, value, length, shape) {
   // The length first: a sparse array of length 2^32-1 must be refused before anything is allocated.
   const got = value.length;
   if (got !== length) throw wrongLength(got);
-  const copy = new Float32Array(length);
+  const copy = into ?? new Float32Array(length);
   for (let i = 0; i < length; i += 1) {
     const element = value[i]; // read once (a getter or a Proxy trap runs here, before any write)
     if (typeof element !== 'number') {

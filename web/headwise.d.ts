@@ -1,47 +1,23 @@
 // Types for headwise's public API (web/headwise.js).
 
-/** A configuration; every field has a default (the lecture's toy: width 6, 2 heads, 6 tokens). */
-export interface AttentionConfig {
-  /** Sequences per call. Default 1. */
-  batch?: number;
-  /** Tokens per sequence (T). Default 6. */
-  tokens?: number;
-  /** Width d_model of the input and output. Default 6. */
-  dModel?: number;
-  /** Number of heads H. Default 2. */
-  heads?: number;
-  /** Per-head size; leave out to use dModel / heads (which must divide evenly). */
-  headDim?: number;
-  /** Causal mask: token t attends to tokens 0..t only. Default true. */
-  causal?: boolean;
-  /** Biases on the Q, K, V and output projections. Default false. */
-  bias?: boolean;
-  /** Seed of the deterministic weight generator, 0..4294967295. Default 0. */
-  seed?: number;
-  /** Bytes the layer may use in the module. Default 1 GiB. */
-  memoryBudget?: number;
-  /**
-   * How word order enters. 'none' (default): nowhere; 'learned': a seeded (T, dModel) table
-   * added to x (a weight: positions); 'sinusoidal': sin/cos rows added to x; 'rope': q and k of
-   * every head rotated by position, v untouched; 'alibi': -2^(-8(h+1)/H) |i - j| added to head
-   * h's scaled scores. 'rope' and 'alibi' run only in the fused forward pass.
-   */
-  positions?: PositionKind;
-  /** This layer's first head's index in the whole layer it is a part of. Default 0. */
-  headOffset?: number;
-  /** Heads of the whole layer this one is a part of (ALiBi's slopes depend on it); 0: heads. Default 0. */
-  totalHeads?: number;
-  /**
-   * K/V heads, each shared by heads / kvHeads query heads (query head h reads K/V head
-   * h / (heads / kvHeads)); must divide heads. Left out: heads (multi-head); 1: multi-query.
-   * wk, wv, bk, bv, k and v are then kvHeads x headDim wide.
-   */
-  kvHeads?: number;
-}
+import type {
+  AttentionOptionFields,
+  HeadRole,
+  PositionEntry,
+  PositionKind,
+  TraceStep,
+  TrainerOptionFields,
+  TrainTask,
+} from './build/headwise-schema.js';
 
-export type PositionKind = 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi';
-/** Where a position kind's positions enter: added to x, rotating q and k, or a bias on the scores. */
-export type PositionEntry = 'nowhere' | 'input' | 'queries and keys' | 'scores';
+// The unions and option fields are generated from the core's tables (scripts/schema-types.mjs).
+export type { HeadRole, PositionEntry, PositionKind, TraceStep, TrainTask };
+
+/**
+ * A configuration; every field has a default (the lecture's toy: width 6, 2 heads, 6 tokens).
+ * positions 'rope' and 'alibi' run only in the fused forward pass.
+ */
+export interface AttentionConfig extends AttentionOptionFields {}
 
 /** A position kind as the core defines it (Headwise.positionKinds()). */
 export interface PositionKindInfo {
@@ -51,32 +27,21 @@ export interface PositionKindInfo {
   readonly entersAt: PositionEntry;
   /** The kind has a weight named positions, (tokens, dModel). */
   readonly learnedTable: boolean;
+  /** What the kind is, after its label: its paper and rule ('' for none). */
+  readonly about: string;
 }
 
-export interface ResolvedConfig {
-  readonly batch: number;
-  readonly tokens: number;
-  readonly dModel: number;
-  readonly heads: number;
-  readonly headDim: number;
+export interface ResolvedConfig extends Readonly<Required<Omit<AttentionOptionFields, 'memoryBudget'>>> {
   /** heads x headDim: the width of the concatenation. */
   readonly concatWidth: number;
-  readonly causal: boolean;
-  readonly bias: boolean;
-  readonly seed: number;
+  /** kvHeads x headDim: the width of k and v (kvHeads: heads when left out). */
+  readonly kvConcatWidth: number;
   /** Left out: undefined (the module's default budget). */
   readonly memoryBudget: number | undefined;
-  readonly positions: PositionKind;
-  readonly headOffset: number;
-  readonly totalHeads: number;
-  /** heads when left out. */
-  readonly kvHeads: number;
-  /** kvHeads x headDim: the width of k and v. */
-  readonly kvConcatWidth: number;
 }
 
 export interface TraceEntry {
-  step: 'input' | 'project' | 'split' | 'attend' | 'merge' | 'out-project';
+  step: TraceStep;
   name: string;
   shape: number[];
 }
@@ -261,13 +226,6 @@ export function createAttention(config?: AttentionConfig): Promise<MultiHeadAtte
 // ---- Training: the "latest verb and latest noun" classifier (web/trainer.js) ----
 
 export type TrainVariant = 'verb-noun' | 'verb';
-/**
- * What a trainer learns: the verb-noun classifiers, or 'induction' (64 random tokens of 64 in
- * which a segment of 12-31 repeats at a random place; next-token prediction at every position,
- * loss groups "first copy", "repeat", "other"), or 'order' ("all X are Y": true or false, only word
- * order tells). Headwise.tasks() lists them from the core.
- */
-export type TrainTask = 'verb-noun' | 'verb' | 'order' | 'induction' | 'story';
 
 /** A task as the core defines it (Headwise.tasks()). */
 export interface TaskInfo {
@@ -277,45 +235,9 @@ export interface TaskInfo {
   readonly probes: ReadonlyArray<{ readonly name: string; readonly role: HeadRole }>;
 }
 
-export interface TrainerOptions {
-  /** Attention heads; dModel must be a multiple. Default 2. */
-  heads?: number;
-  /** Width of embeddings and residual stream. Default 32. */
-  dModel?: number;
-  /** Hidden width of the ReLU MLP. Default 64. */
-  mlpWidth?: number;
-  /** The task: "verb-noun" (64 classes, default) or the "verb" control (8 classes). */
-  task?: TrainTask;
+export interface TrainerOptions extends TrainerOptionFields {
   /** Another name for task, from before the layer library. */
   variant?: TrainVariant;
-  /** Blocks in the stack, 1-8. Default 1. */
-  layers?: number;
-  /** Width of one head; 0 (default) means dModel / heads. */
-  headDim?: number;
-  /** K/V heads per block, each shared by heads / kvHeads query heads; 0 (default) means heads. */
-  kvHeads?: number;
-  /** The MLP's nonlinearity. Default "relu". */
-  activation?: 'relu' | 'gelu';
-  /** How word order enters the model. Default "learned". */
-  positions?: PositionKind;
-  /** Each position attends only to itself and earlier ones. Default true. */
-  causal?: boolean;
-  /** Pre-LayerNorm blocks and a final LayerNorm. Default false. */
-  layerNorm?: boolean;
-  /** Biases in every linear map. Default true. */
-  bias?: boolean;
-  /** Bytes the trainer may use (model, activations, data). Default 256 MiB. */
-  memoryBudget?: number;
-  /** Seeds the initial weights, the training batches and (XOR 0x5EED5EED) the held-out set. 0..2^32-1. */
-  seed?: number;
-  /** Adam's learning rate after warm-up. Default 3e-3. */
-  learningRate?: number;
-  /** Sequences per step. Default 32. */
-  batch?: number;
-  /** Steps of linear warm-up: step t uses learningRate * min(1, t / warmup). Default 100. */
-  warmup?: number;
-  /** Size of the held-out set. Default 2048. */
-  evalSize?: number;
 }
 
 export interface TrainResult {
@@ -384,24 +306,6 @@ export interface TrainerWeights {
   step: number;
   [tensor: string]: number[] | string | number | object;
 }
-
-export type HeadRole =
-  | 'previous token'
-  | 'first token'
-  | 'self'
-  | 'latest verb'
-  | 'latest noun'
-  | 'subject'
-  | 'predicate'
-  | 'induction'
-  | 'duplicate token'
-  | 'subject antecedent'
-  | 'object antecedent'
-  | 'possessive antecedent'
-  | 'agreement'
-  | 'name copy'
-  | 'two back'
-  | 'mixed';
 
 /** One head's role scores: mean attention weights over the held-out set (null: nothing counted). */
 export interface HeadRoleScores {

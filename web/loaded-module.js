@@ -151,6 +151,27 @@ export class MultiHeadAttention {
   }
 
   /** The loop version: H single heads one after another, concatenated, then W_out. */
+  /**
+   * @internal the pool worker's forward (web/pool/serve.js): x read from `buffer` (a Float32Array of
+   * the input's length, every value finite, as forward checks) and the output written back into it.
+   * Nothing is allocated: a fresh multi-megabyte array costs a page fault per 4 KiB on first touch
+   * (docs/pool-chromium.md), more than the split saves. `buffer` is left as it was on an error.
+   */
+  forwardInPlace(buffer) {
+    const input = this.#view(this.#T.input);
+    if (!(buffer instanceof Float32Array) || buffer.length !== input.length) {
+      throw new RangeError(`x must be a Float32Array of ${input.length} values`);
+    }
+    for (let i = 0; i < buffer.length; i += 1) {
+      if (!isFinite(buffer[i])) throw new RangeError(`x[${i}] is ${buffer[i]}; every value must be finite`);
+    }
+    input.set(buffer);
+    this.#keep(false);
+    this.#run(this.#STEP.forwardFused);
+    buffer.set(this.#view(this.#T.output));
+    return buffer;
+  }
+
   forwardLoop(x, options) {
     return this.forward(x, { ...optionsArgument('forwardLoop', options, ['intermediates']), variant: 'loop' });
   }
@@ -457,9 +478,10 @@ export class Headwise {
   }
 
   /**
-   * The core's position kinds, in its order: [{ name, label, entersAt, learnedTable }]; entersAt is
+   * The core's position kinds, in its order: [{ name, label, entersAt, learnedTable, about }]; entersAt is
    * where the kind's positions enter: 'nowhere', 'input' (added to x), 'queries and keys' (q and k
    * rotated) or 'scores' (a bias on the scaled scores). learnedTable: a weight named positions.
+   * about: what the kind is, after its label (paper and rule; '' for none).
    */
   positionKinds() {
     return this.#tables.kinds;

@@ -64,6 +64,10 @@ export class Trainer {
   #rows;
   #info;
   #limit;
+  // Kept between data-parallel steps: a fresh array of the parameters' length is slow to touch
+  // (page faults, docs/pool-chromium.md); the checked copies of setParameterBuffer and
+  // applyGradients go through it.
+  #scratch = null;
 
   /** @internal use Headwise.createTrainer */
   constructor(core, handle, options, limit) {
@@ -166,8 +170,10 @@ export class Trainer {
    * rows, so the slices' gradients sum to the batch's gradient), with the slice's own sums:
    * { gradient (Float32Array, parameter buffer order), lossSum, counted, correct, groups: { name:
    * { lossSum, correct, rows } }, batchState (after the draw) }. The weights do not change.
+   * @internal into: a Float32Array of parameterCount values the gradient is written into (the
+   * pool's workers send it back in the buffer the parameters came in), instead of a new one.
    */
-  sliceGradients(from = 0, to = this.options.batch) {
+  sliceGradients(from = 0, to = this.options.batch, into = null) {
     const batch = this.options.batch;
     for (const [name, value] of [
       ['from', from],
@@ -179,7 +185,8 @@ export class Trainer {
       throw new RangeError(`the slice must be whole rows with 0 <= from < to <= ${batch}, got [${from}, ${to})`);
     }
     const sums = this.#checked(this.#core.call('trainerSliceGradients', this.#live(), from, to));
-    const gradient = this.#checked(this.#core.call('trainerBufferView', this.#live(), 1)).slice();
+    const view = this.#checked(this.#core.call('trainerBufferView', this.#live(), 1));
+    const gradient = into?.length === view.length ? (into.set(view), into) : view.slice();
     const groups = {};
     sums.groups.forEach((group, g) => (groups[this.task.groups[g]] = group));
     return { ...sums, groups, gradient };
@@ -199,7 +206,8 @@ export class Trainer {
     if (gradient.length !== n) throw new RangeError(`gradient must have ${n} values, got ${gradient.length}`);
     if (typeof loss !== 'number') throw new TypeError(`loss must be a number, got ${describe(loss)}`);
     const handle = this.#live();
-    const copy = gradient.slice(); // no caller code runs between the view and the call
+    const copy = this.#scratchOf(n);
+    copy.set(gradient); // a copy first: no caller code runs between the view and the call
     this.#checked(this.#core.call('trainerBufferView', handle, 1)).set(copy);
     const result = this.#checked(this.#core.call('trainerApplyGradient', handle, loss));
     this.steps = result.step;
@@ -211,10 +219,21 @@ export class Trainer {
     return this.#checked(this.#core.call('trainerBufferView', this.#live(), 0)).slice();
   }
 
+  /** @internal parameterBuffer() written into `out` (a Float32Array of parameterCount values). */
+  parameterBufferInto(out) {
+    out.set(this.#checked(this.#core.call('trainerBufferView', this.#live(), 0)));
+    return out;
+  }
+
+  #scratchOf(n) {
+    if (this.#scratch?.length !== n) this.#scratch = new Float32Array(n);
+    return this.#scratch;
+  }
+
   /** Replaces every parameter from one Float32Array as parameterBuffer() gives (finite values only). */
   setParameterBuffer(buffer) {
     const n = this.parameterCount;
-    const copy = floatArrayArgument('buffer', buffer, n, [n]);
+    const copy = floatArrayArgument('buffer', buffer, n, [n], this.#scratchOf(n));
     this.#checked(this.#core.call('trainerBufferView', this.#live(), 0)).set(copy);
   }
 

@@ -24,6 +24,12 @@ void bench_gemm(int path, int m, int n, int k, const float* a, const float* b, f
       kPaths[path & 3]);
 }
 
+// The same product `count` times in one call: small products (microseconds each) timed in bulk.
+void bench_gemm_many(int path, int count, int m, int n, int k, const float* a, const float* b,
+                     float* c) {
+  for (int i = 0; i < count; ++i) bench_gemm(path, m, n, k, a, b, c);
+}
+
 // heads x one head's attention (T x hd each, q/k/v contiguous per head), tiled path; scratch is
 // the caller's, head_scratch_floats(T, hd) floats (bench_head_scratch_floats tells how many).
 int bench_head_scratch_floats(int tokens, int head_dim) {

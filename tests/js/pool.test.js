@@ -128,6 +128,29 @@ describe('a pool of 3 workers', () => {
     layer.dispose();
   });
 
+  // The split forward reuses its buffers (x goes to each worker in a buffer that comes back holding
+  // the part's output): each call's result is its own, the caller's x is untouched and not
+  // detached, overlapping calls do not mix, and a NaN is refused with the pool still working.
+  test('reused buffers: successive, overlapping and refused split forwards each answer their own x', async () => {
+    const config = { batch: 2, tokens: 9, dModel: 8, heads: 5, headDim: 3, bias: true, seed: 21 };
+    const layer = pool.createAttention(config);
+    const xs = [1, 2, 3, 4].map((seed) => hw.randomInput(config, seed));
+    const refs = await Promise.all(xs.map((x) => single(config, x)));
+    const copies = xs.map((x) => x.slice());
+    for (let round = 0; round < 2; round += 1) {
+      for (let i = 0; i < xs.length; i += 1) expectClose(await layer.forward(xs[i], { parallel: 'always' }), refs[i]);
+    }
+    const outputs = await Promise.all(xs.map((x) => layer.forward(x, { parallel: 'always' })));
+    outputs.forEach((y, i) => expectClose(y, refs[i]));
+    expect(new Set(outputs.map((y) => y.buffer)).size).toBe(outputs.length); // no result shares a buffer
+    xs.forEach((x, i) => expect(x).toEqual(copies[i]));
+    const bad = xs[0].slice();
+    bad[17] = Number.NaN;
+    await expect(layer.forward(bad, { parallel: 'always' })).rejects.toThrow(/x\[17\] is NaN/);
+    expectClose(await layer.forward(xs[1], { parallel: 'always' }), refs[1]);
+    layer.dispose();
+  });
+
   test('small shapes stay on the calling thread; large ones split', () => {
     const toy = pool.createAttention(TOY);
     const gpt2 = pool.createAttention({ tokens: 128, dModel: 768, heads: 12 });

@@ -125,6 +125,19 @@ TEST(GemmBlas, MatchesDoubleLoopsForEveryAlphaBetaAndTranspose) {
         }
 }
 
+// The induction training step's products (d_model 64, heads of 16, T = 64; m, n, k), where the
+// chosen path for n <= 2 panels is the direct one: every transpose, accumulating or not.
+TEST(GemmBlas, MatchesDoubleLoopsAtTheTrainingStepShapes) {
+  const std::size_t shapes[][3] = {{64, 16, 64},  {64, 64, 16}, {256, 64, 64}, {64, 64, 256},
+                                   {256, 16, 64}, {63, 15, 17}, {65, 17, 66}};
+  for (const auto& t : kTransPairs)
+    for (const auto& s : shapes)
+      for (float beta : {0.0f, 1.0f}) {
+        expect_all_paths({t[0], t[1], s[0], s[1], s[2], 1.0f, beta, false});
+        if (HasFatalFailure()) return;
+      }
+}
+
 TEST(GemmBlas, MatchesDoubleLoopsAcrossTheCacheBlocks) {
   const std::size_t shapes[][3] = {
       {63, 40, 255}, {64, 40, 256}, {65, 40, 257}, {129, 24, 513},  // k blocks, m blocks

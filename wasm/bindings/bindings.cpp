@@ -178,7 +178,7 @@ val attention_option_table() {
                                                headwise::attention_option_row_count());
 }
 
-// The core's position kinds, in registry order: [{ name, label, entersAt, learnedTable }].
+// The core's position kinds, in registry order: [{ name, label, entersAt, learnedTable, about }].
 val position_kinds() {
   if (!can_allocate()) return val::null();
   val kinds = val::array();
@@ -189,6 +189,7 @@ val position_kinds() {
     kind.set(text("label"), text((*k)->label));
     kind.set(text("entersAt"), text((*k)->enters));
     kind.set(text("learnedTable"), (*k)->learned_table);
+    kind.set(text("about"), text((*k)->about));
     kinds.call<void>("push", kind);
   }
   return kinds;

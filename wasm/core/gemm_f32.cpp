@@ -24,6 +24,11 @@ constexpr std::size_t kMc = 64;
 constexpr std::size_t kPackedMinWork = 32 * 32 * 32;
 // Few columns (n < kNr) over at least this long a k: dot products along k (gemm_dots).
 constexpr std::size_t kDotsMinDepth = 8 * kWidth;
+// Up to this many columns A is read in place (gemm_direct) whatever the size: each packed entry
+// of A would serve only n / kWidth vector multiply-adds, fewer than packing it costs. Measured
+// (bench/gemm-small.mjs, CPU time): one head's context product of the induction step, 64 x 64 x
+// 16, 20-32 GFLOP/s packed against 39-43 direct in every transpose form.
+constexpr std::size_t kDirectMaxColumns = 2 * kNr;
 
 // Packing scratch. The core is single-threaded (wasm threads would need cross-origin isolation,
 // which a page framed by a slide deck cannot have), so one static pair of panels serves every call
@@ -333,7 +338,7 @@ void gemm_dots(const GemmArgs& g) {
 
 GemmPath choose(std::size_t m, std::size_t n, std::size_t k) {
   if (n < kNr && k >= kDotsMinDepth) return GemmPath::kDots;
-  if (m * n * k < kPackedMinWork || n < kNr) return GemmPath::kDirect;
+  if (m * n * k < kPackedMinWork || n <= kDirectMaxColumns) return GemmPath::kDirect;
   return GemmPath::kPacked;
 }
 

@@ -11,51 +11,55 @@
 
 namespace headwise {
 
-// The dimension symbols shapes are written in. A model fills in a DimValues for its configuration.
-enum class Dim : std::uint8_t {
-  kB,     // batch
-  kT,     // tokens
-  kD,     // d_model, the width of the residual stream
-  kH,     // heads
-  kHd,    // head_dim
-  kC,     // heads * head_dim, the concatenated heads
-  kS,     // attention scratch floats, linear in tokens (head_scratch_floats)
-  kV,     // vocabulary size (a trained model's token embedding)
-  kM,     // hidden width of a block's MLP
-  kK,     // classes of the readout
-  kTq,    // positions a block computes outputs for (T, or the read positions in the last block)
-  kHkv,   // K/V heads (grouped-query attention; H for multi-head)
-  kCkv,   // kv heads * head_dim, the width of k and v
-  kNone,  // marks "no dimension" (a fan-in of nothing)
-};
-constexpr int kDimCount = static_cast<int>(Dim::kNone);
-using DimValues = std::array<std::uint64_t, kDimCount>;
-// "B", "T", "D", "H", "hd", "C", "S", "V", "M", "K", "Tq", "Hkv", "Ckv": the symbols JavaScript
-// receives.
-const char* dim_symbol(Dim dim);
+// Each enum below is written once, with the name JavaScript receives for each value, in an
+// X-macro: X(enumerator, name).
 
-enum class Role : std::uint8_t {
-  kWeight,          // a learned matrix, seeded uniform(-1/sqrt(fan_in), 1/sqrt(fan_in))
-  kBias,            // a learned vector, seeded like its weight
-  kEmbedding,       // a learned lookup table, seeded uniform(-sqrt(3), sqrt(3)) (variance 1)
-  kNormGain,        // a LayerNorm's learned gain, starts at 1
-  kNormBias,        // a LayerNorm's learned bias, starts at 0
-  kActivation,      // what a step reads or writes, visible to callers
-  kIntermediate,    // kept only on request, for inspection (the (B, H, T, T) scores)
-  kScratch,         // working memory of a kernel, never meaningful between calls
-  kGradient,        // d(loss)/d(a weight, bias or embedding), written by a backward pass
-  kOptimizerState,  // Adam's moments and the like
-};
-const char* role_name(Role role);
+// The dimension symbols shapes are written in. A model fills in a DimValues for its configuration.
+#define HEADWISE_DIMS(X)                                                                      \
+  X(kB, "B")     /* batch */                                                                  \
+  X(kT, "T")     /* tokens */                                                                 \
+  X(kD, "D")     /* d_model, the width of the residual stream */                              \
+  X(kH, "H")     /* heads */                                                                  \
+  X(kHd, "hd")   /* head_dim */                                                               \
+  X(kC, "C")     /* heads * head_dim, the concatenated heads */                               \
+  X(kS, "S")     /* attention scratch floats, linear in tokens (head_scratch_floats) */       \
+  X(kV, "V")     /* vocabulary size (a trained model's token embedding) */                    \
+  X(kM, "M")     /* hidden width of a block's MLP */                                          \
+  X(kK, "K")     /* classes of the readout */                                                 \
+  X(kTq, "Tq")   /* positions a block computes outputs for (T, or the read positions last) */ \
+  X(kHkv, "Hkv") /* K/V heads (grouped-query attention; H for multi-head) */                  \
+  X(kCkv, "Ckv") /* K/V heads * head_dim, the width of k and v */
+
+#define HEADWISE_ROLES(X)                                                                       \
+  X(kWeight, "weight")             /* learned, seeded uniform(+-1/sqrt(fan_in)) */              \
+  X(kBias, "bias")                 /* a learned vector, seeded like its weight */               \
+  X(kEmbedding, "embedding")       /* a learned table, seeded uniform(+-sqrt(3)): variance 1 */ \
+  X(kNormGain, "normGain")         /* a LayerNorm's learned gain, starts at 1 */                \
+  X(kNormBias, "normBias")         /* a LayerNorm's learned bias, starts at 0 */                \
+  X(kActivation, "activation")     /* what a step reads or writes, visible to callers */        \
+  X(kIntermediate, "intermediate") /* kept only on request: the (B, H, T, T) scores */          \
+  X(kScratch, "scratch")           /* a kernel's working memory, meaningless between calls */   \
+  X(kGradient, "gradient")         /* d(loss)/d(a parameter), written by a backward pass */     \
+  X(kOptimizerState, "optimizerState") /* Adam's moments and the like */
 
 // When a model holds the tensor; otherwise its buffer is empty (null, size 0).
-enum class Alloc : std::uint8_t {
-  kAlways,
-  kWithBias,           // only when the configuration has biases
-  kWithIntermediates,  // only while intermediates are kept (on request, checked against the budget)
-  kWithInputPositions,  // only with positions added to x (learned, sinusoidal)
-  kWithScoreBiasKept,   // only while intermediates are kept, with a score bias (ALiBi)
-};
+#define HEADWISE_ALLOCS(X)                                                                     \
+  X(kAlways, "always")                                                                         \
+  X(kWithBias, "withBias")                     /* only when the configuration has biases */    \
+  X(kWithIntermediates, "withIntermediates")   /* while kept (on request, in the budget) */    \
+  X(kWithInputPositions, "withInputPositions") /* positions added to x: learned, sinusoidal */ \
+  X(kWithScoreBiasKept, "withScoreBiasKept")   /* while intermediates are, with a score bias */
+
+#define HEADWISE_ENUMERATOR(e, name) e,
+enum class Dim : std::uint8_t { HEADWISE_DIMS(HEADWISE_ENUMERATOR) kNone /* no dimension */ };
+enum class Role : std::uint8_t { HEADWISE_ROLES(HEADWISE_ENUMERATOR) };
+enum class Alloc : std::uint8_t { HEADWISE_ALLOCS(HEADWISE_ENUMERATOR) };
+#undef HEADWISE_ENUMERATOR
+
+constexpr int kDimCount = static_cast<int>(Dim::kNone);
+using DimValues = std::array<std::uint64_t, kDimCount>;
+const char* dim_symbol(Dim dim);  // "" for kNone
+const char* role_name(Role role);
 const char* alloc_name(Alloc alloc);
 
 constexpr int kMaxRank = 4;

@@ -67,6 +67,9 @@ export class PooledTrainer {
   #fallbackReason = null;
   #divergedSteps = 0;
   #queue = Promise.resolve();
+  // Per worker, the buffer that takes it the parameters and comes back holding its gradient; kept
+  // between steps (a fresh array is slow to touch, docs/pool-chromium.md). Null while away.
+  #buffers = [];
 
   /** @internal use pool.createTrainer */
   constructor(pool, id, main, workers) {
@@ -168,18 +171,19 @@ export class PooledTrainer {
   async #stepOnce() {
     const version = this.#version;
     const total = await this.#onWorkers('trainerGradients', (slots) => {
-      const parameters = this.#main.parameterBuffer();
+      const n = this.#main.parameterCount;
       const batchState = this.#main.batchState;
       const ranges = rowRanges(this.options.batch, slots.length);
       const work = this.#main.stepMultiplyAdds / slots.length;
       return slots.map((slot, p) => {
-        const mine = p === slots.length - 1 ? parameters : parameters.slice();
+        const mine = this.#main.parameterBufferInto(this.#buffers[p] ?? new Float32Array(n));
+        this.#buffers[p] = null;
         const [from, to] = ranges[p];
         const fields = { parameters: mine, batchState, from, to };
         return this.#pool
           .trainerRequest(slot, this, 'trainerGradients', fields, {
             transfer: [mine.buffer],
-            expectedLength: parameters.length,
+            expectedLength: n,
             multiplyAdds: work,
           })
           .then((answer) => {
@@ -201,6 +205,7 @@ export class PooledTrainer {
     const e = evaluationOf(sum);
     this.#divergedSteps = this.#main.applyGradients(sum.gradient, e.loss).divergedSteps;
     this.#main.batchState = sum.batchState;
+    total.forEach((slice, p) => (this.#buffers[p] = slice.gradient)); // for the next step
     return e;
   }
 

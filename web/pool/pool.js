@@ -258,8 +258,10 @@ export class Pool {
       const slots = this.#slots;
       const ranges = headRanges(layer.config.heads, slots.length);
       // Every part settles before anything is judged, so all the workers that failed are known.
-      const parts = await Promise.allSettled(ranges.map((range, p) => this.#forwardOn(slots[p], layer, range, x)));
+      const parts = await Promise.allSettled(ranges.map((range, p) => this.#forwardOn(slots[p], layer, range, x, p)));
       const failures = parts.filter((part) => part.status === 'rejected').map((part) => part.reason);
+      // Each part's buffer came back holding its output: kept for the next forward.
+      parts.forEach((part, p) => part.status === 'fulfilled' && layer.keepPartBuffer(p, part.value));
       if (failures.length === 0)
         return sumParts(
           parts.map((part) => part.value),
@@ -278,7 +280,7 @@ export class Pool {
     return null;
   }
 
-  async #forwardOn(slot, layer, range, x) {
+  async #forwardOn(slot, layer, range, x, p) {
     const timeoutMs = this.#timeoutMs;
     const sends = [];
     if (!slot.layers.has(layer.id)) {
@@ -294,7 +296,15 @@ export class Pool {
     }
     const expectedLength = x.length;
     const multiplyAdds = flopsOf(partConfig(layer.config, range)) / 2;
-    const forward = slot.send('forward', { layer: layer.id, x }, timeoutMs, { multiplyAdds, expectedLength });
+    // x goes in the part's own buffer, transferred (not cloned) and sent back with the output.
+    const part = layer.takePartBuffer(p);
+    part.set(x);
+    const transfer = [part.buffer];
+    const forward = slot.send('forward', { layer: layer.id, x: part }, timeoutMs, {
+      multiplyAdds,
+      expectedLength,
+      transfer,
+    });
     return (await Promise.all([...sends, forward])).at(-1);
   }
 
@@ -346,6 +356,11 @@ export class PooledAttention {
   #main;
   #version = 0;
   #weights = null;
+  // Kept between split forwards (a fresh multi-megabyte array is slow to touch, docs/pool-chromium.md):
+  // x checked into #staging, copied into each part's buffer, which goes to its worker and comes back.
+  #staging = null;
+  #partBuffers = [];
+  #splitting = 0;
 
   /** @internal use pool.createAttention */
   constructor(pool, id, main) {
@@ -382,11 +397,16 @@ export class PooledAttention {
     }
     if (this.disposed) throw new HeadwiseError('this attention layer was disposed');
     const shape = this.shapes.input;
-    const copy = floatArrayArgument('x', x, shape[0] * shape[1] * shape[2], shape);
+    const length = shape[0] * shape[1] * shape[2];
     const split =
       parallel === 'always' ? this.#pool.workerCount > 1 : parallel === 'auto' && this.#pool.splits(this.config);
+    // A forward that starts while another split is under way gets its own copy (a retry re-reads x).
+    const reuse = split && this.#splitting === 0;
+    if (reuse) this.#staging ??= new Float32Array(length);
+    const copy = floatArrayArgument('x', x, length, shape, reuse ? this.#staging : null);
     if (split) {
-      const output = await this.#pool.splitForward(this, copy);
+      this.#splitting += 1;
+      const output = await this.#pool.splitForward(this, copy).finally(() => (this.#splitting -= 1));
       if (output) return output;
       if (this.disposed) throw new HeadwiseError('this attention layer was disposed');
     }
@@ -411,6 +431,18 @@ export class PooledAttention {
     return this.#weights;
   }
 
+  /** @internal part p's buffer for x (kept from the last split forward, or new); it leaves with x. */
+  takePartBuffer(p) {
+    const kept = this.#partBuffers[p];
+    this.#partBuffers[p] = null;
+    return kept ?? new Float32Array(this.shapes.input.reduce((a, b) => a * b, 1));
+  }
+
+  /** @internal part p's buffer back from its worker (holding that part's output), for the next forward. */
+  keepPartBuffer(p, buffer) {
+    if (!this.disposed && buffer.length === this.shapes.input.reduce((a, b) => a * b, 1)) this.#partBuffers[p] = buffer;
+  }
+
   /** @internal b_out when the layer has biases (added once, after the parts are summed). */
   biasOut() {
     return this.config.bias ? this.weightsForParts().bOut : null;
@@ -421,6 +453,8 @@ export class PooledAttention {
     if (this.disposed) return;
     this.#main.dispose();
     this.#weights = null;
+    this.#staging = null;
+    this.#partBuffers = [];
     this.#pool.forget(this);
   }
 }

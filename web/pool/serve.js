@@ -58,7 +58,8 @@ export function serve(port, load) {
     [
       'forward',
       ({ layer, x }) => {
-        const output = layerOf(layer).forward(x);
+        // x (transferred by the pool) comes back holding this part's output: no array is allocated.
+        const output = layerOf(layer).forwardInPlace(x);
         return { result: output, transfer: [output.buffer] };
       },
     ],
@@ -140,7 +141,8 @@ export function serve(port, load) {
         const t = trainerOf(trainer);
         t.setParameterBuffer(parameters);
         t.batchState = batchState;
-        const result = t.sliceGradients(from, to);
+        // The gradient goes back in the parameters' buffer (transferred here): nothing allocated.
+        const result = t.sliceGradients(from, to, parameters);
         return { result, transfer: [result.gradient.buffer] };
       },
     ],

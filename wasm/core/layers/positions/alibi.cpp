@@ -16,7 +16,14 @@ float linear_bias(std::size_t h, std::size_t heads, std::size_t i, std::size_t j
 
 }  // namespace
 
-extern const PositionKind kAlibiPositions{"alibi", "ALiBi", "scores",   false,
-                                          nullptr, nullptr, linear_bias};
+extern const PositionKind kAlibiPositions{"alibi",
+                                          "ALiBi",
+                                          "scores",
+                                          false,
+                                          nullptr,
+                                          nullptr,
+                                          linear_bias,
+                                          "Press et al. 2022: head h of H adds -m_h |i - j| to its "
+                                          "scores, slopes m_h = 2^(-8h/H)"};
 
 }  // namespace headwise::layers

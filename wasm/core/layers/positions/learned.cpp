@@ -4,6 +4,9 @@
 namespace headwise::layers {
 
 extern const PositionKind kLearnedPositions{
-    "learned", "learned absolute", "input", true, nullptr, nullptr, nullptr};
+    "learned", "learned absolute",
+    "input",   true,
+    nullptr,   nullptr,
+    nullptr,   "a table P, one row per position, seeded here; a trainer learns it"};
 
 }  // namespace headwise::layers

@@ -4,7 +4,7 @@
 //   rotate  q and k of every head rotated by their position, v untouched (RoPE)
 //   bias    a per-head bias added to the scaled scores before softmax (ALiBi)
 // Adding a kind is one file defining its PositionKind and one line in registry.cpp; JavaScript
-// reads name, label and place of entry from the module (positionKinds()).
+// reads name, label, about and place of entry from the module (positionKinds()).
 #pragma once
 
 #include <cstddef>
@@ -24,6 +24,8 @@ struct PositionKind {
   void (*rotate)(std::size_t t, std::size_t head_dim, float* vec, bool inverse);
   // The bias added to head h's scaled score of query position i on key position j.
   float (*score_bias)(std::size_t h, std::size_t heads, std::size_t i, std::size_t j);
+  // What the kind is, as a page says it after the label (its paper and rule); "" for none.
+  const char* about = "";
 };
 
 // The registered kinds, in the order JavaScript lists them; null-terminated.

@@ -23,7 +23,15 @@ void rotate(std::size_t t, std::size_t head_dim, float* v, bool inverse) {
 
 }  // namespace
 
-extern const PositionKind kRotaryPositions{"rope", "RoPE", "queries and keys", false, nullptr,
-                                           rotate, nullptr};
+extern const PositionKind kRotaryPositions{
+    "rope",
+    "RoPE",
+    "queries and keys",
+    false,
+    nullptr,
+    rotate,
+    nullptr,
+    "Su et al. 2021: each head turns q and k, pair by pair, by "
+    "an angle proportional to the position; V is untouched"};
 
 }  // namespace headwise::layers

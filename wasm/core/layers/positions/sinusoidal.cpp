@@ -18,7 +18,8 @@ void add_sinusoid(std::size_t t, std::size_t d_model, float* row) {
 
 }  // namespace
 
-extern const PositionKind kSinusoidalPositions{"sinusoidal", "sinusoidal", "input", false,
-                                               add_sinusoid, nullptr,      nullptr};
+extern const PositionKind kSinusoidalPositions{
+    "sinusoidal", "sinusoidal", "input", false,
+    add_sinusoid, nullptr,      nullptr, "Vaswani et al. 2017: sin and cos of t / 10000^(2i/d)"};
 
 }  // namespace headwise::layers

@@ -16,10 +16,10 @@ export const ORDER_INPUT_SCALE = 4;
 export const ORDER_TABLE_TOKENS = 24;
 export const ORDER_ROPE_SHIFT = 5;
 
-/** The position kinds the core offers, by name, in its order. */
-export const positionKinds = (hw) => hw.positionKinds().map((kind) => kind.name);
-// Where a kind's positions enter, as the core says: 'nowhere', 'input', 'queries and keys' or 'scores'.
-const entryOf = (hw, name) => hw.positionKinds().find((kind) => kind.name === name)?.entersAt ?? 'nowhere';
+// A kind as the core describes it ({ name, label, entersAt, learnedTable, about }); an unknown name
+// enters nowhere (the layer has refused it already).
+const kindOf = (hw, name) =>
+  hw.positionKinds().find((kind) => kind.name === name) ?? { name, label: name, entersAt: 'nowhere', about: '' };
 
 // The same words in two orders, through one layer; row i of each comparison is word a[i]. With
 // the mask and positions off, the claim's numbers; for each kind, what the core computed where
@@ -42,6 +42,7 @@ export function orderNumbers({ hw, withLayer }, { seed, causal, positions }) {
     });
   };
   const perWord = compare(runA.output, runB.output);
+  const positionKind = kindOf(hw, positions);
   const maxDiff = Math.max(...perWord.map((w) => w.maxDiff));
   // The claim, always: no mask, no positions.
   const plain = causal || positions !== 'none' ? pair({ ...config, causal: false, positions: 'none' }) : [runA, runB];
@@ -66,9 +67,10 @@ export function orderNumbers({ hw, withLayer }, { seed, causal, positions }) {
     perWord,
     maxDiff,
     claim,
-    entersAt: entryOf(hw, positions),
-    kind: kindView({ withLayer }, entryOf(hw, positions), config, runA, input(a)),
-    kinds: positionKinds(hw),
+    entersAt: positionKind.entersAt,
+    positionKind,
+    kind: kindView({ withLayer }, positionKind.entersAt, config, runA, input(a)),
+    kinds: hw.positionKinds(),
   };
 }
 

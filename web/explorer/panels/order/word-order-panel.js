@@ -5,6 +5,7 @@
 // shown where it enters (x, q and k, or the scores).
 import { PanelFrame } from '../../panel-frame.js';
 import { el, formatNumber } from '../../dom.js';
+import { largestAbs } from '../../arrays.js';
 import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
 import { ORDER_SENTENCES, orderNumbers } from './order-numbers.js';
 
@@ -12,14 +13,6 @@ export const [SENTENCE_A, SENTENCE_B] = ORDER_SENTENCES;
 // Differences this small are float32 rounding, not a change: 8 float32 steps (2^-20 relative) of
 // the largest output, since the two sentences sum the same terms in another order.
 const ROUNDING_STEPS = 2 ** -20;
-const KIND_LABELS = {
-  none: 'none',
-  learned: 'learned absolute',
-  sinusoidal: 'sinusoidal',
-  rope: 'RoPE',
-  alibi: 'ALiBi',
-};
-export const kindLabel = (kind) => KIND_LABELS[kind] ?? kind;
 // The order-positions option: a kind's name as the core spells it (the core says which it knows).
 const positionKindName = (raw, name) =>
   /^[a-z][a-z0-9-]{0,31}$/.test(raw.trim())
@@ -162,32 +155,31 @@ export function kindMaps(data) {
   return [];
 }
 
-/** Where the kind enters and what makes it work, in words, with the numbers the core gave. */
+/**
+ * Where the kind enters and what makes it work, in words: the core's label and description of the
+ * kind (data.positionKind), then what its place of entry shows, with the numbers the core gave.
+ */
 export function kindText(data) {
   const k = data.kind;
-  switch (data.positions) {
-    case 'learned':
+  const { label, about, learnedTable } = data.positionKind;
+  const Label = label[0].toUpperCase() + label.slice(1);
+  switch (data.entersAt) {
+    case 'input': {
+      // Float32 rounding apart, a table of |i - j| alone has the same product all along a diagonal.
+      const spread = diagonalSpread(k);
+      const distance = spread <= 1e-4 * largestAbs(k.dots) ? 'depends only on |i - j|' : 'follows no distance';
       return (
-        'Learned absolute: a table P, one row per position (seeded here; a trainer learns it), added to x ' +
-        'before Wq, Wk, Wv. P(i) . P(j) follows no distance (spread along a diagonal ' +
-        `${formatNumber(diagonalSpread(k))}); there is no row beyond the table.`
+        `${Label} (${about}): P(t) is added to x before Wq, Wk, Wv. P(i) . P(j) ${distance} (spread along a ` +
+        `diagonal ${formatNumber(spread)})${learnedTable ? '; there is no row beyond the table' : ''}.`
       );
-    case 'sinusoidal':
+    }
+    case 'queries and keys':
       return (
-        'Sinusoidal (Vaswani et al. 2017): sin and cos of t / 10000^(2i/d), added to x before Wq, Wk, Wv. ' +
-        `P(i) . P(j) depends only on |i - j| (spread along a diagonal ${formatNumber(diagonalSpread(k))}).`
+        `${Label} (${about}): a score depends only on the offset. Moved ${k.shift} places on, the scores stay ` +
+        `(max |difference| ${formatNumber(k.maxShiftDiff)}).`
       );
-    case 'rope':
-      return (
-        'RoPE (Su et al. 2021): x gets nothing; each head turns q and k, pair by pair, by an angle proportional ' +
-        'to the position; V is untouched. A score depends only on the offset: moved ' +
-        `${k.shift} places on, the scores stay (max |difference| ${formatNumber(k.maxShiftDiff)}).`
-      );
-    case 'alibi':
-      return (
-        'ALiBi (Press et al. 2022): nothing enters x, q, k or v; head h of H adds -m_h |i - j| to its scores, ' +
-        `slopes m_h = 2^(-8h/H): ${k.slopes.map((m) => formatNumber(m)).join(', ')}.`
-      );
+    case 'scores':
+      return `${Label}: nothing enters x, q, k or v; ${about}: ${k.slopes.map((m) => formatNumber(m)).join(', ')}.`;
     default:
       return '';
   }
@@ -224,7 +216,7 @@ export class WordOrderPanel extends PanelFrame {
       class: 'order-kind',
       onchange: () => host.setOptions({ orderPositions: this.kind.value || 'none' }),
     });
-    this.kind.append(el('option', { value: 'none', text: kindLabel('none') }));
+    this.kind.append(el('option', { value: 'none', text: 'none' }));
     this.result = el('p', { class: 'order-diff', 'aria-live': 'polite' });
     this.why = el('p', { class: 'order-why' });
     this.verdicts = el('ul', { class: 'order-verdicts', 'aria-label': 'Each word, the same or changed' });
@@ -257,7 +249,7 @@ export class WordOrderPanel extends PanelFrame {
       return;
     }
     const { dModel, heads, causal } = data.config;
-    const { positions, maxDiff, claim } = data;
+    const { maxDiff, claim } = data;
     const bound = claim.scale * ROUNDING_STEPS;
     this.claim.dataset.maxDiff = String(claim.maxDiff);
     this.claim.dataset.bound = String(bound);
@@ -276,7 +268,7 @@ export class WordOrderPanel extends PanelFrame {
           ? ' (float32 rounding: the sums run over the words in another order)'
           : '';
     this.result.textContent =
-      `Mask ${causal ? 'on' : 'off'}, positions ${kindLabel(positions)}: max |difference| over every word's ` +
+      `Mask ${causal ? 'on' : 'off'}, positions ${data.positionKind.label}: max |difference| over every word's ` +
       `output = ${formatNumber(maxDiff)}${same}.`;
     const mask = causal
       ? 'With the causal mask a word sees only itself and the words before it (below): a source of order of ' +
@@ -293,7 +285,7 @@ export class WordOrderPanel extends PanelFrame {
   // The kinds the module offers (known once the part is computed); the chosen one is the option's.
   #offerKinds(kinds, chosen) {
     if (kinds && this.kind.options.length !== kinds.length)
-      this.kind.replaceChildren(...kinds.map((kind) => el('option', { value: kind, text: kindLabel(kind) })));
+      this.kind.replaceChildren(...kinds.map(({ name, label }) => el('option', { value: name, text: label })));
     const offered = [...this.kind.options].map((option) => option.value);
     this.kind.value = offered.includes(chosen) ? chosen : 'none';
   }
