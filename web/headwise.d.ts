@@ -31,11 +31,11 @@ export interface PositionKindInfo {
   readonly about: string;
 }
 
-export interface ResolvedConfig extends Readonly<Required<Omit<AttentionOptionFields, 'memoryBudget'>>> {
+export interface ResolvedConfig extends Readonly<Required<Omit<AttentionOptionFields, 'memoryBudget' | 'kvHeads'>>> {
+  /** As given; left out: undefined (heads: multi-head). */
+  readonly kvHeads: number | undefined;
   /** heads x headDim: the width of the concatenation. */
   readonly concatWidth: number;
-  /** kvHeads x headDim: the width of k and v (kvHeads: heads when left out). */
-  readonly kvConcatWidth: number;
   /** Left out: undefined (the module's default budget). */
   readonly memoryBudget: number | undefined;
 }

@@ -58,19 +58,12 @@ export class MultiHeadAttention {
     this.#handle = handle;
     this.#registry = registry;
     const headDim = config.headDim ?? config.dModel / config.heads;
-    const kvHeads = config.kvHeads ?? config.heads;
     /**
-     * The configuration: every option of the core's table, with headDim, kvHeads (heads when left
-     * out), concatWidth (heads x headDim) and kvConcatWidth (kvHeads x headDim) filled in
-     * (memoryBudget undefined when left out).
+     * The configuration: every option of the core's table, with headDim and concatWidth (heads x
+     * headDim) filled in (memoryBudget undefined when left out; kvHeads too, meaning heads, so a
+     * part of the layer made from this config with fewer heads, the pool's, is still multi-head).
      */
-    this.config = Object.freeze({
-      ...config,
-      headDim,
-      kvHeads,
-      concatWidth: config.heads * headDim,
-      kvConcatWidth: kvHeads * headDim,
-    });
+    this.config = Object.freeze({ ...config, headDim, concatWidth: config.heads * headDim });
     // The public groups of shapes, each the table's shape of one row (q, k, v share theirs).
     const shapeOf = (name) => this.#shapeOf(this.#rows.get(this.#T[name]));
     /** Every tensor's shape, frozen all the way down. */
@@ -135,7 +128,7 @@ export class MultiHeadAttention {
       case 'queries and keys':
         return {
           qUnrotated: this.#headsOf(this.#read(this.#T.q)),
-          kUnrotated: this.#headsOf(this.#read(this.#T.k), this.config.kvHeads),
+          kUnrotated: this.#headsOf(this.#read(this.#T.k), this.config.kvHeads ?? this.config.heads),
         };
       case 'scores':
         return { scoreBias: this.#read(this.#T.scoreBias) };
@@ -146,7 +139,7 @@ export class MultiHeadAttention {
 
   /** The K/V head each query head reads: h / (heads / kvHeads), as the core's operator does. */
   kvHeadOf() {
-    const { heads, kvHeads } = this.config;
+    const { heads, kvHeads = heads } = this.config;
     return Array.from({ length: heads }, (_, h) => Math.floor(h / (heads / kvHeads)));
   }
 
@@ -292,7 +285,7 @@ export class MultiHeadAttention {
 
   // A row's shape with this layer's sizes for the table's dimension symbols.
   #shapeOf(row) {
-    const { batch, tokens, dModel, heads, headDim, concatWidth, kvHeads, kvConcatWidth } = this.config;
+    const { batch, tokens, dModel, heads, headDim, concatWidth, kvHeads = heads } = this.config;
     const sizes = {
       B: batch,
       T: tokens,
@@ -301,7 +294,7 @@ export class MultiHeadAttention {
       hd: headDim,
       C: concatWidth,
       Hkv: kvHeads,
-      Ckv: kvConcatWidth,
+      Ckv: kvHeads * headDim,
     };
     return row.shape.map((symbol) => sizes[symbol]);
   }

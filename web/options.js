@@ -114,7 +114,7 @@ function givenOptions(what, table, options, { aliases = {}, ignored = new Set() 
 // createAttention: this derived value of a layer's own config is accepted (and ignored), so a
 // config can be passed back in as it is; these options' 0 in the core means "not given", so from
 // JavaScript they are left out instead.
-const DERIVED_KEYS = new Set(['concatWidth', 'kvConcatWidth']);
+const DERIVED_KEYS = new Set(['concatWidth']);
 const LEFT_OUT_AS_ZERO = new Set(['headDim', 'memoryBudget', 'kvHeads']);
 
 /**

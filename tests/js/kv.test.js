@@ -41,7 +41,7 @@ test.each([4, 2, 1])(
     const config = { batch: 2, tokens: 7, dModel: 12, heads: 4, kvHeads, bias: true, causal: true, seed: 4 };
     const layer = hw.createAttention(config);
     expect(layer.config.kvHeads).toBe(kvHeads);
-    expect(layer.config.kvConcatWidth).toBe(kvHeads * 3);
+    expect(hw.createAttention({ heads: 2 }).config.kvHeads).toBeUndefined(); // left out: heads
     const w = layer.getWeights();
     expect(w.wk.length).toBe(12 * kvHeads * 3);
     expect(w.bv.length).toBe(kvHeads * 3);
