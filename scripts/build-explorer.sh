@@ -12,9 +12,10 @@ echo "explorer bundle: $bundle ($(stat -c %s "$bundle") bytes, $(gzip -9c "$bund
 # The checkpoints the Learn panel and the heads panel show, each as a classic script beside the bundle (a
 # page opened from file:// cannot fetch the JSON files): web/explorer/standalone.js loads them.
 node --input-type=module -e '
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 mkdirSync("web/build/explorer/checkpoints", { recursive: true });
-for (const name of ["induction-1-layer", "induction-2-layers", "verb-noun-1-head", "verb-noun-2-heads"]) {
+const names = readdirSync("web/checkpoints").filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5));
+for (const name of names) {
   const json = readFileSync(`web/checkpoints/${name}.json`, "utf8");
   JSON.parse(json); // a checkpoint file that is not JSON fails the build here
   const detail = `{ detail: ${json.trim()} }`;

@@ -1,6 +1,7 @@
 // Trained models shipped with the package: web/checkpoints/<name>.json, written by
 // scripts/make-checkpoints.sh with the native trainer and fixed seeds. A checkpoint holds the
-// trainer options, the weights (float32 little-endian, base64, in buffer order), the held-out
+// trainer options, the weights (float32 little-endian, base64, in buffer order; with
+// "weightsEncoding": "float16", IEEE half precision little-endian, half the size), the held-out
 // evaluation and role scores measured at the end, the first batch losses and a curve.
 // Use it through Headwise.loadCheckpoint().
 import { readFileInNode } from './core-loader.js';
@@ -16,6 +17,7 @@ const CHECKPOINT_URLS = {
   'induction-2-layers': () => new URL('./checkpoints/induction-2-layers.json', import.meta.url),
   'verb-noun-1-head': () => new URL('./checkpoints/verb-noun-1-head.json', import.meta.url),
   'verb-noun-2-heads': () => new URL('./checkpoints/verb-noun-2-heads.json', import.meta.url),
+  'story-4-heads': () => new URL('./checkpoints/story-4-heads.json', import.meta.url),
 };
 
 /** The checkpoints in web/checkpoints/, by name. */
@@ -38,18 +40,35 @@ async function readCheckpoint(name) {
   return response.json();
 }
 
+// Bytes per weight, and the value at a byte offset, of each encoding.
+const ENCODINGS = {
+  float32: { bytes: 4, read: (view, at) => view.getFloat32(at, true) },
+  float16: { bytes: 2, read: (view, at) => halfToFloat(view.getUint16(at, true)) },
+};
+
+/** The IEEE binary16 value of 16 bits (exact in a float32). */
+export function halfToFloat(bits) {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exponent = (bits >> 10) & 31;
+  const mantissa = bits & 1023;
+  if (exponent === 0) return sign * mantissa * 2 ** -24;
+  if (exponent === 31) return mantissa ? NaN : sign * Infinity;
+  return sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
+}
+
 /**
  * The weights of a checkpoint as one Float32Array (buffer order). The text's length is checked
  * first (base64: 4 characters per 3 bytes), then its characters, then each value as decoded, so
  * a huge declared size or a huge string is refused before anything is decoded.
  */
-export function checkpointWeights({ weights: text, parameterCount }) {
-  const bytes = 4 * parameterCount;
+export function checkpointWeights({ weights: text, parameterCount, weightsEncoding = 'float32' }) {
+  const encoding = ENCODINGS[weightsEncoding];
+  const bytes = encoding.bytes * parameterCount;
   const length = 4 * Math.ceil(bytes / 3);
   if (text.length !== length) {
     const cut = text.length % 4 !== 0 ? ', not a whole number of base64 groups of 4 (cut?)' : '';
     throw new RangeError(
-      `checkpoint.weights has ${text.length} characters${cut}; ${bytes} bytes (parameterCount x 4) ` +
+      `checkpoint.weights has ${text.length} characters${cut}; ${bytes} bytes (parameterCount x ${encoding.bytes}) ` +
         `are ${length} characters of base64`,
     );
   }
@@ -61,7 +80,7 @@ export function checkpointWeights({ weights: text, parameterCount }) {
   for (let i = 0; i < binary.length; i += 1) view.setUint8(i, binary.charCodeAt(i));
   const values = new Float32Array(parameterCount);
   for (let i = 0; i < values.length; i += 1) {
-    values[i] = view.getFloat32(4 * i, true);
+    values[i] = encoding.read(view, encoding.bytes * i);
     if (!(Math.abs(values[i]) <= TRAINABLE_RANGE)) {
       throw new RangeError(
         `checkpoint.weights[${i}] is ${values[i]}: a checkpoint's weights lie within +-${TRAINABLE_RANGE}, ` +
@@ -85,6 +104,8 @@ const METADATA = {
   firstLosses: (v) => Array.isArray(v) && v.every((x) => typeof x === 'number'),
   curve: Array.isArray,
   weightHashes: Array.isArray,
+  weightsEncoding: (v) => Object.hasOwn(ENCODINGS, v),
+  ablation: Array.isArray,
 };
 
 // A checkpoint is JSON: everything but its weights is copied into plain frozen data before anything
@@ -191,7 +212,7 @@ export async function loadCheckpointWith(createTrainer, source) {
     if (count !== rest.parameterCount) {
       throw new RangeError(`checkpoint holds ${rest.parameterCount} parameters, its options' model has ${count}`);
     }
-    const values = checkpointWeights({ weights: text, parameterCount: count });
+    const values = checkpointWeights({ weights: text, parameterCount: count, weightsEncoding: rest.weightsEncoding });
     const weights = {};
     let at = 0;
     trainer.parameters.forEach(({ name }, i) => {

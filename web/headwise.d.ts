@@ -616,8 +616,8 @@ export interface PooledTrainer {
   sequenceIds(sequence: string | ReadonlyArray<string | number>): number[];
   /** n updates, each split across the workers; as Trainer.step(n). */
   step(n?: number): Promise<TrainResult>;
-  /** The held-out set's loss and accuracy, computed in a worker. */
-  evaluate(): Promise<TrainResult>;
+  /** The held-out set's loss and accuracy (zeroHeads: as Trainer.evaluate), computed in a worker. */
+  evaluate(options?: { zeroHeads?: ReadonlyArray<{ layer: number; head: number }> }): Promise<TrainResult>;
   /** { step, heldOut: evaluate(), roles: roleScores() }, computed in a worker. */
   measure(): Promise<{ step: number; heldOut: TrainResult; roles: HeadRoleScores[][] }>;
   /** Every block's attention on one sequence, computed in a worker. */
@@ -674,7 +674,7 @@ export class WorkerTrainer {
   /** The most steps one step(n) may ask for (in a worker one request's limit; on the page one call's). */
   readonly maxStepsPerCall: number;
   step(n?: number): Promise<TrainResult>;
-  evaluate(): Promise<TrainResult>;
+  evaluate(options?: { zeroHeads?: ReadonlyArray<{ layer: number; head: number }> }): Promise<TrainResult>;
   measure(): Promise<{ step: number; heldOut: TrainResult; roles: HeadRoleScores[][] }>;
   attention(sequence: string | ReadonlyArray<string | number>): Promise<{
     tokens: string[];

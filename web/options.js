@@ -38,14 +38,21 @@ export function attentionOptionTableOf(core) {
 
 /**
  * The trainer's table: { options: [{ name, type, min, max, default, choices, about }],
- * maxMultiplyAddsPerCall, byName }.
+ * maxMultiplyAddsPerCall, taskDefaults: { [task]: { evalSize } }, byName }.
  */
 export function trainerOptionTableOf(core) {
   return optionTable(
     core,
     'trainerOptionTable',
     (raw) => raw.options,
-    (raw, options, byName) => ({ options, maxMultiplyAddsPerCall: raw.maxMultiplyAddsPerCall, byName }),
+    (raw, options, byName) => ({
+      options,
+      maxMultiplyAddsPerCall: raw.maxMultiplyAddsPerCall,
+      taskDefaults: Object.freeze(
+        Object.fromEntries(Object.entries(raw.taskDefaults).map(([task, d]) => [task, Object.freeze({ ...d })])),
+      ),
+      byName,
+    }),
   );
 }
 
@@ -151,7 +158,10 @@ export function coreOptions(c) {
 // The trainer: options of an earlier release, still accepted: variant 'verb-noun' | 'verb' names the task.
 const TRAINER_ALIASES = Object.freeze({ variant: 'task' });
 
-/** The trainer's options: every one filled in (defaults from the core) and checked; frozen. */
+/**
+ * The trainer's options: every one filled in (defaults from the core; evalSize left out or 0 is
+ * the task's own, table.taskDefaults) and checked; frozen.
+ */
 export function normalizeTrainerOptions(table, options = {}) {
   const given = givenOptions('trainer options', table, options, { aliases: TRAINER_ALIASES });
   if (Object.hasOwn(options, 'variant')) {
@@ -164,6 +174,7 @@ export function normalizeTrainerOptions(table, options = {}) {
   const out = {};
   for (const row of table.options)
     out[row.name] = checkValue(row, Object.hasOwn(given, row.name) ? given[row.name] : row.default);
+  if (out.evalSize === 0) out.evalSize = table.taskDefaults[out.task].evalSize;
   if (out.headDim === 0 && out.dModel % out.heads !== 0) {
     throw new RangeError(`dModel (${out.dModel}) must be a multiple of heads (${out.heads}), or give headDim`);
   }

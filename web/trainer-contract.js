@@ -1,13 +1,107 @@
 // The one trainer contract. Trainer (this thread, web/trainer.js), WorkerTrainer (a trainer worker,
 // web/pool/worker-trainer.js) and PooledTrainer (data-parallel over a pool, web/pool/data-parallel.js)
 // offer the same members, with the checks and errors of this file:
-//   options, task, steps, disposed, stepMultiplyAdds, maxStepsPerCall,
-//   step(n), evaluate(), measure(), attention(sequence), sequenceIds(sequence),
-//   getWeights(), setWeights(weights), dispose().
-// Trainer answers at once; the other two answer with promises (their refusals are rejections).
-// tests/js/trainer-contract.js is the one suite that holds all three to it.
+//   options, task, parameters, steps, disposed, stepMultiplyAdds, maxStepsPerCall,
+//   step(n), evaluate({ zeroHeads }), measure(), attention(sequence), sequenceIds(sequence),
+//   getWeights(), setWeights(weights), dispose()
+// (TRAINER_MEMBERS). Trainer answers at once; the other two answer with promises (their refusals
+// are rejections). tests/js/trainer-contract.js is the one suite that holds all three to it.
 import { describe, floatArrayArgument } from './arguments.js';
 import { HeadwiseError } from './errors.js';
+
+/** Every trainer's members: its properties and its methods. */
+export const TRAINER_MEMBERS = Object.freeze({
+  properties: Object.freeze([
+    'options',
+    'task',
+    'parameters',
+    'steps',
+    'disposed',
+    'stepMultiplyAdds',
+    'maxStepsPerCall',
+  ]),
+  methods: Object.freeze([
+    'step',
+    'evaluate',
+    'measure',
+    'attention',
+    'sequenceIds',
+    'getWeights',
+    'setWeights',
+    'dispose',
+  ]),
+});
+
+// The members a trainer off this thread reads from what describes it (the worker's answer to its
+// creation, or the calling thread's Trainer): the same in every such trainer, so defined once.
+const DESCRIBED_MEMBERS = Object.freeze(['options', 'task', 'parameters', 'stepMultiplyAdds']);
+const DESCRIPTION = Symbol('description');
+
+/**
+ * The base of WorkerTrainer and PooledTrainer: options, task, parameters and stepMultiplyAdds read
+ * from `description()` (an object that has them), one getter each, made from DESCRIBED_MEMBERS.
+ */
+export class DescribedTrainer {
+  constructor(description) {
+    Object.defineProperty(this, DESCRIPTION, { value: description });
+  }
+}
+for (const name of DESCRIBED_MEMBERS) {
+  if (!TRAINER_MEMBERS.properties.includes(name)) throw new Error(`${name} is not a trainer member`);
+  Object.defineProperty(DescribedTrainer.prototype, name, {
+    get() {
+      return this[DESCRIPTION]()[name];
+    },
+    configurable: true,
+  });
+}
+
+const EVALUATE_KEYS = ['zeroHeads'];
+
+/**
+ * evaluate()'s options checked against the model's sizes ({ layers, heads }): the heads to zero,
+ * as a flat Int32Array of (layer, head) pairs (empty: none). Every trainer checks with this.
+ */
+export function zeroHeadsArgument(options, { layers, heads }) {
+  if (options === undefined) return new Int32Array(0);
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`evaluate's options must be an object such as { zeroHeads }, got ${describe(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!EVALUATE_KEYS.includes(key))
+      throw new TypeError(`unknown evaluate option ${describe(key)} (known: zeroHeads)`);
+  }
+  const zeroHeads = options.zeroHeads === undefined ? [] : options.zeroHeads;
+  if (!Array.isArray(zeroHeads))
+    throw new TypeError(`zeroHeads must be an array of { layer, head }, got ${describe(zeroHeads)}`);
+  if (zeroHeads.length > layers * heads) {
+    throw new RangeError(`zeroHeads holds ${zeroHeads.length} heads, more than the model's ${layers * heads}`);
+  }
+  const pairs = new Int32Array(2 * zeroHeads.length);
+  zeroHeads.forEach((z, i) => {
+    if (z === null || typeof z !== 'object')
+      throw new TypeError(`zeroHeads[${i}] must be { layer, head }, got ${describe(z)}`);
+    for (const [key, count] of [
+      ['layer', layers],
+      ['head', heads],
+    ]) {
+      const v = z[key];
+      if (!Number.isInteger(v) || v < 0 || v >= count) {
+        throw new RangeError(
+          `zeroHeads[${i}].${key} must be a whole number from 0 to ${count - 1}, got ${describe(v)}`,
+        );
+      }
+    }
+    pairs[2 * i] = z.layer;
+    pairs[2 * i + 1] = z.head;
+  });
+  return pairs;
+}
+
+/** zeroHeadsArgument's pairs back as evaluate()'s option: [{ layer, head }]. */
+export function zeroHeadsOf(pairs) {
+  return Array.from({ length: pairs.length / 2 }, (_, i) => ({ layer: pairs[2 * i], head: pairs[2 * i + 1] }));
+}
 
 /** Most text a sequence given as a string may hold per token (checked before it is split). */
 const CHARACTERS_PER_TOKEN = 64;

@@ -12,6 +12,7 @@ import {
   stepCount,
   weightsArgument,
   WEIGHTS_FORMAT,
+  zeroHeadsArgument,
 } from './trainer-contract.js';
 import { normalizeTrainerOptions, trainerOptionTableOf as optionTableOf } from './options.js';
 
@@ -22,30 +23,6 @@ export const TRAINABLE_RANGE = 2 ** 10;
 
 const registries = new WeakMap();
 
-// [{ layer, head }] as a flat Int32Array of pairs, each checked against the model's sizes.
-function zeroHeadPairs(zeroHeads, layers, heads) {
-  if (!Array.isArray(zeroHeads))
-    throw new TypeError(`zeroHeads must be an array of { layer, head }, got ${describe(zeroHeads)}`);
-  const pairs = new Int32Array(2 * zeroHeads.length);
-  zeroHeads.forEach((z, i) => {
-    if (z === null || typeof z !== 'object')
-      throw new TypeError(`zeroHeads[${i}] must be { layer, head }, got ${describe(z)}`);
-    for (const [key, count] of [
-      ['layer', layers],
-      ['head', heads],
-    ]) {
-      const v = z[key];
-      if (!Number.isInteger(v) || v < 0 || v >= count) {
-        throw new RangeError(
-          `zeroHeads[${i}].${key} must be a whole number from 0 to ${count - 1}, got ${describe(v)}`,
-        );
-      }
-    }
-    pairs[2 * i] = z.layer;
-    pairs[2 * i + 1] = z.head;
-  });
-  return pairs;
-}
 function registryFor(core) {
   let registry = registries.get(core);
   if (!registry) {
@@ -243,9 +220,10 @@ export class Trainer {
    * candidateRows). zeroHeads: [{ layer, head }] (from 0) whose context is zeroed before W_out
    * for this evaluation only (ablation: which skill falls without them).
    */
-  evaluate({ zeroHeads = [] } = {}) {
-    const pairs = zeroHeadPairs(zeroHeads, this.options.layers, this.options.heads);
-    return this.#checked(this.#core.call('trainerEvaluate', this.#live(), pairs));
+  evaluate(options) {
+    const handle = this.#live();
+    const pairs = zeroHeadsArgument(options, this.options);
+    return this.#checked(this.#core.call('trainerEvaluate', handle, pairs));
   }
 
   /** { step, heldOut: evaluate(), roles: roleScores() }: the Learn panel's curve point. */

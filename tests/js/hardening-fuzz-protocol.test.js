@@ -145,6 +145,13 @@ const FIELDS = {
     if (chance(0.05)) t[pick(Object.keys(t).concat('a'))] = HOSTILE();
     return t;
   },
+  zeroHeads: () => {
+    if (chance(0.5)) return undefined;
+    const n = chance(0.9) ? 2 * int(3) : pick([1, 3, MAX_IDS + 2]);
+    const pairs = new Int32Array(n);
+    for (let i = 0; i < n; i += 1) pairs[i] = chance(0.9) ? int(3) : pick([-1, 2 ** 31 - 1]);
+    return chance(0.95) ? pairs : HOSTILE();
+  },
   batchState: () => (chance(0.9) ? int(2 ** 32) : pick([2 ** 32, -1, 1.5, HOSTILE()])),
   from: () => (chance(0.9) ? int(3) : HOSTILE()),
   to: (m) => (chance(0.9) ? (Number.isSafeInteger(m.from) ? m.from : 0) + 1 + int(3) : HOSTILE()),

@@ -210,3 +210,27 @@ describe('ablation', () => {
     expect(story.evaluate().loss).toBe(before);
   });
 });
+
+test("evalSize left out is the task's own (the core's table): every task's default trainer is made", () => {
+  const row = hw.trainerOptions().find((r) => r.name === 'evalSize');
+  expect([row.min, row.default]).toEqual([0, 0]);
+  const want = { 'verb-noun': 2048, verb: 2048, order: 2048, induction: 512, story: 400 };
+  for (const task of hw.tasks().map((t) => t.name)) {
+    for (const given of [{}, { evalSize: 0 }]) {
+      const t = hw.createTrainer({ task, ...given });
+      expect(t.options.evalSize, task).toBe(want[task]);
+      expect(t.heldOutSequence(want[task] - 1).ids.length).toBe(t.task.tokens);
+      expect(() => t.heldOutSequence(want[task])).toThrow(RangeError);
+      t.dispose();
+    }
+  }
+  // The model the README's pool block trains, and the lecture's 2-layer one, with the defaults.
+  for (const task of ['induction', 'story']) {
+    const t = hw.createTrainer({ task, layers: 2, heads: 4, dModel: 64, mlpWidth: 0 });
+    expect(t.evaluate().loss).toBeGreaterThan(0);
+    t.dispose();
+  }
+  // Given, it is kept, and 2048 of the story's sequences are still refused, saying why.
+  expect(hw.createTrainer({ task: 'story', evalSize: 3, dModel: 16, heads: 2 }).options.evalSize).toBe(3);
+  expect(() => hw.createTrainer({ task: 'story', evalSize: 2048 })).toThrow(/choose a smaller evalSize/);
+}, 120_000);

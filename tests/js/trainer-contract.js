@@ -7,6 +7,7 @@
 // the same assertions.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { HeadwiseError } from '../../web/errors.js';
+import { TRAINER_MEMBERS } from '../../web/trainer-contract.js';
 
 // The induction task's model, small: 2 attention-only layers, a batch of 6.
 export const CONTRACT_OPTIONS = Object.freeze({
@@ -90,18 +91,8 @@ export function describeTrainerContract(name, setup) {
       expect([t.steps, t.disposed]).toEqual([0, false]);
       expect(t.stepMultiplyAdds).toBeCloseTo(reference.stepMultiplyAdds, -1);
       expect(Number.isInteger(t.maxStepsPerCall) && t.maxStepsPerCall >= 1).toBe(true);
-      for (const method of [
-        'step',
-        'evaluate',
-        'measure',
-        'attention',
-        'sequenceIds',
-        'getWeights',
-        'setWeights',
-        'dispose',
-      ]) {
-        expect(typeof t[method], method).toBe('function');
-      }
+      for (const method of TRAINER_MEMBERS.methods) expect(typeof t[method], method).toBe('function');
+      for (const property of TRAINER_MEMBERS.properties) expect(t[property], property).toBeDefined();
     });
 
     test('step(n): the mean of n batches, as the Trainer on this thread', async () => {
@@ -162,6 +153,48 @@ export function describeTrainerContract(name, setup) {
       const roles = local.roleScores();
       expect(m.roles.map((layer) => layer.length)).toEqual(roles.map((layer) => layer.length));
       if (env.tolerance === 0) expect(m.roles).toEqual(roles);
+      local.dispose();
+    });
+
+    test('evaluate({ zeroHeads }): the ablated held-out set, as the Trainer; bad ones refused alike', async () => {
+      const t = await create();
+      await t.step(3);
+      const local = env.hw.createTrainer(CONTRACT_OPTIONS);
+      local.step(3);
+      const heads = [{ layer: 1, head: 0 }];
+      const ablated = await t.evaluate({ zeroHeads: heads });
+      const want = local.evaluate({ zeroHeads: heads });
+      expectClose(ablated.loss, want.loss, env.tolerance, 'ablated held-out loss');
+      expect(ablated.step).toBe(3);
+      const whole = await t.evaluate({ zeroHeads: [] });
+      expectClose(whole.loss, local.evaluate().loss, env.tolerance, 'held-out loss, nothing zeroed');
+      expect(Math.abs(ablated.loss - whole.loss), 'zeroing a head changes the loss').toBeGreaterThan(1e-4);
+      const refusals = [
+        'x',
+        null,
+        [],
+        { zeroHeads: { layer: 0, head: 0 } },
+        { zeroHeads: [{ layer: 2, head: 0 }] },
+        { zeroHeads: [{ layer: 0, head: -1 }] },
+        { zeroHeads: [{ layer: 0, head: 0.5 }] },
+        { zeroHeads: [null] },
+        { zeroHeads: null },
+        { zeroHeads: new Array(1e6).fill({ layer: 0, head: 0 }) },
+        { zeroHead: [] },
+      ];
+      for (const bad of refusals) {
+        let expected;
+        try {
+          local.evaluate(bad);
+        } catch (error) {
+          expected = error;
+        }
+        expect(expected, `the Trainer refuses ${JSON.stringify(bad)?.slice(0, 60)}`).toBeDefined();
+        const error = await errorOf(() => t.evaluate(bad));
+        expect(error).toBeInstanceOf(expected.constructor);
+        expect(error.message).toBe(expected.message);
+      }
+      expect(t.steps).toBe(3);
       local.dispose();
     });
 
@@ -238,6 +271,7 @@ export function describeTrainerContract(name, setup) {
       for (const call of [
         () => t.step(1),
         () => t.evaluate(),
+        () => t.evaluate({ zeroHeads: 'not checked: the trainer is gone' }),
         () => t.measure(),
         () => t.attention(ids),
         () => t.getWeights(),

@@ -3,9 +3,11 @@
 // FNV-1a hash is recorded at step kEarlyStep and at the end, and `verify` re-trains every model
 // for kEarlyStep steps and prints those hashes (tests/js/checkpoints.test.js compares them).
 // A checkpoint holds the options (JavaScript names), the weights (the value buffer, float32
-// little-endian, base64), the final held-out evaluation and role scores, the first batch losses
-// (the wasm trainer must reproduce them) and a curve every kCurveEvery steps.
-// Usage: make_checkpoints write DIR | make_checkpoints verify
+// little-endian, base64; or, where the model says so, rounded to float16, "weightsEncoding":
+// "float16", and then evaluated as rounded), the final held-out evaluation and role scores, the
+// first batch losses (the wasm trainer must reproduce them) and a curve every curve_every steps.
+// The last weight hash is of the weights as shipped (float32 values, rounded ones where float16).
+// Usage: make_checkpoints write DIR [NAME...] (only those models) | make_checkpoints verify
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -28,6 +30,9 @@ struct Model {
   const char* about;
   TrainerOptions options;
   long steps;
+  long curve_every = kCurveEvery;
+  bool float16 = false;   // weights shipped as IEEE half precision (half the size)
+  bool ablation = false;  // records the evaluation with each head zeroed alone
 };
 
 std::vector<Model> models() {
@@ -41,12 +46,20 @@ std::vector<Model> models() {
   verb_noun.seed = 2;
   TrainerOptions one_head = verb_noun, two_heads = verb_noun;
   one_head.heads = 1, two_heads.heads = 2;
+  // The lecture's sentence (docs/story.md): one attention-only layer of 4 heads of 16, seed 1,
+  // the run that reaches >= 0.99 on every probe by step 3000 (evalSize: the task's own).
+  TrainerOptions story;
+  story.task = "story";
+  story.layers = 1, story.heads = 4, story.d_model = 64, story.mlp = 0, story.seed = 1;
   return {
       {"induction-1-layer", "one attention-only layer of 4 heads on the induction task", one, 2000},
       {"induction-2-layers", "two attention-only layers of 4 heads on the induction task", two,
        2000},
       {"verb-noun-1-head", "one head on the latest verb and latest noun", one_head, 2000},
       {"verb-noun-2-heads", "two heads on the latest verb and latest noun", two_heads, 2000},
+      {"story-4-heads",
+       "one attention-only layer of 4 heads on the story task (pronouns, agreement, names)", story,
+       3000, 250, true, true},
   };
 }
 
@@ -59,14 +72,33 @@ std::string fnv1a64(const float* p, std::size_t n) {
   return text;
 }
 
-std::string base64(const float* p, std::size_t n) {
-  static const char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::vector<unsigned char> b(n * 4);
-  for (std::size_t i = 0; i < n; ++i) {
-    std::uint32_t u;
-    std::memcpy(&u, p + i, 4);
-    for (int k = 0; k < 4; ++k) b[4 * i + k] = static_cast<unsigned char>(u >> (8 * k));
+// IEEE binary16 nearest to v (ties to even); finite weights of the trainable range only.
+std::uint16_t to_half(float v) {
+  std::uint32_t u;
+  std::memcpy(&u, &v, 4);
+  const std::uint32_t sign = (u >> 16) & 0x8000u;
+  const float a = std::fabs(v);
+  if (a < 6.103515625e-05f) {  // subnormal half: a multiple of 2^-24
+    return static_cast<std::uint16_t>(sign | std::uint32_t(std::nearbyint(a * 16777216.0f)));
   }
+  std::uint32_t m = u & 0x7fffffffu;
+  const std::uint32_t lower = m & 0x1fffu, keep = (m >> 13) & 1u;
+  m >>= 13;
+  if (lower > 0x1000u || (lower == 0x1000u && keep)) ++m;  // carries into the exponent if due
+  return static_cast<std::uint16_t>(sign | (m - ((127 - 15) << 10)));
+}
+
+float from_half(std::uint16_t h) {
+  const std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16, e = (h >> 10) & 31u, m = h & 1023u;
+  if (e == 0) return (sign ? -1.0f : 1.0f) * float(m) / 16777216.0f;
+  const std::uint32_t u = sign | ((e + 127 - 15) << 23) | (m << 13);
+  float v;
+  std::memcpy(&v, &u, 4);
+  return v;
+}
+
+std::string base64_bytes(const std::vector<unsigned char>& b) {
+  static const char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
   for (std::size_t i = 0; i < b.size(); i += 3) {
     const std::uint32_t v = (std::uint32_t(b[i]) << 16) |
@@ -80,11 +112,33 @@ std::string base64(const float* p, std::size_t n) {
   return out;
 }
 
+// The weights rounded to float16 in place; their half bits, little-endian, as base64.
+std::string round_to_half(float* p, std::size_t n) {
+  std::vector<unsigned char> b(n * 2);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint16_t h = to_half(p[i]);
+    p[i] = from_half(h);
+    b[2 * i] = static_cast<unsigned char>(h & 255u);
+    b[2 * i + 1] = static_cast<unsigned char>(h >> 8);
+  }
+  return base64_bytes(b);
+}
+
 std::string number(double v, const char* format = "%.17g") {
   if (!std::isfinite(v)) return "null";
   char text[40];
   std::snprintf(text, sizeof text, format, v);
   return text;
+}
+
+std::string base64(const float* p, std::size_t n) {
+  std::vector<unsigned char> b(n * 4);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t u;
+    std::memcpy(&u, p + i, 4);
+    for (int k = 0; k < 4; ++k) b[4 * i + k] = static_cast<unsigned char>(u >> (8 * k));
+  }
+  return base64_bytes(b);
 }
 
 std::string options_json(const TrainerOptions& o) {
@@ -105,7 +159,11 @@ std::string evaluation_json(const Evaluation& e, const Trainer& t, const char* f
   for (std::size_t g = 0; g < e.groups.size(); ++g) {
     out += std::string(g ? ", " : "") + "\"" + t.task().groups[g] +
            "\": {\"loss\": " + number(e.groups[g].loss, format) +
-           ", \"accuracy\": " + number(e.groups[g].accuracy, format) + "}";
+           ", \"accuracy\": " + number(e.groups[g].accuracy, format) +
+           (e.groups[g].candidate_rows
+                ? ", \"candidateAccuracy\": " + number(e.groups[g].candidate_accuracy, format)
+                : std::string()) +
+           "}";
   }
   return out + "}}";
 }
@@ -154,33 +212,48 @@ void write(const Model& m, const std::string& dir) {
     loss_sum += e.loss;
     if (i <= kFirstLosses) first_losses += (i > 1 ? ", " : "") + number(e.loss);
     if (i == kEarlyStep) early = weight_hash(*t);
-    if (i % kCurveEvery) continue;
+    if (i % m.curve_every) continue;
     curve += std::string(curve.empty() ? "" : ",\n    ") + "{\"step\": " + std::to_string(i) +
-             ", \"loss\": " + number(loss_sum / kCurveEvery, "%.5g") +
+             ", \"loss\": " + number(loss_sum / m.curve_every, "%.5g") +
              ", \"heldOut\": " + evaluation_json(t->evaluate(), *t, "%.5g") +
              ", \"roles\": " + roles_json(t->role_scores(), t->task(), "%.4g", false) + "}";
     loss_sum = 0;
   }
-  const Evaluation e = t->evaluate();
-  const HeadRoleScores roles = t->role_scores();
   const std::size_t n = t->model().parameter_count();
-  const float* w = t->model().buffer(headwise::layers::Slot::kValue);
+  float* w = t->model().buffer(headwise::layers::Slot::kValue);
+  const std::string weights = m.float16 ? round_to_half(w, n) : base64(w, n);
+  const Evaluation e = t->evaluate();  // of the weights as shipped
+  const HeadRoleScores roles = t->role_scores();
+  // [{ "layer", "head", "evaluation" }]: each head zeroed alone (Trainer::evaluate_ablated).
+  std::string ablation;
+  for (std::size_t l = 0; m.ablation && l < roles.scores.size(); ++l) {
+    for (std::size_t h = 0; h < roles.scores[l].size(); ++h) {
+      Evaluation a;
+      const headwise::Status s = t->evaluate_ablated({{l, h}}, &a);
+      if (!s.is_ok()) std::fprintf(stderr, "%s: %s\n", m.name, s.message().c_str()), std::exit(1);
+      ablation += std::string(ablation.empty() ? "" : ",\n    ") +
+                  "{\"layer\": " + std::to_string(l) + ", \"head\": " + std::to_string(h) +
+                  ", \"evaluation\": " + evaluation_json(a, *t, "%.17g") + "}";
+    }
+  }
+  if (!ablation.empty()) ablation = "\n  \"ablation\": [\n    " + ablation + "\n  ],";
   const std::string path = dir + "/" + m.name + ".json";
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) std::fprintf(stderr, "cannot write %s\n", path.c_str()), std::exit(1);
-  std::fprintf(f,
-               "{\n  \"format\": \"headwise-checkpoint/1\",\n  \"name\": \"%s\",\n"
-               "  \"about\": \"%s\",\n  \"command\": \"bash scripts/make-checkpoints.sh\",\n"
-               "  \"options\": %s,\n  \"steps\": %ld,\n"
-               "  \"weightHashes\": [{\"step\": %ld, \"fnv1a64\": \"%s\"}, "
-               "{\"step\": %ld, \"fnv1a64\": \"%s\"}],\n"
-               "  \"evaluation\": %s,\n  \"roles\": %s,\n  \"firstLosses\": [%s],\n"
-               "  \"curve\": [\n    %s\n  ],\n"
-               "  \"parameterCount\": %zu,\n  \"weights\": \"%s\"\n}\n",
-               m.name, m.about, options_json(m.options).c_str(), m.steps, kEarlyStep, early.c_str(),
-               m.steps, weight_hash(*t).c_str(), evaluation_json(e, *t, "%.17g").c_str(),
-               roles_json(roles, t->task(), "%.17g", true).c_str(), first_losses.c_str(),
-               curve.c_str(), n, base64(w, n).c_str());
+  std::fprintf(
+      f,
+      "{\n  \"format\": \"headwise-checkpoint/1\",\n  \"name\": \"%s\",\n"
+      "  \"about\": \"%s\",\n  \"command\": \"bash scripts/make-checkpoints.sh\",\n"
+      "  \"options\": %s,\n  \"steps\": %ld,\n"
+      "  \"weightHashes\": [{\"step\": %ld, \"fnv1a64\": \"%s\"}, "
+      "{\"step\": %ld, \"fnv1a64\": \"%s\"}],\n"
+      "  \"evaluation\": %s,\n  \"roles\": %s,\n  \"firstLosses\": [%s],\n"
+      "  \"curve\": [\n    %s\n  ],\n"
+      "  \"parameterCount\": %zu,%s%s\n  \"weights\": \"%s\"\n}\n",
+      m.name, m.about, options_json(t->options()).c_str(), m.steps, kEarlyStep, early.c_str(),
+      m.steps, weight_hash(*t).c_str(), evaluation_json(e, *t, "%.17g").c_str(),
+      roles_json(roles, t->task(), "%.17g", true).c_str(), first_losses.c_str(), curve.c_str(), n,
+      ablation.c_str(), m.float16 ? "\n  \"weightsEncoding\": \"float16\"," : "", weights.c_str());
   std::fclose(f);
   std::printf("%s: %ld steps, held-out loss %.6f accuracy %.6f", m.name, m.steps, e.loss,
               e.accuracy);
@@ -198,13 +271,17 @@ void write(const Model& m, const std::string& dir) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool writing = argc == 3 && std::strcmp(argv[1], "write") == 0;
+  const bool writing = argc >= 3 && std::strcmp(argv[1], "write") == 0;
   if (!writing && !(argc == 2 && std::strcmp(argv[1], "verify") == 0)) {
-    std::fprintf(stderr, "usage: %s write DIR | %s verify\n", argv[0], argv[0]);
+    std::fprintf(stderr, "usage: %s write DIR [NAME...] | %s verify\n", argv[0], argv[0]);
     return 2;
   }
   if (writing) {
-    for (const Model& m : models()) write(m, argv[2]);
+    for (const Model& m : models()) {
+      bool asked = argc == 3;
+      for (int i = 3; i < argc; ++i) asked = asked || std::strcmp(argv[i], m.name) == 0;
+      if (asked) write(m, argv[2]);
+    }
     return 0;
   }
   // { name: hash after kEarlyStep steps }

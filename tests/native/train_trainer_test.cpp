@@ -324,6 +324,39 @@ TEST(TrainTrainer, RefusesBadOptionsAndBudgets) {
             std::string::npos);
 }
 
+// evalSize left at 0 is the task's own (Task::eval_size): every task's default trainer evaluates
+// within one call's limit, and the story and induction tasks' 2-layer, 4-head models of width 64
+// too; the story task's model with 2048 sequences asked for is refused.
+TEST(TrainTrainer, EvalSizeLeftAtZeroIsTheTasksOwnAndFitsOneCall) {
+  std::unique_ptr<Trainer> t;
+  for (const tasks::Task* const* task = tasks::task_list(); *task; ++task) {
+    TrainerOptions o;
+    o.task = (*task)->name;
+    ASSERT_EQ(o.eval_size, 0);
+    const Status s = Trainer::create(o, kNoLimit, &t);
+    ASSERT_TRUE(s.is_ok()) << o.task << ": " << s.message();
+    EXPECT_EQ(t->options().eval_size, (*task)->eval_size) << o.task;
+    EXPECT_EQ(with_task_defaults(o, **task).eval_size, (*task)->eval_size);
+    EXPECT_LE(t->evaluation_multiply_adds(), kMaxMultiplyAddsPerCall) << o.task;
+  }
+  EXPECT_EQ(tasks::find_task("verb-noun")->eval_size, 2048);
+  EXPECT_EQ(tasks::find_task("story")->eval_size, 400);
+  EXPECT_EQ(tasks::find_task("induction")->eval_size, 512);
+  for (const char* name : {"story", "induction"}) {
+    TrainerOptions o;
+    o.task = name, o.layers = 2, o.heads = 4, o.d_model = 64, o.mlp = 0;
+    ASSERT_TRUE(Trainer::create(o, kNoLimit, &t).is_ok()) << name;
+    EXPECT_LE(t->evaluation_multiply_adds(), kMaxMultiplyAddsPerCall) << name;
+  }
+  TrainerOptions o;
+  o.task = "story", o.eval_size = 2048;
+  EXPECT_NE(Trainer::create(o, kNoLimit, &t).message().find("choose a smaller evalSize"),
+            std::string::npos);
+  o.eval_size = 7;  // given: kept
+  ASSERT_TRUE(Trainer::create(o, kNoLimit, &t).is_ok());
+  EXPECT_EQ(t->options().eval_size, 7);
+}
+
 TEST(TrainTrainer, ADivergedStepKeepsTheWeights) {
   TrainerOptions o;
   o.eval_size = 8;

@@ -14,8 +14,10 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // head ranges in the module, about +1 KB gzipped; the .d.ts's kinds, tasks and one option row, +0.7 KB),
 // then about +5 KB with the explorer's panels in a folder each (web/explorer/panels/<id>/, figures/),
 // then 753,929 B with issue 33's story task in the module (its 338 words and five templates, +8 KB).
-// Issue 33's ceiling, with story checkpoints still to come, is 1.2 MB.
-export const TARBALL_LIMIT_BYTES = 740 * 1024;
+// Issue 33's ceiling is 1.2 MB: 892,900 B (npm pack --dry-run, 2026-12-04) with its first story
+// checkpoint (story-4-heads.json: 64,338 weights as float16, a curve every 250 steps and the
+// ablation table, 196 KB, 133 KB gzipped) and the heads panel's story section (+4 KB): +150 KiB.
+export const TARBALL_LIMIT_BYTES = 890 * 1024;
 
 /** @returns {{ work: string, app: string, tarball: string, bytes: number, remove(): void }} */
 export function packAndInstall(prefix = 'headwise-pack-') {

@@ -64,14 +64,25 @@ val evaluation(const headwise::train::Evaluation& e, const Trainer& t) {
   return out;
 }
 
-// { options: the trainer's option table (option_table.hpp), maxMultiplyAddsPerCall }: what
-// JavaScript checks options against.
+// { options: the trainer's option table (option_table.hpp), maxMultiplyAddsPerCall,
+// taskDefaults: { [task]: { evalSize } } (what an option left at 0 becomes for that task) }:
+// what JavaScript checks options against and fills them in with.
 val trainer_option_table() {
   if (!can_allocate()) return val::null();
   val table = val::object();
   table.set(text("options"),
             headwise::bindings::option_rows_value(headwise::train::option_rows(),
                                                   headwise::train::option_row_count()));
+  val defaults = val::object();
+  for (const headwise::tasks::Task* const* t = headwise::tasks::task_list(); *t; ++t) {
+    headwise::train::TrainerOptions o;
+    o.task = (*t)->name;
+    const headwise::train::TrainerOptions filled = headwise::train::with_task_defaults(o, **t);
+    val d = val::object();
+    d.set(text("evalSize"), filled.eval_size);
+    defaults.set(text((*t)->name), d);
+  }
+  table.set(text("taskDefaults"), defaults);
   table.set(text("maxMultiplyAddsPerCall"), headwise::train::kMaxMultiplyAddsPerCall);
   return table;
 }

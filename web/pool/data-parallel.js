@@ -11,7 +11,15 @@
 // several, the slices' gradients are the batch's up to the order of the float sums (measured
 // within 1e-6 + 1e-5 |g|, tests/js/pool-train.test.js), so runs of different worker counts
 // drift apart slowly, as any change of summation order does.
-import { attentionOf, disposedError, meanOfSteps, stepCount } from '../trainer-contract.js';
+import {
+  attentionOf,
+  DescribedTrainer,
+  disposedError,
+  meanOfSteps,
+  stepCount,
+  zeroHeadsArgument,
+  zeroHeadsOf,
+} from '../trainer-contract.js';
 
 /** Contiguous, balanced row ranges [from, to) of a batch of `rows` for `parts` instances. */
 export function rowRanges(rows, parts) {
@@ -59,7 +67,7 @@ function evaluationOf(total) {
  * Everything synchronous (options, task, parameters, getWeights, setWeights, ...) is the calling
  * thread's trainer, `trainer`; step, evaluate, measure and attention are asynchronous.
  */
-export class PooledTrainer {
+export class PooledTrainer extends DescribedTrainer {
   #pool;
   #main;
   #workers;
@@ -73,6 +81,8 @@ export class PooledTrainer {
 
   /** @internal use pool.createTrainer */
   constructor(pool, id, main, workers) {
+    // options, task, parameters, stepMultiplyAdds: the calling thread's Trainer's.
+    super(() => this.#main);
     this.#pool = pool;
     this.#main = main;
     this.#workers = workers;
@@ -85,10 +95,6 @@ export class PooledTrainer {
    */
   get trainer() {
     return this.#main;
-  }
-
-  get options() {
-    return this.#main.options;
   }
 
   get steps() {
@@ -122,21 +128,6 @@ export class PooledTrainer {
     const run = this.#queue.then(fn);
     this.#queue = run.catch(() => {});
     return run;
-  }
-
-  /** The task (as Trainer.task). */
-  get task() {
-    return this.#main.task;
-  }
-
-  /** Parameter tensors in buffer order (as Trainer.parameters). */
-  get parameters() {
-    return this.#main.parameters;
-  }
-
-  /** Multiply-adds of one step (split across the instances). */
-  get stepMultiplyAdds() {
-    return this.#main.stepMultiplyAdds;
   }
 
   /** The most steps one step(n) may take: the Trainer's (one call's limit over one step's work). */
@@ -231,13 +222,14 @@ export class PooledTrainer {
     return null;
   }
 
-  /** Loss and accuracy on the held-out set (as Trainer.evaluate()), computed in a worker. */
-  async evaluate() {
+  /** Loss and accuracy on the held-out set (as Trainer.evaluate({ zeroHeads })), computed in a worker. */
+  async evaluate(options) {
     this.#live();
+    const zeroHeads = zeroHeadsArgument(options, this.options);
     return this.#serial(async () => {
       const [e] = (await this.#onWorkers('trainerEvaluate', (slots) => [
-        this.#askFirst(slots[0], 'trainerEvaluate'),
-      ])) ?? [this.#main.evaluate()];
+        this.#askFirst(slots[0], 'trainerEvaluate', { zeroHeads: zeroHeads.slice() }),
+      ])) ?? [this.#main.evaluate({ zeroHeads: zeroHeadsOf(zeroHeads) })];
       return { ...e, step: this.#main.steps, divergedSteps: this.#divergedSteps };
     });
   }

@@ -87,6 +87,11 @@ const FIELD_CHECKS = {
     return v.length >= 1 && v.length <= MAX_IDS ? null : `must hold 1 to ${MAX_IDS} ids, got ${v.length}`;
   },
   parameters: (v) => (isFloat32Array(v) ? null : 'must be a Float32Array'),
+  // evaluate()'s heads to zero, (layer, head) pairs (checked against the model's sizes there).
+  zeroHeads: (v) =>
+    v === undefined || (isInt32Array(v) && v.length % 2 === 0 && v.length <= MAX_IDS)
+      ? null
+      : `must be an Int32Array of (layer, head) pairs, at most ${MAX_IDS} numbers, when given`,
   // A trainer's weights by tensor name (checked by setWeights there; the page checked them first).
   tensors: (v) => {
     if (!isPlainObject(v)) return 'must be a plain object';
@@ -118,7 +123,7 @@ export const REQUESTS = Object.freeze({
   trainerDispose: ['trainer'],
   trainerGradients: ['trainer', 'parameters', 'batchState', 'from', 'to'],
   trainerSetParameters: ['trainer', 'parameters'],
-  trainerEvaluate: ['trainer'],
+  trainerEvaluate: ['trainer', 'zeroHeads'],
   trainerGetWeights: ['trainer'],
   trainerSetWeights: ['trainer', 'tensors'],
   trainerRoles: ['trainer'],

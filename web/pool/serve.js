@@ -3,7 +3,7 @@
 // createTrainer, step, evaluate, roleScores, attention for the Learn panel's live replay).
 // Requests run one after another in arrival order, so a pool may send create, weights and forward
 // without waiting between them.
-import { meanOfSteps } from '../trainer-contract.js';
+import { meanOfSteps, zeroHeadsOf } from '../trainer-contract.js';
 import { errorOf, REQUEST_WORK_LIMIT, requestProblem } from './protocol.js';
 
 /**
@@ -153,7 +153,12 @@ export function serve(port, load) {
         return { result: null };
       },
     ],
-    ['trainerEvaluate', ({ trainer }) => ({ result: trainerOf(trainer).evaluate() })],
+    [
+      'trainerEvaluate',
+      ({ trainer, zeroHeads }) => ({
+        result: trainerOf(trainer).evaluate({ zeroHeads: zeroHeads ? zeroHeadsOf(zeroHeads) : [] }),
+      }),
+    ],
     ['trainerGetWeights', ({ trainer }) => ({ result: trainerOf(trainer).getWeights() })],
     ['trainerRoles', ({ trainer }) => ({ result: trainerOf(trainer).roleScores() })],
     [

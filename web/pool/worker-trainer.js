@@ -14,7 +14,15 @@
 // worker that misses one is terminated, and the trainer (and every trainer sharing that worker)
 // fails with the reason. A disposed trainer's requests still waiting for their turn are dropped.
 import { Channel } from './channel.js';
-import { attentionOf, disposedError, sequenceIdsOf, stepCount, weightsArgument } from '../trainer-contract.js';
+import {
+  attentionOf,
+  DescribedTrainer,
+  disposedError,
+  sequenceIdsOf,
+  stepCount,
+  weightsArgument,
+  zeroHeadsArgument,
+} from '../trainer-contract.js';
 import { MAX_TRAIN_STEPS, REQUEST_WORK_LIMIT, SLOWEST_MULTIPLY_ADDS_PER_MS } from './protocol.js';
 import { serve } from './serve.js';
 import { spawnWorker, workerKinds } from './spawn.js';
@@ -64,7 +72,7 @@ let workerNumber = 0;
 const CREATE = Symbol('create'); // the trainer's first request, made by createWorkerTrainer only
 
 /** A trainer in a trainer worker, with the members and checks of every trainer (trainer-contract.js). */
-export class WorkerTrainer {
+export class WorkerTrainer extends DescribedTrainer {
   #host;
   #channel;
   #id;
@@ -76,6 +84,8 @@ export class WorkerTrainer {
 
   /** @internal use createWorkerTrainer() */
   constructor(host, opened, id, timeoutMs) {
+    // options, task, parameters, stepMultiplyAdds: as the worker's trainer reported them.
+    super(() => this.#info);
     this.#host = host;
     this.#channel = opened.channel;
     this.#id = id;
@@ -104,26 +114,6 @@ export class WorkerTrainer {
   /** The trainer's sizes as its worker reported them: { stepMultiplyAdds, layers, heads, tokens, ... }. */
   get info() {
     return this.#info;
-  }
-
-  /** The options, with defaults filled in (as the worker's trainer has them). */
-  get options() {
-    return this.#info.options;
-  }
-
-  /** The task: { name, words, tokens, readout, groups, probes }. */
-  get task() {
-    return this.#info.task;
-  }
-
-  /** Parameter tensors in buffer order: { name, shape }. */
-  get parameters() {
-    return this.#info.parameters;
-  }
-
-  /** Multiply-adds of one step. */
-  get stepMultiplyAdds() {
-    return this.#info.stepMultiplyAdds;
   }
 
   /**
@@ -176,9 +166,11 @@ export class WorkerTrainer {
     return (Math.ceil(evalSize / batch) + 1) * stepMultiplyAdds;
   }
 
-  /** Loss and accuracy on the held-out set, as Trainer.evaluate(). */
-  evaluate() {
-    return this.#ask('trainerEvaluate', {}, { multiplyAdds: this.#measureWork() });
+  /** Loss and accuracy on the held-out set, as Trainer.evaluate({ zeroHeads }). */
+  async evaluate(options) {
+    if (this.#disposed) throw disposedError();
+    const zeroHeads = zeroHeadsArgument(options, this.#info.options);
+    return this.#ask('trainerEvaluate', { zeroHeads }, { multiplyAdds: this.#measureWork() });
   }
 
   /**

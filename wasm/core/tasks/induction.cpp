@@ -96,6 +96,8 @@ extern const Task kInductionTask{
     induction::kGroups,
     induction::kProbes,
     induction::kParts,
-    induction::fill};
+    induction::fill,
+    nullptr,
+    512};  // 2 layers of 4 heads of 16, attention-only: 512 x 3.4 M multiply-adds
 
 }  // namespace headwise::tasks

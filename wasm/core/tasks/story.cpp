@@ -384,6 +384,7 @@ extern const Task kStoryTask{
     story::kProbes,
     story::kParts,
     story::fill,
-    story::candidates};
+    story::candidates,
+    400};  // 2 layers of 4 heads of 16, attention-only: 400 x 4.6 M multiply-adds
 
 }  // namespace headwise::tasks

@@ -56,6 +56,10 @@ struct Task {
   // where the antecedent and the distractor take those), written to out (room for
   // kMaxCandidates); 0 for a row no probe scores. Same arguments as a ProbeFn.
   int (*candidates)(const int* ids, const std::uint8_t* groups, int query, int* out) = nullptr;
+  // Held-out sequences a trainer evaluates when its options leave evalSize at 0: as many as the
+  // task's usual models evaluate within one call's multiply-add limit (a task of 64-token
+  // streams read at every position takes fewer than one read once per sequence).
+  double eval_size = 2048;
 };
 constexpr int kMaxCandidates = 32;
 

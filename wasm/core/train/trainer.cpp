@@ -30,11 +30,14 @@ std::uint64_t data_bytes(const TrainerOptions& o, const tasks::Task& t) {
 // Stack, the tables' names and index vectors): counted so that the budget is what is used.
 constexpr std::uint64_t kOverheadBytes = 64 * 1024;
 
-Status resolve(const TrainerOptions& o, const tasks::Task** task, layers::ModelSpec* spec,
-               layers::StackTable* table, std::uint64_t* bytes) {
-  Status s = check_options(o);
+// given, checked, with its task's defaults filled in (*o), its task, model and bytes.
+Status resolve(const TrainerOptions& given, TrainerOptions* resolved, const tasks::Task** task,
+               layers::ModelSpec* spec, layers::StackTable* table, std::uint64_t* bytes) {
+  Status s = check_options(given);
   if (!s.is_ok()) return s;
-  *task = tasks::find_task(o.task.c_str());
+  *task = tasks::find_task(given.task.c_str());
+  *resolved = with_task_defaults(given, **task);
+  const TrainerOptions& o = *resolved;
   *spec = model_spec(o, **task);
   s = layers::Stack::plan(*spec, capacity_of(o), table);
   if (!s.is_ok()) return s;
@@ -58,20 +61,22 @@ bool Trainer::Data::allocate(std::size_t sequences, std::size_t tokens, std::siz
          mask.allocate(sequences * reads) && groups.allocate(sequences * reads);
 }
 
-Status Trainer::plan(const TrainerOptions& o, std::uint64_t* bytes) {
+Status Trainer::plan(const TrainerOptions& given, std::uint64_t* bytes) {
+  TrainerOptions o;
   const tasks::Task* task = nullptr;
   layers::ModelSpec spec;
   layers::StackTable table;
-  return resolve(o, &task, &spec, &table, bytes);
+  return resolve(given, &o, &task, &spec, &table, bytes);
 }
 
-Status Trainer::create(const TrainerOptions& o, std::uint64_t address_space,
+Status Trainer::create(const TrainerOptions& given, std::uint64_t address_space,
                        std::unique_ptr<Trainer>* out) {
+  TrainerOptions o;
   const tasks::Task* task = nullptr;
   layers::ModelSpec spec;
   layers::StackTable table;
   std::uint64_t bytes = 0;
-  Status s = resolve(o, &task, &spec, &table, &bytes);
+  Status s = resolve(given, &o, &task, &spec, &table, &bytes);
   if (!s.is_ok()) return s;
   const std::uint64_t budget = std::min(std::uint64_t(o.memory_budget), address_space);
   if (bytes > budget) {

@@ -105,6 +105,7 @@ class Trainer {
   layers::Stack& model() { return *model_; }
   const layers::ModelSpec& spec() const { return model_->spec(); }
   const tasks::Task& task() const { return *task_; }
+  // The options it was made with, its task's defaults filled in (evalSize never 0).
   const TrainerOptions& options() const { return options_; }
 
  private:

@@ -49,7 +49,8 @@ const OptionRow kRows[] = {
     number_row("learningRate", 0, 10, &O::learning_rate, "Adam's step size after warm-up"),
     integer_row("batch", 1, 4096, &O::batch, "sequences per step"),
     integer_row("warmup", 0, 1e9, &O::warmup, "steps of linear learning-rate warm-up"),
-    integer_row("evalSize", 1, 65536, &O::eval_size, "sequences in the held-out set"),
+    integer_row("evalSize", 0, 65536, &O::eval_size,
+                "sequences in the held-out set (0: the task's own number)"),
     integer_row("memoryBudget", 1, 4294967296.0, &O::memory_budget, "bytes the trainer may use",
                 "byte"),
 };
@@ -69,6 +70,12 @@ Status check_options(const TrainerOptions& o) {
                          format_number(o.heads) + "), or give headDim");
   }
   return Status::ok();
+}
+
+TrainerOptions with_task_defaults(const TrainerOptions& o, const tasks::Task& task) {
+  TrainerOptions out = o;
+  if (out.eval_size == 0) out.eval_size = task.eval_size;
+  return out;
 }
 
 layers::ModelSpec model_spec(const TrainerOptions& o, const tasks::Task& task) {

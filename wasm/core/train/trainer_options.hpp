@@ -23,7 +23,8 @@ struct TrainerOptions {
   std::string activation = "relu";
   std::string positions = "learned";
   bool causal = true, layer_norm = false, bias = true;
-  double seed = 0, learning_rate = 3e-3, batch = 32, warmup = 100, eval_size = 2048;
+  double seed = 0, learning_rate = 3e-3, batch = 32, warmup = 100;
+  double eval_size = 0;                    // 0: the task's own (Task::eval_size)
   double memory_budget = 256.0 * 1048576;  // bytes for the model, its activations and data
 };
 
@@ -36,6 +37,9 @@ std::size_t option_row_count();
 
 // Every row's check, then the rules between options (dModel a multiple of heads).
 Status check_options(const TrainerOptions& o);
+
+// o with what it leaves to its task filled in (evalSize 0: the task's eval_size); o.task known.
+TrainerOptions with_task_defaults(const TrainerOptions& o, const tasks::Task& task);
 
 // The model a task and checked options describe.
 layers::ModelSpec model_spec(const TrainerOptions& o, const tasks::Task& task);
