@@ -9,6 +9,7 @@ import { GuardedCore } from './guarded-core.js';
 import { loadCheckpointWith } from './checkpoint.js';
 import { createTrainerOn, trainerOptionsOn } from './trainer.js';
 import { cacheBytesOn, cachePresetsOn, cacheStateOn, decodeOn } from './kv.js';
+import { FORWARD_IN_PLACE } from './pool/internal-keys.js';
 
 // The core's tensor table and steps, read from the module at load: ids by name (T), steps by name
 // (STEP), the stream inputs are drawn from, every row by id (its shape in dimension symbols), and
@@ -150,7 +151,7 @@ export class MultiHeadAttention {
    * Nothing is allocated: a fresh multi-megabyte array costs a page fault per 4 KiB on first touch
    * (docs/pool-chromium.md), more than the split saves. `buffer` is left as it was on an error.
    */
-  forwardInPlace(buffer) {
+  [FORWARD_IN_PLACE](buffer) {
     const input = this.#view(this.#T.input);
     if (!(buffer instanceof Float32Array) || buffer.length !== input.length) {
       throw new RangeError(`x must be a Float32Array of ${input.length} values`);

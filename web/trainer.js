@@ -2,6 +2,7 @@
 // arguments (against the core's option table, web/options.js) and turns results into
 // plain JS values. Use it through Headwise.createTrainer().
 import { describe, floatArrayArgument } from './arguments.js';
+import { PARAMETER_BUFFER_INTO } from './pool/internal-keys.js';
 import { HeadwiseError } from './errors.js';
 import { headRoles, ROLE_SHARE } from './head-roles.js';
 import { vocabulary } from './train-task.js';
@@ -196,8 +197,8 @@ export class Trainer {
     return this.#checked(this.#core.call('trainerBufferView', this.#live(), 0)).slice();
   }
 
-  /** @internal parameterBuffer() written into `out` (a Float32Array of parameterCount values). */
-  parameterBufferInto(out) {
+  /** parameterBuffer() written into `out` (a Float32Array of parameterCount values): the pool's. */
+  [PARAMETER_BUFFER_INTO](out) {
     out.set(this.#checked(this.#core.call('trainerBufferView', this.#live(), 0)));
     return out;
   }

@@ -2,6 +2,8 @@
 // postMessage) and <headwise-explorer> elements in the deck's own page.
 //  - Keys pressed inside an embed after a click come back (forwardKeys) and move the deck; keys
 //    typed into an element's text fields stay there (keyboardCondition, for Reveal's options).
+//  - Focus never stays in a hidden slide: when the deck moves on, a panel of the slide left gives
+//    focus back to the deck (else the next key would go to a frame no one sees).
 //  - Fragments with data-headwise-step="1".."4" walk their slide's panels through the five steps
 //    (0 project, 1 split, 2 attend, 3 merge, 4 out-project): the step is the highest one shown.
 //  - The Learn panel on a slide marked data-headwise-train trains while that slide is current.
@@ -43,6 +45,18 @@ export function connectHeadwise(deck) {
   const slideOf = (node) => node.closest('.slides section');
   const isCurrent = (node) => slideOf(node) === deck.getCurrentSlide();
 
+  // The focused node of the deck's page (an iframe, or an element holding focus in its shadow root):
+  // if it lies outside the current slide, it is blurred and the deck's window takes the keys again.
+  function releaseFocus() {
+    const focused = document.activeElement;
+    if (!focused || focused === document.body || !deck.getRevealElement().contains(focused)) return;
+    if (isCurrent(focused)) return;
+    const inner = focused.shadowRoot?.activeElement;
+    inner?.blur();
+    focused.blur();
+    window.focus();
+  }
+
   // A forwarded key does what it would have done in the deck (reveal.js's own bindings).
   function move({ key, shiftKey }) {
     const linear = deck.getConfig().navigationMode === 'linear' || !deck.hasVerticalSlides();
@@ -60,11 +74,15 @@ export function connectHeadwise(deck) {
 
   const embeds = openEmbedChannel((frame, message) => {
     if (message.event === 'key') {
-      if (isCurrent(frame)) move(message);
+      if (!isCurrent(frame)) releaseFocus(); // a hidden frame had focus: the deck takes it back
+      move(message);
     } else if (message.event === 'ready') {
       print.announced(frame);
       if (deck.isPrintView()) return;
-      embeds.request(frame, 'forwardKeys', { on: true }).catch(warn);
+      embeds
+        .request(frame, 'forwardKeys', { on: true })
+        .then(() => (frame.dataset.headwiseKeys = 'forwarded')) // a state a test (or a page) can wait on
+        .catch(warn);
       if (isCurrent(frame)) enter(deck.getCurrentSlide(), [frame]);
     }
   });
@@ -117,6 +135,7 @@ export function connectHeadwise(deck) {
     enter(event.currentSlide);
   });
   deck.on('slidechanged', (event) => {
+    releaseFocus();
     train(event.previousSlide, false);
     enter(event.currentSlide);
   });

@@ -4,6 +4,7 @@
 //    element, Slidev ignores keys while a button or checkbox of it has focus: the arrows and Space
 //    then move the deck here (text fields keep their keys).
 //  - A figure that had focus gives it back to the deck when its slide is left.
+//  - An embed forwarding keys is marked data-headwise-keys="forwarded" (a state to wait on).
 //  - On a slide with `clicks: 4`, elements marked data-headwise-steps show step = clicks
 //    (0 project, 1 split, 2 attend, 3 merge, 4 out-project).
 //  - In the export view (#/export, which prints with the browser) each slide is scrolled into view
@@ -115,7 +116,11 @@ export function connectHeadwise(nav: Nav) {
     if (message.event === 'ready') {
       announced.get(frame)?.();
       announced.delete(frame);
-      if (!nav.isPrintMode.value) embeds.request(frame, 'forwardKeys', { on: true }).catch(warn);
+      if (!nav.isPrintMode.value)
+        embeds
+          .request(frame, 'forwardKeys', { on: true })
+          .then(() => (frame.dataset.headwiseKeys = 'forwarded')) // a state a test can wait on
+          .catch(warn);
     } else if (message.event === 'key' && shown(frame)) move(nav, message);
   });
 
@@ -156,7 +161,7 @@ export function connectHeadwise(nav: Nav) {
       if (nav.isPrintMode.value) return;
       const slide = document.querySelector(`.slidev-page-${no}`);
       for (const element of slide?.querySelectorAll<Explorer>(STEP_ELEMENTS) ?? []) {
-        const go = () => console.log('hw go', clicks, JSON.stringify(element.goToStep(Math.min(clicks, LAST_STEP))));
+        const go = () => element.goToStep(Math.min(clicks, LAST_STEP));
         if (element.dataset.ready) go();
         else element.addEventListener('headwise-render', go, { once: true });
       }

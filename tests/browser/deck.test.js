@@ -79,7 +79,7 @@ async function walkDeck(page, artifact) {
         await page.keyboard.press('ArrowRight');
         await frame
           .locator(`[data-panel="steps"] .steps > li.current strong:text-is("${STEPS[s]}")`)
-          .waitFor({ timeout: 5000 });
+          .waitFor({ state: 'attached', timeout: 5000 }); // on a slide the list waits behind Details
         walkedSteps.push(await currentStep(frame));
         assert.match(await page.locator('.counter').innerText(), new RegExp(`step ${s + 1} of 5$`));
       }
@@ -201,11 +201,11 @@ describe('the example slide deck', () => {
       // Still working, with the accepted changes drawn.
       await frame
         .locator('[data-panel="steps"] .steps > li.current strong:text-is("merge")')
-        .waitFor({ timeout: 5000 });
+        .waitFor({ state: 'attached', timeout: 5000 }); // behind Details on a slide
       await frame
         .locator('[data-panel="steps"] .steps > li.current code.shape:text-is("(2, 6, 3, 2)")')
         .first()
-        .waitFor({ timeout: 5000 });
+        .waitFor({ state: 'attached', timeout: 5000 });
       assert.match(await page.locator('.counter').innerText(), /step 4 of 5$/, 'the deck follows the replies');
       assert.deepEqual(problems, []);
     } finally {
@@ -261,13 +261,13 @@ describe('the example slide deck', () => {
       // The deck marks a frame ready only on the embed's own "ready" message (it never polls).
       await page.locator('.slide.current iframe[data-ready="true"]').waitFor({ timeout: 20_000 });
       const frame = page.frameLocator('.slide.current iframe');
-      await frame.locator('[data-panel="heads"] h2').click();
+      await frame.locator('[data-panel="heads"] .point').click();
       // Focus is inside the embed now: the deck's own keydown handler cannot see the keys.
       assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'IFRAME');
       await page.keyboard.press('ArrowRight');
       await page.waitForFunction(() => /^5 \/ 7/.test(document.querySelector('.counter').textContent));
       await page.locator('.slide.current iframe[data-ready="true"]').waitFor({ timeout: 20_000 });
-      await page.frameLocator('.slide.current iframe').locator('[data-panel="loop"] h2').click();
+      await page.frameLocator('.slide.current iframe').locator('[data-panel="loop"] .point').click();
       await page.keyboard.press('ArrowLeft');
       await page.waitForFunction(() => /^4 \/ 7/.test(document.querySelector('.counter').textContent));
       // Without the opt-in an embed keeps its keys: a fresh embed that was never asked forwards none.

@@ -166,7 +166,7 @@ async function waitForStep(page, n, name) {
   ).contentFrame();
   await frame
     .locator(`[data-panel="steps"] .steps > li.current strong:text-is("${name}")`)
-    .waitFor({ timeout: 10_000 });
+    .waitFor({ state: 'attached', timeout: 10_000 }); // on a slide the list waits behind Details
 }
 
 async function waitForTraining(page, n, test) {
@@ -178,6 +178,43 @@ async function waitForTraining(page, n, test) {
     await page.waitForTimeout(100);
   }
   throw new Error(`training never reached the state wanted: ${JSON.stringify(state)}`);
+}
+
+/** Slide n's panel once drawn and (an embed) forwarding keys, then a click inside it: focus leaves the deck. */
+async function clickIntoPanel(page, n) {
+  const { panel, as } = SLIDES[n - 1];
+  await panelOn(page, n);
+  const slide = page.locator('.reveal .slides > section').nth(n - 1);
+  if (as === 'iframe') {
+    await slide.locator('iframe[data-headwise-keys="forwarded"]').waitFor({ timeout: 30_000 });
+    const frame = await (await slide.locator('iframe').elementHandle()).contentFrame();
+    await frame.locator(`[data-panel="${panel}"]`).click({ position: { x: 4, y: 4 } });
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.tagName),
+      'IFRAME',
+      `slide ${n}: focus in the frame`,
+    );
+  } else {
+    await slide.locator(`headwise-explorer [data-panel="${panel}"]`).click({ position: { x: 4, y: 4 } });
+  }
+}
+
+/** Presses the keys in turn until the deck shows slide `last`; each press must move it (a new hash). */
+async function pressUntil(page, keys, last) {
+  let presses = 0;
+  while ((await presentSlide(page)) !== last) {
+    const before = await page.evaluate(() => location.hash);
+    await page.keyboard.press(keys[presses % keys.length]);
+    presses += 1;
+    await page
+      .waitForFunction((hash) => location.hash !== hash, before, { timeout: 10_000 })
+      .catch(() =>
+        assert.fail(`the deck did not move on press ${presses} (${keys[(presses - 1) % keys.length]}) at ${before}`),
+      );
+    assert.ok(presses < 40, 'the deck reaches the slide');
+  }
+  await waitForSlide(page, last);
+  return presses;
 }
 
 describe('the reveal.js example deck', () => {
@@ -270,15 +307,17 @@ describe('the reveal.js example deck', () => {
     try {
       await waitForSlide(page, 2);
       await panelOn(page, 2);
+      await page.locator('.present iframe[data-headwise-keys="forwarded"]').waitFor({ timeout: 30_000 });
       // An embed: focus goes into the iframe, where the deck's own keydown cannot hear the keys.
       const frame = await (await page.locator('.present iframe').elementHandle()).contentFrame();
-      await frame.locator('[data-panel="why"] h2').click();
+      await frame.locator('[data-panel="why"] .point').click();
       assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'IFRAME');
       await page.keyboard.press('ArrowRight');
       await waitForSlide(page, 3);
       await panelOn(page, 3);
+      await page.locator('.present iframe[data-headwise-keys="forwarded"]').waitFor({ timeout: 30_000 });
       const steps = await (await page.locator('.present iframe').elementHandle()).contentFrame();
-      await steps.locator('[data-panel="steps"] h2').click();
+      await steps.locator('[data-panel="steps"] .point').click();
       await page.keyboard.press('ArrowRight');
       await waitForStep(page, 3, 'split');
       await page.keyboard.press('ArrowLeft');
@@ -290,7 +329,7 @@ describe('the reveal.js example deck', () => {
       await page.goto(`${server.url}${DECK}#/4`);
       await waitForSlide(page, 5);
       await panelOn(page, 5);
-      await page.locator('.present headwise-explorer').locator('[data-panel="order"] h2').click();
+      await page.locator('.present headwise-explorer').locator('[data-panel="order"] .intro').click();
       await page.keyboard.press('ArrowRight');
       await waitForSlide(page, 6);
 
@@ -310,6 +349,26 @@ describe('the reveal.js example deck', () => {
       await page.locator('.present > h2').click(); // out of the field: the arrows move the deck again
       await page.keyboard.press('ArrowLeft');
       await waitForSlide(page, 6);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('after a click inside any panel, the arrows and Space go through every slide and back', async () => {
+    // The trap this guards against: focus left in the hidden panel of the slide before, where the
+    // deck could not hear the next key (the deck moved once after a click, then never again).
+    const { page, context, problems } = await openDeck();
+    try {
+      for (let n = 2; n <= SLIDES.length; n += 1) {
+        await page.goto(`${server.url}${DECK}#/${n - 1}`);
+        await waitForSlide(page, n);
+        await clickIntoPanel(page, n);
+        const forward = await pressUntil(page, ['ArrowRight', ' '], SLIDES.length);
+        const back = await pressUntil(page, ['ArrowLeft'], 1);
+        console.log(`# clicked into slide ${n}: ${forward} presses to the last slide, ${back} back to the first`);
+        assert.ok(forward >= SLIDES.length - n, `slide ${n}: one press per slide or fragment at least`);
+      }
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

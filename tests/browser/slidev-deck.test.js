@@ -130,9 +130,29 @@ async function stepOf(page) {
 
 async function waitForStep(page, name) {
   const { element } = await explorerOn(page, STEPS_SLIDE);
+  // On a slide the list waits behind Details: attached, not shown.
   await element.locator(`[data-panel="steps"] .steps > li.current strong:text-is("${name}")`).waitFor({
+    state: 'attached',
     timeout: 10_000,
   });
+}
+
+/** Presses the keys in turn until the deck shows slide `last`; each press must move it (a new hash). */
+async function pressUntil(page, keys, last) {
+  let presses = 0;
+  while ((await slideOnScreen(page)) !== last) {
+    const before = await page.evaluate(() => location.hash);
+    await page.keyboard.press(keys[presses % keys.length]);
+    presses += 1;
+    await page
+      .waitForFunction((hash) => location.hash !== hash, before, { timeout: 10_000 })
+      .catch(() =>
+        assert.fail(`the deck did not move on press ${presses} (${keys[(presses - 1) % keys.length]}) at ${before}`),
+      );
+    assert.ok(presses < 40, 'the deck reaches the slide');
+  }
+  await waitForSlide(page, last);
+  return presses;
 }
 
 describe('the Slidev example deck', () => {
@@ -191,17 +211,19 @@ describe('the Slidev example deck', () => {
       // An embed: focus goes into the iframe, where the deck cannot hear the keys itself.
       await waitForSlide(page, 2);
       const why = await explorerOn(page, 2);
-      await why.frame.locator('[data-panel="why"] h2').click();
+      await why.slide.locator('iframe[data-headwise-keys="forwarded"]').waitFor({ timeout: 30_000 });
+      await why.frame.locator('[data-panel="why"] .point').click();
       assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'IFRAME');
       await page.keyboard.press('ArrowRight');
       await waitForSlide(page, 3);
       const heads = await explorerOn(page, 3);
-      await heads.frame.locator('[data-panel="heads"] h2').click();
+      await heads.slide.locator('iframe[data-headwise-keys="forwarded"]').waitFor({ timeout: 30_000 });
+      await heads.frame.locator('[data-panel="heads"] .point').click();
       await page.keyboard.press('Space');
       await waitForSlide(page, 4);
       await page.keyboard.press('ArrowLeft');
       await waitForSlide(page, 3);
-      await (await explorerOn(page, 3)).frame.locator('[data-panel="heads"] h2').click();
+      await (await explorerOn(page, 3)).frame.locator('[data-panel="heads"] .point').click();
       await page.keyboard.press('ArrowLeft');
       await waitForSlide(page, 2);
 
@@ -209,11 +231,11 @@ describe('the Slidev example deck', () => {
       await page.goto(`${server.url}${DECK}#/${STEPS_SLIDE}`);
       await waitForSlide(page, STEPS_SLIDE);
       const steps = await explorerOn(page, STEPS_SLIDE);
-      await steps.element.locator('[data-panel="steps"] h2').click();
+      await steps.element.locator('[data-panel="steps"] .point').click();
       await page.keyboard.press('ArrowRight');
       await waitForStep(page, 'split');
-      await steps.element.getByRole('button', { name: 'Next step' }).click();
-      await waitForStep(page, 'attend');
+      // On a slide the panel's own stepper waits behind Details: that button, pressed, keeps the focus.
+      await steps.element.getByRole('button', { name: 'Details' }).click();
       await page.keyboard.press('ArrowRight');
       await page.waitForFunction(() => location.hash.endsWith('clicks=2')); // the deck's click 2: attend
       await waitForStep(page, 'attend');
@@ -235,6 +257,27 @@ describe('the Slidev example deck', () => {
       await order.element.getByRole('checkbox', { name: 'Causal mask' }).click();
       await page.keyboard.press('ArrowLeft');
       await waitForSlide(page, STEPS_SLIDE);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('after a click inside any figure, the arrows and Space go through every slide and back', async () => {
+    const { page, context, problems } = await openDeck('#/1');
+    try {
+      await waitForSlide(page, 1); // the deck started: a new hash now goes to its router, not before it
+      for (let n = 2; n <= SLIDES.length; n += 1) {
+        await page.goto(`${server.url}${DECK}#/${n}`);
+        await waitForSlide(page, n);
+        const { panel, as } = SLIDES[n - 1];
+        const { slide, element } = await explorerOn(page, n);
+        if (as === 'iframe') await slide.locator('iframe[data-headwise-keys="forwarded"]').waitFor({ timeout: 30_000 });
+        await element.locator(`[data-panel="${panel}"]`).click({ position: { x: 4, y: 4 } });
+        const forward = await pressUntil(page, ['ArrowRight', ' '], SLIDES.length);
+        const back = await pressUntil(page, ['ArrowLeft'], 1);
+        console.log(`# clicked into slide ${n}: ${forward} presses to the last slide, ${back} back to the first`);
+      }
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

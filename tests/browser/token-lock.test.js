@@ -109,7 +109,7 @@ for (const scheme of ['light', 'dark']) {
       seen = await page.evaluate(READ);
       assert.match(seen.note, /Click a token to lock its row/);
       await token('ball').click();
-      await page.locator('[data-panel="heads"] h2').click();
+      await page.locator('[data-panel="heads"] .point').click();
       await page
         .locator('[data-panel="heads"] canvas')
         .first()

@@ -1,5 +1,6 @@
-// A bar chart labels every bar of 0.05 or more with its value, a full bar too: "1.00", or "1" where
-// the bands are narrow (the why panel's rows of the last "it", the Learn panel's maps from "?").
+// A bar chart labels every bar of 0.05 or more with its value, a full bar too, as the text says it:
+// "1.00" and "0.50", in smaller type where the bands are narrow, never "1" or ".50" (the why panel's
+// rows of the last "it", the Learn panel's maps from "?").
 import { expect, test } from 'vitest';
 import { barsFigure } from '../../web/explorer/figures/charts.js';
 
@@ -13,8 +14,8 @@ test('bars at 1.00 keep their value labels in narrow bands', () => {
     const over = (bar) => texts.find((t) => Math.abs(t.x - (bar.x + bar.w / 2)) < 0.5 && t.y < bar.y);
     expect(bars).toHaveLength(2);
     const shown = bars.map((bar) => over(bar)?.text);
-    expect(shown[0], `maxWidth ${maxWidth}: the full bar's label`).toMatch(/^(1\.00|1)$/);
-    if (maxWidth >= 480) expect(shown[1]).toMatch(/^(0\.50|\.50)$/);
+    expect(shown[0], `maxWidth ${maxWidth}: the full bar's label`).toBe('1.00');
+    expect(shown[1], `maxWidth ${maxWidth}: the half bar's label`).toBe('0.50');
   }
 });
 

@@ -16,6 +16,9 @@ import { DARK, LIGHT } from './figures/figure.js';
 import { el } from './dom.js';
 import { PANELS } from './panels/index.js';
 import { partSteps, runSlices } from './render-slices.js';
+
+/** The panels designed as slides (their entry's `slide`): figure first, point, Details. */
+const SLIDE_FIRST = new Set(PANELS.filter((entry) => entry.slide).map((entry) => entry.id));
 import { oddInput, oddInputBox } from './odd-input.js';
 
 let sharedModule = null;
@@ -237,7 +240,9 @@ export class HeadwiseExplorer extends ElementBase {
       whenActive: () => this.whenActive(),
       viewportHeight: () => globalThis.innerHeight ?? 0,
       // In slide mode on a wide screen a panel puts its text beside its figures.
-      width: () => (this.#twoColumns() ? Math.floor(this.#layout.width * 0.52) : this.#layout.width),
+      // A panel that declares its slide (panels/index.js) has the whole width for its figures.
+      width: (id) =>
+        this.#twoColumns() && !SLIDE_FIRST.has(id) ? Math.floor(this.#layout.width * 0.52) : this.#layout.width,
       figureDrawn: () => {
         if (!this.#layout.firstFigure) return;
         this.#layout.firstFigure = false;
@@ -252,9 +257,10 @@ export class HeadwiseExplorer extends ElementBase {
     };
     const nav = el('nav', { 'aria-label': 'Panels' });
     const main = el('div', { class: 'panels' });
-    for (const { id, label, View } of PANELS) {
+    for (const { id, label, View, slide } of PANELS) {
       this.#panels[id] = new View(host);
-      this.#panels[id].section.classList.add('two-column');
+      this.#panels[id].section.classList.add(slide ? 'slide-first' : 'two-column');
+      if (slide) this.#panels[id].slidePoint = slide.point;
       main.append(this.#panels[id].section);
       nav.append(
         el('button', {

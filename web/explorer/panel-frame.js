@@ -34,6 +34,11 @@ export function drawOnCanvases(area, items, palette) {
   });
 }
 
+/** The slide font size at which a slide-first panel's figure text is drawn as designed (SLIDE_TEXT_BASE's role). */
+const SLIDE_FIRST_TEXT_BASE = 11.5;
+/** The smallest figure text of a slide-first panel at 1280x720, in CSS px (slide-mode tests the same). */
+const MIN_SLIDE_FIRST_TEXT = 16;
+
 /** The smallest a figure's text may be drawn on a slide, in CSS px (slide-fit tests the same). */
 export const MIN_FIGURE_TEXT = 11;
 
@@ -66,10 +71,22 @@ export class PanelFrame {
         'aria-label': `Save the ${title} panel as ${kind}`,
         onclick: run,
       });
+    // Slide mode, for a panel whose entry declares `slide` (panels/index.js): its point in large type
+    // above its figures, and the rest (intro, numbers, controls) behind the Details button.
+    this.point = el('p', { class: 'point' });
+    this.detailsToggle = el('button', {
+      type: 'button',
+      class: 'details-toggle',
+      text: 'Details',
+      'aria-expanded': 'false',
+      onclick: () => this.showDetails(!this.section.classList.contains('details-open')),
+    });
     this.section = el(
       'section',
       { class: 'panel', id: `panel-${id}`, 'data-panel': id, 'aria-labelledby': `heading-${id}` },
       el('h2', { id: `heading-${id}`, text: title }),
+      this.point,
+      this.detailsToggle,
       el('p', { class: 'intro', text: intro }),
       this.statusLine,
       this.body,
@@ -108,13 +125,17 @@ export class PanelFrame {
   get textScale() {
     if (!this.section.closest('.explorer.slide')) return 1;
     const size = parseFloat(getComputedStyle(this.section).fontSize);
-    return size > 0 ? size / SLIDE_TEXT_BASE : 1;
+    if (!(size > 0)) return 1;
+    // A panel designed as a slide (its point shown) draws its figures' text larger: its smallest
+    // (10 px designed) at 16 px or more at 1280x720, read from the back of a room.
+    return this.slideFirst ? size / SLIDE_FIRST_TEXT_BASE : size / SLIDE_TEXT_BASE;
   }
 
   /** On a slide, the height left for figures below `element` (one layout read); elsewhere Infinity. */
   heightBelow(element) {
-    // Asked by a panel about to draw figures: lay it out as a panel with figures.
+    // Asked by a panel about to draw figures: lay it out as a panel with figures, its point said.
     this.section.dataset.figures = 'some';
+    this.sayPoint();
     const wrapper = this.section.closest('.explorer.slide');
     const frame = this.host.viewportHeight();
     if (!wrapper || !frame) return Infinity;
@@ -151,7 +172,8 @@ export class PanelFrame {
     );
     // While a box says the input is wrong above the figures, they are the last good ones, kept for
     // reference: their text may go to 80% of the floor so that the box and they still fit the frame.
-    const minText = this.oddInput?.parentElement === this.figureArea ? 0.8 * MIN_FIGURE_TEXT : MIN_FIGURE_TEXT;
+    const least = this.slideFirst ? MIN_SLIDE_FIRST_TEXT : MIN_FIGURE_TEXT;
+    const minText = this.oddInput?.parentElement === this.figureArea ? 0.8 * least : least;
     // Rounded up to the 3 decimals --fit is written with, so that writing it keeps the text at the floor.
     const floor = Math.min(1, Math.max(0.25, Math.ceil((1000 * minText) / smallest) / 1000));
     let fit = 1;
@@ -197,6 +219,26 @@ export class PanelFrame {
     shrinkFigures();
   }
 
+  /**
+   * Slide mode's Details: shown, the panel's text and controls take the place of its figures;
+   * hidden, the figures and the point are all the slide shows.
+   */
+  showDetails(open) {
+    this.section.classList.toggle('details-open', open);
+    this.detailsToggle.setAttribute('aria-expanded', String(open));
+    this.detailsToggle.textContent = open ? 'Back to the figure' : 'Details';
+  }
+
+  /** Shown as a slide-first slide (the point shown: slide mode on a 16:9 frame, its entry's slide). */
+  get slideFirst() {
+    return Boolean(this.slidePoint) && getComputedStyle(this.point).display !== 'none';
+  }
+
+  /** The point said on a slide, from the panel's entry (slide.point(view)); set by the element. */
+  sayPoint() {
+    if (this.slidePoint) this.point.textContent = this.slidePoint(this);
+  }
+
   status(text, kind = '') {
     this.statusLine.textContent = text;
     this.statusLine.dataset.kind = kind;
@@ -213,6 +255,7 @@ export class PanelFrame {
     this.figureArea.classList.toggle('row', row);
     this.tableMakers = items.map((i) => i.table).filter(Boolean);
     drawOnCanvases(this.figureArea, items, this.host.palette());
+    this.sayPoint();
     this.fitToFrame();
     this.#buildTables();
     if (items.length) this.host.figureDrawn();

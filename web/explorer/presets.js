@@ -10,6 +10,8 @@ export const PRESETS = Object.freeze({
  * traces, (2, 6, 6) -> (2, 6, 2, 3) -> (2, 2, 6, 3). The page's input, one sentence per line.
  */
 export const LECTURE_BATCH = Object.freeze(['The dog chased the ball,', 'but it could not catch it']);
+/** The words the lecture speaks of ("it" matches "ball" and "catch"): always labelled in a figure. */
+export const LECTURE_WORDS = Object.freeze(['ball', 'catch', 'it']);
 /** The lecture's sentence, whole (what "one head is not enough" reads). */
 export const DEFAULT_SENTENCE = LECTURE_BATCH.join(' ');
 export const DEFAULT_TEXT = LECTURE_BATCH.join('\n');

@@ -109,6 +109,30 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
   .explorer.slide .panel.two-column.many-heads:not([hidden]) {
     grid-template-columns: minmax(0, 1fr) minmax(0, 1.5fr); }
 }
+/* Slide mode for a panel designed as a slide (its entry's slide, panels/index.js): on a 16:9 slide its
+   point in two lines of large type, its figures in the whole frame under it, and the rest (the
+   intro, the numbers, the controls) behind Details, where it takes the figures' place. */
+.point, .details-toggle { display: none; }
+@media (min-aspect-ratio: 4/3) and (min-width: 900px) {
+  .explorer.slide .panel.slide-first { position: relative; }
+  /* A deck's slide has its own heading: the panel's numbered one is for screen readers only. */
+  .explorer.slide .panel > h2 { position: absolute; width: 1px; height: 1px; overflow: hidden;
+    clip: rect(0 0 0 0); white-space: nowrap; }
+  .explorer.slide .panel.slide-first > .point { display: block; margin: 0.2em 7.5em 0.35em 0;
+    font-size: max(24px, 1.35em); line-height: 1.25; font-weight: 600; }
+  .explorer.slide .panel.slide-first > .details-toggle { display: block; position: absolute; top: 0.2em; right: 0;
+    z-index: 3; }
+  .explorer.slide .panel.slide-first:not(.details-open) > :not(h2, .point, .details-toggle, .figures, .side,
+    .panel-body:has(.slide-keep), .slide-keep),
+  .explorer.slide .panel.slide-first:not(.details-open) :is(.side, .panel-body) > :not(.figures, .slide-keep),
+  .explorer.slide .panel.slide-first:not(.details-open) .slide-keep > .help,
+  .explorer.slide .panel.slide-first.many-heads:not(.details-open) .token-bar { display: none; }
+  .explorer.slide .panel.slide-first.details-open :is(.figures, .side > .slide-keep) { display: none; }
+  /* The figure's own controls (class slide-keep: a switch of what it shows) stay, in one row. */
+  .explorer.slide .panel.slide-first:not(.details-open) > .panel-body { display: flex; flex-wrap: wrap;
+    gap: 0.5rem; margin-right: 7.5em; }
+  .explorer.slide .panel.slide-first.details-open > .exports { display: flex; }
+}
 /* Touch screens and phones: every control at least 44 px tall, checkboxes large enough to hit. */
 @media (pointer: coarse), (max-width: 600px) {
   button, select, input:not([type=checkbox]), summary { min-height: 44px; }

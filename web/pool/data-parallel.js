@@ -11,6 +11,7 @@
 // several, the slices' gradients are the batch's up to the order of the float sums (measured
 // within 1e-6 + 1e-5 |g|, tests/js/pool-train.test.js), so runs of different worker counts
 // drift apart slowly, as any change of summation order does.
+import { PARAMETER_BUFFER_INTO } from './internal-keys.js';
 import {
   attentionOf,
   DescribedTrainer,
@@ -167,7 +168,7 @@ export class PooledTrainer extends DescribedTrainer {
       const ranges = rowRanges(this.options.batch, slots.length);
       const work = this.#main.stepMultiplyAdds / slots.length;
       return slots.map((slot, p) => {
-        const mine = this.#main.parameterBufferInto(this.#buffers[p] ?? new Float32Array(n));
+        const mine = this.#main[PARAMETER_BUFFER_INTO](this.#buffers[p] ?? new Float32Array(n));
         this.#buffers[p] = null;
         const [from, to] = ranges[p];
         const fields = { parameters: mine, batchState, from, to };

@@ -4,6 +4,7 @@
 // Requests run one after another in arrival order, so a pool may send create, weights and forward
 // without waiting between them.
 import { meanOfSteps, zeroHeadsOf } from '../trainer-contract.js';
+import { FORWARD_IN_PLACE } from './internal-keys.js';
 import { errorOf, REQUEST_WORK_LIMIT, requestProblem } from './protocol.js';
 
 /**
@@ -59,7 +60,7 @@ export function serve(port, load) {
       'forward',
       ({ layer, x }) => {
         // x (transferred by the pool) comes back holding this part's output: no array is allocated.
-        const output = layerOf(layer).forwardInPlace(x);
+        const output = layerOf(layer)[FORWARD_IN_PLACE](x);
         return { result: output, transfer: [output.buffer] };
       },
     ],

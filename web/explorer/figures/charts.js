@@ -36,12 +36,13 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k =
   const head = Math.ceil(nameSize * 1.2 + valueSize * 1.2 + 2);
   const plot = Math.max(valueSize * 2, height - head);
   const ticks = plot >= valueSize * 2.4 ? [0, 0.5, 1] : [0, 1];
-  // Values read "0.50", or ".50" ("1" for a full bar) in every bar where "0.50" is wider than a bar.
-  const short = textWidth('0.00', valueSize) > band - 2;
-  const valueText = (v) => {
-    const t = v.toFixed(2);
-    return short ? (t === '1.00' ? '1' : t.replace(/^0/, '')) : t;
-  };
+  // Values read "0.50" and "1.00", as the text says them: where that is wider than a bar, in smaller
+  // type (never ".50" or "1").
+  const valueFont = Math.max(
+    0.75 * valueSize,
+    Math.min(valueSize, (valueSize * (band - 2)) / textWidth('0.00', valueSize)),
+  );
+  const valueText = (v) => v.toFixed(2);
   const boxOf = (x, y, text, size, anchor) => {
     const w = textWidth(text, size);
     const x0 = anchor === 'middle' ? x - w / 2 : anchor === 'end' ? x - w : x;
@@ -65,7 +66,7 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k =
     const bars = row.values.map((v, i) => {
       const h = Math.max(0, v) * plot;
       const x = left + i * band + 2;
-      fig.rect(x, base - h, band - 4, h, 'accent');
+      fig.rect(x, base - h, band - 4, h, row.colour ?? 'accent'); // a head's row: its colour (head-colours.js)
       return { v, x, top: base - h, box: [x, x + band - 4, base - h, base] };
     });
     // The value over its bar, largest first, where it clears the text and the bars around it: it
@@ -73,11 +74,11 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k =
     const order = bars.filter((b) => b.v >= 0.05).sort((a, b) => b.v - a.v);
     for (const b of order) {
       const t = valueText(b.v);
-      const y = b.top - valueSize * 0.6 - 1;
-      const box = boxOf(b.x + (band - 4) / 2, y, t, valueSize, 'middle');
+      const y = b.top - valueFont * 0.6 - 1;
+      const box = boxOf(b.x + (band - 4) / 2, y, t, valueFont, 'middle');
       const inside = box[0] >= -0.5 && box[1] <= width + 0.5;
       if (inside && taken.every((o) => apart(box, o)) && bars.every((n) => n === b || apart(box, n.box)))
-        text(b.x + (band - 4) / 2, y, t, { size: valueSize, anchor: 'middle' });
+        text(b.x + (band - 4) / 2, y, t, { size: valueFont, anchor: 'middle' });
     }
   });
   const yLabels = top + rows.length * (height + groupGap) + 4 * k;

@@ -4,6 +4,8 @@
 import { Figure } from './figure.js';
 import { textOn } from './colour-scale.js';
 import { textWidth, wrapText } from './text-boxes.js';
+import { LECTURE_WORDS } from '../presets.js';
+import { headColour } from './head-colours.js';
 import {
   cellColours,
   cellText,
@@ -29,6 +31,44 @@ function columnLabelLayout(cell, size) {
   return { rotate: -90, step: Math.max(1, Math.ceil((size + 1) / cell)) };
 }
 
+const wordOf = (label) => label.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+
+/**
+ * Which of n labels are drawn when only every `step`-th one fits: first the ones in `must`, in its
+ * order (the highlighted row, the peaks of its row, the lecture's words), each unless it would
+ * collide with one before it; then the others that keep `step` away from every label already drawn
+ * (the others are thinned first).
+ */
+export function labelledIndices(n, step, must) {
+  if (step <= 1) return new Set(Array.from({ length: n }, (_, i) => i));
+  const chosen = [];
+  const clear = (i) => chosen.every((c) => Math.abs(c - i) >= step);
+  for (const i of must) if (i >= 0 && i < n && clear(i)) chosen.push(i);
+  for (let i = 0; i < n; i += 1) if (clear(i)) chosen.push(i);
+  return new Set(chosen);
+}
+
+/** The columns a heatmap labels first: the peaks of the highlighted row, then its key words'. */
+function mustLabel(labels, keyWords, o, p) {
+  const keys = new Set(keyWords.map(wordOf));
+  const must = [];
+  const row = o.highlightRow;
+  if (row != null && row >= 0 && row < o.rows && p.cb === 1) {
+    const offset = (o.offset ?? 0) + row * o.cols;
+    const open = [...Array(o.cols).keys()].filter((j) => !o.masked?.(row, j));
+    open.sort((a, b) => o.values[offset + b] - o.values[offset + a]);
+    // A peak is one of the two largest and at least a quarter of the largest (not a near-zero runner-up).
+    const top = o.values[offset + open[0]];
+    must.push(...open.slice(0, 2).filter((j) => o.values[offset + j] >= 0.25 * top));
+  }
+  // The lecture's words in their order (ball, catch, it), each word's last place first (the row read
+  // is the sentence's end).
+  const places = [...keys].flatMap((word) =>
+    labels.flatMap((label, i) => (wordOf(label) === word ? [i] : [])).reverse(),
+  );
+  return [...must, ...places];
+}
+
 /**
  * A heatmap's title as drawn: with the note that it shows block averages when it does, in lines
  * that fit maxWidth, and the height they take (so a layout can budget for it before drawing).
@@ -48,7 +88,8 @@ export function heatmapTitle({ title = '', rows, cols, maxWidth = 480, textScale
  * ([width, height] of a cell, instead: maps side by side alike), textScale (every
  * font size times it: a slide's figures read at the slide's size), masked(i, j) and highlightRow in
  * matrix indices (not drawn cells), showValues, digits (decimals of the printed cells, default 1),
- * columnBands: [{ from, to, label }] drawn under the columns (heads in the concatenation).
+ * columnBands: [{ from, to, label }] drawn under the columns (heads in the concatenation), keyWords
+ * (tokens always labelled when labels are thinned; default the lecture's words, presets.js).
  * For the cell tooltip: cellLabels (row and column tokens named though not drawn), quantity
  * ('attention' | 'scores' | undefined), headDim, and the other of the pair aligned with `values`
  * (same offset): scores (for an attention map), attention (for scores).
@@ -99,6 +140,7 @@ export function heatmapFigure(o) {
     top = titleHeight + columnSpace(labels);
   }
   const rowStep = Math.max(1, Math.ceil((fontSize + 1) / cellH));
+  const keyWords = o.keyWords ?? LECTURE_WORDS;
   // Row labels taller than their rows reach above the grid: with no column labels there, keep them off the title.
   if (rowLabels.length && !colLabels.length) top += Math.ceil(Math.max(0, (fontSize - cellH) / 2));
   const labelX = (j) => left + j * cell + cell / 2 + (labels.rotate === -45 ? 3 * k : 0);
@@ -133,9 +175,10 @@ export function heatmapFigure(o) {
   // Rows shorter than their labels: every rowStep-th row is labelled, and the highlighted one
   // always (its neighbours within a step give way to it).
   const marked = o.highlightRow >= 0 && o.highlightRow < rowLabels.length ? o.highlightRow : null;
-  const labelled = (i) => i === marked || (i % rowStep === 0 && (marked === null || Math.abs(i - marked) >= rowStep));
+  const rowKeys = rowLabels.flatMap((label, i) => (keyWords.map(wordOf).includes(wordOf(label)) ? [i] : []));
+  const labelledRows = labelledIndices(rowLabels.length, rowStep, marked === null ? rowKeys : [marked, ...rowKeys]);
   rowLabels.forEach((label, i) => {
-    if (!labelled(i)) return;
+    if (!labelledRows.has(i)) return;
     // A label on a row thinner than itself is kept inside the figure.
     const y = Math.min(Math.max(top + i * cellH + cellH / 2, titleHeight + fontSize / 2), fig.height - fontSize / 2);
     fig.text(left - gap, y, label, {
@@ -145,8 +188,9 @@ export function heatmapFigure(o) {
       fill: i === marked ? 'accent2' : 'fg',
     });
   });
+  const labelledCols = labelledIndices(colLabels.length, labels.step, mustLabel(colLabels, keyWords, o, p));
   colLabels.forEach((label, j) => {
-    if (j % labels.step) return;
+    if (!labelledCols.has(j)) return;
     fig.text(labelX(j), top - gap, label, { size: fontSize, rotate: labels.rotate });
   });
   drawBands(fig, bands, { left, y: top + p.r * cellH + 4, unit: cell / p.cb, k });
@@ -166,7 +210,7 @@ function drawBands(fig, bands, { left, y, unit, k }) {
   bands.forEach((band, n) => {
     const x1 = left + band.from * unit;
     const x2 = left + band.to * unit;
-    fig.rect(x1 + 1, y, Math.max(1, x2 - x1 - 2), 4, n % 2 ? 'accent2' : 'accent');
+    fig.rect(x1 + 1, y, Math.max(1, x2 - x1 - 2), 4, headColour(n));
     if (n % step === 0)
       fig.text((x1 + x2) / 2, y + 6 + size * 0.7, name(band.label), { size, anchor: 'middle', fill: 'muted' });
   });

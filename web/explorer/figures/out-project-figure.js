@@ -78,24 +78,41 @@ export function outProjectFigure({
     );
   }
   const title = outProjectTitle(shapes);
+  const concatMap = map({
+    values: concat,
+    rows,
+    cols: C,
+    ...labels,
+    columnBands: bands,
+    title: `concat ${shapeText(shapes.concat)}`,
+    highlightRow,
+  });
+  // The output's rows as tall as concat's (whose head bands under it took some of the height): the two
+  // grids then have the same rows, side by side.
+  const concatGrid = concatMap.items.find((it) => it.kind === 'grid');
+  const outputMap = (o) => {
+    const free = map(o);
+    const grid = free.items.find((it) => it.kind === 'grid');
+    if (grid.cellH === concatGrid.cellH) return free;
+    return map({ ...o, cellSize: [Math.min(grid.cellW, concatGrid.cellH), concatGrid.cellH] });
+  };
   const { figure, boxes } = productFigure(
     [
-      [
-        map({
-          values: concat,
-          rows,
-          cols: C,
-          ...labels,
-          columnBands: bands,
-          title: `concat ${shapeText(shapes.concat)}`,
-          highlightRow,
-        }),
-      ],
+      [concatMap],
       '@',
       wOutColumn,
       '=',
       // The same row labels as concat: the two grids then have the same rows, side by side.
-      [map({ values: output, rows, cols: D, ...labels, title: `output ${shapeText(shapes.output)}`, highlightRow })],
+      [
+        outputMap({
+          values: output,
+          rows,
+          cols: D,
+          ...labels,
+          title: `output ${shapeText(shapes.output)}`,
+          highlightRow,
+        }),
+      ],
     ],
     { title, maxWidth, textScale, stacked },
   );

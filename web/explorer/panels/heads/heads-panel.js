@@ -127,7 +127,7 @@ export class HeadsPanel extends PanelFrame {
     this.highlight = -1;
     this.locked = -1; // the row a click keeps highlighted (hovering then changes nothing), -1 for none
     this.tokenBar = el('div', {
-      class: 'token-bar',
+      class: 'token-bar slide-keep', // on a slide designed as one, the row lock stays (styles.js)
       role: 'group',
       'aria-label': 'Highlight a token row in every head',
     });
@@ -178,10 +178,11 @@ export class HeadsPanel extends PanelFrame {
     // The lock note, and on a slide with many heads the button that swaps maps and W_out product
     // beside it (in the text's column: the maps' column keeps its height for them).
     this.body.append(
-      el('div', { class: 'weights-row' }, this.weightsToggle, this.trainedToggle),
+      // slide-keep: the switches of what the figure shows stay on a slide designed as one (styles.js).
+      el('div', { class: 'weights-row slide-keep' }, this.weightsToggle, this.trainedToggle),
       this.about,
       this.tokenBar,
-      el('div', { class: 'lock-row' }, this.lockNote, this.mixToggle),
+      el('div', { class: 'lock-row slide-keep' }, this.lockNote, this.mixToggle),
     );
     // Escape anywhere in the panel unlocks (focus may be on a map or a button, not the bar).
     this.section.addEventListener('keydown', (event) => {
@@ -565,7 +566,8 @@ export class HeadsPanel extends PanelFrame {
       `heads found.`;
     // The trained heads' maps (after a run) first: on a slide the others take the height they leave.
     // Beside the text on a slide they are kept to a fifth of the height (rows as short as their labels).
-    const besideText = this.side.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
+    const besideText =
+      this.slideFirst || this.side.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
     const sideWidth = this.side.getBoundingClientRect().width || this.drawWidth;
     // (A fifth of the whole column: with many heads the merge paragraph may stand above the figures.)
     const height = this.heightBelow(swap ? this.side : this.figureArea);
@@ -669,7 +671,9 @@ export class HeadsPanel extends PanelFrame {
     // Beside the text (a wide slide), the maps and the mixing figures share the right column.
     const mapsWidth = this.figureArea.getBoundingClientRect().width || width;
     // Unless the text stands beside them, the paragraph and the trained heads' view come first.
-    const beside = this.figureArea.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
+    // Designed as a slide, only the switches stand above the maps: they have the frame as beside the text.
+    const beside =
+      this.slideFirst || this.figureArea.getBoundingClientRect().left > this.body.getBoundingClientRect().right;
     const merge = this.side.contains(this.mixing) ? 0 : this.mixing.getBoundingClientRect().height;
     const above = merge + this.learnedView.element.getBoundingClientRect().height;
     const paragraph = beside ? 0 : above + 2 * gap;
@@ -680,7 +684,9 @@ export class HeadsPanel extends PanelFrame {
     // margin and 4 spare px fitToFrame keeps.
     const between =
       show.maps && show.mix ? 3 * gap : 2 * parseFloat(getComputedStyle(this.figureArea).marginBottom) + 4;
-    const rest = available - paragraph - between - (learned ? learned + gap : 0);
+    // Designed as a slide, its figure text may not shrink under 16 px: a little room to spare instead.
+    const spare = this.slideFirst ? 12 : 0;
+    const rest = available - paragraph - between - (learned ? learned + gap : 0) - spare;
     // The product alone: beside the text, the column's height; under it, as on a page.
     if (!show.maps) {
       const mix = beside ? { maxWidth: mapsWidth, maxHeight: Math.max(60, rest - 8) } : pageLayout().mix;
@@ -829,8 +835,18 @@ export class HeadsPanel extends PanelFrame {
   }
 }
 
+/** The slide's point (slide mode, panels/index.js): the dimension rule, then what each head draws. */
+function headsPoint(view) {
+  const c = view.computed;
+  if (!c?.config) return 'One attention map per head.';
+  const { dModel, heads } = c.config;
+  const T = view.view?.tokens.length ?? c.config.tokens; // the tokens the maps draw
+  return `${dModel} = ${heads} x ${dModel / heads}: ${heads} heads, each its own ${T} x ${T} attention map.`;
+}
+
 export default {
   id: 'heads',
+  slide: { point: headsPoint },
   label: 'Heads',
   options: [
     // The maps' weights: a shipped model's trained heads, or the same shapes untrained.

@@ -4,7 +4,7 @@
 import { Figure } from '../../figures/figure.js';
 import { textWidth, wrapText } from '../../figures/text-boxes.js';
 
-export const HEAD_COLOURS = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#999999'];
+import { headColour } from '../../figures/head-colours.js';
 const MAX_CELLS = 72;
 
 /** The sizes drawn: the real ones when small enough, otherwise a reduced illustration. */
@@ -63,7 +63,7 @@ export function memoryLayoutFigure(T0, H0, hd0, maxWidth = 640, textScale = 1) {
       for (let d = 0; d < hd; d += 1) {
         const a = t * C + h * hd + d;
         const b = h * T * hd + t * hd + d;
-        const colour = HEAD_COLOURS[h % HEAD_COLOURS.length];
+        const colour = headColour(h);
         fig.rect(8 + a * cell, y1, cell - 1, cell, colour);
         fig.rect(8 + b * cell, y2, cell - 1, cell, colour);
         if (labels) {
@@ -76,7 +76,7 @@ export function memoryLayoutFigure(T0, H0, hd0, maxWidth = 640, textScale = 1) {
     }
   }
   legend.forEach((label, h) => {
-    fig.rect(8 + h * legendStep, legendY - 6 * k, 12 * k, 12 * k, HEAD_COLOURS[h]);
+    fig.rect(8 + h * legendStep, legendY - 6 * k, 12 * k, 12 * k, headColour(h));
     fig.text(8 + h * legendStep + 16 * k, legendY, label, { size: noteSize });
   });
   if (note) fig.text(fig.width - 8, legendY, note, { size: noteSize, anchor: 'end', fill: 'muted' });

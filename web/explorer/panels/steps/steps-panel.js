@@ -205,19 +205,45 @@ export class StepsPanel extends PanelFrame {
     const k = this.textScale;
     // On a slide the matrix gets half the height the strides' text leaves in its column.
     const room = this.heightBelow(this.figureArea) - this.strides.getBoundingClientRect().height;
-    const maxHeight = Number.isFinite(room) ? Math.max(140, room * 0.5) : Infinity;
+    const first = this.slideFirst; // designed as a slide: the figures alone under the point
+    const maxHeight = Number.isFinite(room) ? Math.max(140, room * (first ? 1 : 0.5)) : Infinity;
+    // On a slide the project step is its three products side by side: q, k and v, one large product each.
+    if (first && step === 'project') {
+      const each = Math.floor((this.drawWidth - 24) / 3);
+      const maps = ['q', 'k', 'v'].map((name) => ({
+        ...view,
+        values: o.projected[name],
+        title: `${name} = x @ W${name}`,
+      }));
+      this.showFigures(
+        maps.map((m) => ({
+          figure: heatmapFigure({ ...m, maxWidth: each, maxHeight, textScale: k }),
+          table: () => heatmapTable(m),
+        })),
+        { row: true },
+      );
+      return;
+    }
     // On a slide the split is its memory diagram alone: beside the strides' text there is no room
     // for both at a readable size (head 1's numbers stay in the tables and the JSON export).
-    const slideSplit = step === 'split' && Number.isFinite(room);
+    // Designed as a slide, the split has the frame's width: head 1 of q above its memory diagram.
+    const slideSplit = step === 'split' && Number.isFinite(room) && !first;
+    const memory = step === 'split' ? memoryLayoutFigure(T, H, hd, this.drawWidth, k) : null;
+    const height = first && memory ? Math.max(140, room - memory.height - 24) : maxHeight;
     const items = [
       {
-        figure: heatmapFigure({ ...view, maxWidth: Math.min(this.drawWidth, 640 * k), maxHeight, textScale: k }),
+        figure: heatmapFigure({
+          ...view,
+          maxWidth: Math.min(this.drawWidth, 640 * k),
+          maxHeight: height,
+          textScale: k,
+        }),
         table: () => heatmapTable(view),
       },
     ].filter(() => !slideSplit);
     if (step === 'split') {
       items.push({
-        figure: memoryLayoutFigure(T, H, hd, this.drawWidth, k),
+        figure: memory,
         label: 'Memory order of q before and after the split: cells coloured by head',
       });
     }
@@ -333,8 +359,17 @@ const goTo = ({ set }, step) => {
   return set({ step: clampStep(step) });
 };
 
+/** The slide's point: the step shown, what it does and the shape it leaves. */
+function stepsPoint(view) {
+  const name = STEPS[view.step];
+  const shapes = (view.computed?.trace ?? []).filter((e) => e.step === name).map((e) => shapeText(e.shape));
+  const last = shapes.length ? `: ${shapes[shapes.length - 1]}` : '';
+  return `Step ${view.step + 1} of 5, ${name}${last}. ${WHAT[name][0].toUpperCase()}${WHAT[name].slice(1)}.`;
+}
+
 export default {
   id: 'steps',
+  slide: { point: stepsPoint },
   label: 'Five steps',
   aliases: ['five-steps'],
   // getState() shows the step as its index, with its name and the names of all five beside it.

@@ -4,6 +4,7 @@ import { PanelFrame } from '../../panel-frame.js';
 import { el } from '../../dom.js';
 import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
 import { barsFigure } from '../../figures/charts.js';
+import { headColour } from '../../figures/head-colours.js';
 import { stackFigures } from '../../figures/figure.js';
 import { DEFAULT_SENTENCE } from '../../presets.js';
 import { WHY_WIDTH as WIDTH, whyRuns } from './teaching-weights.js';
@@ -29,6 +30,18 @@ function learnedText(learned) {
   return (
     `Learned, not designed: after ${learned.step} steps of training, the attention from "?" in ` +
     `"${words.join(' ')}" (latest verb "catch", latest noun "ball"). ${described.join('; ')}.`
+  );
+}
+
+/** The slide's point: what the last "it" gives "ball" and "catch" with one head and with two. */
+function whyPoint(view) {
+  if (!view.runs) return 'One head must split its attention; two heads can each look at one word.';
+  const at = (row, token) => row[view.tokens.indexOf(token)].toFixed(2);
+  const one = view.runs.one.lastRow[0];
+  const [h1, h2] = view.runs.two.lastRow;
+  return (
+    `One head splits "it" between ball (${at(one, 'ball')}) and catch (${at(one, 'catch')}); ` +
+    `two heads take one each: ball ${at(h1, 'ball')}, catch ${at(h2, 'catch')}.`
   );
 }
 
@@ -119,8 +132,10 @@ export class WhyHeadsPanel extends PanelFrame {
     // keep their page sizes rather than shrink to specks.
     const left = height - (learned ? learned + gap : 0);
     const available = !besideText && left < 400 * k ? Infinity : left;
-    const barsHeight = Number.isFinite(available) ? Math.min(240 * k, Math.max(120 * k, available * 0.42)) : null;
-    const mapHeight = Number.isFinite(available) ? Math.max(120, available - barsHeight - 2 * gap) : Infinity;
+    // A slide-first slide gives the maps, where "ball" and "catch" are read, the larger share.
+    const [share, least] = this.slideFirst ? [0.34, 90] : [0.42, 120];
+    const barsHeight = Number.isFinite(available) ? Math.min(240 * k, Math.max(least * k, available * share)) : null;
+    let mapHeight = Number.isFinite(available) ? Math.max(120, available - barsHeight - 2 * gap) : Infinity;
     const tokens = this.tokens;
     const map = (run, h, title) => {
       const common = {
@@ -152,7 +167,8 @@ export class WhyHeadsPanel extends PanelFrame {
     const two = this.runs.two;
     // A bar chart's height per row (in units of the text scale) so that the figure, with its title
     // and its turned labels (about 60 units), is about barsHeight tall.
-    const rowHeight = (rows, standard) => (barsHeight ? Math.max(48, (barsHeight / k - 62) / rows - 10) : standard);
+    const lowest = this.slideFirst ? 28 : 48;
+    const rowHeight = (rows, standard) => (barsHeight ? Math.max(lowest, (barsHeight / k - 62) / rows - 10) : standard);
     const oneBars = barsFigure({
       rows: [{ name: 'one head', values: Array.from(one.lastRow[0]) }],
       labels: tokens,
@@ -162,13 +178,16 @@ export class WhyHeadsPanel extends PanelFrame {
       textScale: k,
     });
     const twoBars = barsFigure({
-      rows: two.lastRow.map((r, h) => ({ name: `head ${h + 1}`, values: Array.from(r) })),
+      rows: two.lastRow.map((r, h) => ({ name: `head ${h + 1}`, values: Array.from(r), colour: headColour(h) })),
       labels: tokens,
       title: 'Two heads: row of the last "it"',
       maxWidth: wide ? half : width,
       height: rowHeight(2, 110),
       textScale: k,
     });
+    // Side by side, the maps get the height the bars left (their rows have a least height).
+    if (wide && Number.isFinite(available))
+      mapHeight = Math.max(120, available - Math.max(oneBars.height, twoBars.height) - 2 * gap);
     const oneMap = map(one, 0, 'One head: attention (T x T)');
     const twoMaps = [0, 1].map((h) => map(two, h, `Two heads: head ${h + 1} attention`));
     const oneTitle = 'One head: the last "it" splits its attention between ball and catch';
@@ -232,6 +251,8 @@ export default {
   label: 'One head is not enough',
   aliases: ['one-head'],
   parts: ['why', 'learned'],
+  // On a slide: the point, then the figure (the bars and maps of the last "it").
+  slide: { point: whyPoint },
   numbers: { why: { key: (o) => [o.seed], run: ({ hw, o }) => whyRuns(hw, o.seed) } },
   View: WhyHeadsPanel,
 };
