@@ -31,7 +31,9 @@ export interface PositionKindInfo {
   readonly about: string;
 }
 
-export interface ResolvedConfig extends Readonly<Required<Omit<AttentionOptionFields, 'memoryBudget'>>> {
+export interface ResolvedConfig extends Readonly<Required<Omit<AttentionOptionFields, 'memoryBudget' | 'kvHeads'>>> {
+  /** As given; left out: undefined (heads: multi-head). */
+  readonly kvHeads: number | undefined;
   /** heads x headDim: the width of the concatenation. */
   readonly concatWidth: number;
   /** Left out: undefined (the module's default budget). */
@@ -97,6 +99,8 @@ export interface Intermediates {
   kUnrotated?: Float32Array;
   /** positions 'alibi': (H, T, T), the bias added to each head's scaled scores. */
   scoreBias?: Float32Array;
+  /** The K/V head each query head read (k and v hold kvHeads heads, (B, kvHeads, T, hd)). */
+  kvHeadOf: number[];
 }
 
 /** Options of forward(); any other key is a TypeError. */
@@ -166,6 +170,18 @@ export class MultiHeadAttention {
   setWeights(weights: Partial<Record<keyof Weights, FloatInput>>): void;
   shapeTrace(): TraceEntry[];
   dispose(): void;
+  /**
+   * Causal decoding: token (batch, dModel), the next position of every sequence; its key and
+   * value join the KV cache and its output (batch, dModel) is returned. N steps equal forward()
+   * of the N positions with causal: true within 1e-5 + 1e-5 |ref|. The cache holds up to `tokens`
+   * positions, counted in the memory budget (a HeadwiseError past it, or when full).
+   */
+  decode(token: FloatInput): Float32Array;
+  readonly cache: CacheState;
+  /** Frees the KV cache: the next decode() is position 0. */
+  resetCache(): void;
+  /** The K/V head each query head reads. */
+  kvHeadOf(): number[];
 }
 
 export class Headwise {
@@ -184,6 +200,10 @@ export class Headwise {
   liveLayers(): number;
   /** Linear memory size, bytes currently allocated in the module and the stack pointer. */
   memoryStats(): MemoryStats;
+  /** A model's KV cache per token and per sequence, computed by the core without allocating. */
+  cacheBytes(config: CacheConfig | string): CacheSizes;
+  /** GPT-2 small, LLaMA-2 7B and 70B, Mistral 7B, DeepSeek-V2. */
+  cachePresets(): readonly CachePreset[];
 }
 
 export interface LoadOptions {
@@ -695,3 +715,53 @@ export function workerSlotStats(): Promise<{
   started: number;
   peak: number;
 }>;
+
+// ---- Sharing keys and values: grouped-query and multi-query attention, the KV cache (web/kv.js) ----
+
+/** The KV cache of a layer: positions held, the most it holds (tokens), K and V bytes. */
+export interface CacheState {
+  readonly length: number;
+  readonly capacity: number;
+  readonly bytes: number;
+}
+
+/** A model's attention shape for cacheBytes; every field has a default. */
+export interface CacheConfig {
+  layers?: number;
+  heads?: number;
+  /** Default: heads. */
+  kvHeads?: number;
+  headDim?: number;
+  /** 'mla': the cache holds a latent of kvLatent numbers and a RoPE key of ropeDim. */
+  attention?: 'mha' | 'mla';
+  kvLatent?: number;
+  ropeDim?: number;
+  /** Positions of one sequence (bytesPerSequence). Default 1. */
+  tokens?: number;
+  /** Default 2 (fp16). */
+  bytesPerNumber?: number;
+}
+
+export interface CachePreset {
+  readonly name: string;
+  readonly label: string;
+  /** The paper or model card the shape is taken from (docs/kv.md). */
+  readonly source: string;
+  readonly layers: number;
+  readonly heads: number;
+  readonly kvHeads: number;
+  readonly headDim: number;
+  readonly kvLatent: number;
+  readonly ropeDim: number;
+  readonly tokens: number;
+  readonly bytesPerNumber: number;
+}
+
+export interface CacheSizes {
+  readonly numbersPerTokenPerLayer: number;
+  /** The same model with every head keeping its own K and V. */
+  readonly mhaNumbersPerTokenPerLayer: number;
+  readonly bytesPerToken: number;
+  readonly mhaBytesPerToken: number;
+  readonly bytesPerSequence: number;
+}

@@ -8,6 +8,7 @@ import { HeadwiseError } from './errors.js';
 import { GuardedCore } from './guarded-core.js';
 import { loadCheckpointWith } from './checkpoint.js';
 import { createTrainerOn, trainerOptionsOn } from './trainer.js';
+import { cacheBytesOn, cachePresetsOn, cacheStateOn, decodeOn } from './kv.js';
 import { FORWARD_IN_PLACE } from './pool/internal-keys.js';
 
 // The core's tensor table and steps, read from the module at load: ids by name (T), steps by name
@@ -60,7 +61,8 @@ export class MultiHeadAttention {
     const headDim = config.headDim ?? config.dModel / config.heads;
     /**
      * The configuration: every option of the core's table, with headDim and concatWidth (heads x
-     * headDim) filled in (memoryBudget undefined when left out).
+     * headDim) filled in (memoryBudget undefined when left out; kvHeads too, meaning heads, so a
+     * part of the layer made from this config with fewer heads, the pool's, is still multi-head).
      */
     this.config = Object.freeze({ ...config, headDim, concatWidth: config.heads * headDim });
     // The public groups of shapes, each the table's shape of one row (q, k, v share theirs).
@@ -111,6 +113,8 @@ export class MultiHeadAttention {
       // The loop version writes each head's context straight into its columns of concat.
       context: variant === 'loop' ? this.#headsOf(concat) : this.#read(this.#T.contextHeads),
       concat,
+      // The K/V head each query head read (k and v above hold kvHeads heads).
+      kvHeadOf: this.kvHeadOf(),
       trace: this.shapeTrace(),
     };
   }
@@ -123,12 +127,21 @@ export class MultiHeadAttention {
       case 'input':
         return { positions: this.#read(this.#T.positions) };
       case 'queries and keys':
-        return { qUnrotated: this.#headsOf(this.#read(this.#T.q)), kUnrotated: this.#headsOf(this.#read(this.#T.k)) };
+        return {
+          qUnrotated: this.#headsOf(this.#read(this.#T.q)),
+          kUnrotated: this.#headsOf(this.#read(this.#T.k), this.config.kvHeads ?? this.config.heads),
+        };
       case 'scores':
         return { scoreBias: this.#read(this.#T.scoreBias) };
       default:
         return {};
     }
+  }
+
+  /** The K/V head each query head reads: h / (heads / kvHeads), as the core's operator does. */
+  kvHeadOf() {
+    const { heads, kvHeads = heads } = this.config;
+    return Array.from({ length: heads }, (_, h) => Math.floor(h / (heads / kvHeads)));
   }
 
   /** The loop version: H single heads one after another, concatenated, then W_out. */
@@ -236,6 +249,26 @@ export class MultiHeadAttention {
     return traceOf(this.#core, this.config);
   }
 
+  /**
+   * Causal decoding with a KV cache: token (batch, dModel) is the next position of every
+   * sequence; its key and value are appended to the cache and its output (batch, dModel)
+   * returned. N steps give forward() of the N positions with causal: true (within 1e-5 + 1e-5
+   * |ref|). The cache holds up to `tokens` positions and is counted in the memory budget.
+   */
+  decode(token) {
+    return decodeOn(this.#core, this.#live(), this.config, token);
+  }
+
+  /** { length, capacity, bytes }: positions in the KV cache, the most it holds, its K and V bytes. */
+  get cache() {
+    return cacheStateOn(this.#core, this.#live());
+  }
+
+  /** Frees the KV cache: the next decode() is position 0 again. */
+  resetCache() {
+    this.#core.call('resetCache', this.#live());
+  }
+
   /** Frees the layer's memory in the module. Calling it twice is harmless. */
   dispose() {
     if (this.#handle === 0) return;
@@ -253,8 +286,17 @@ export class MultiHeadAttention {
 
   // A row's shape with this layer's sizes for the table's dimension symbols.
   #shapeOf(row) {
-    const { batch, tokens, dModel, heads, headDim, concatWidth } = this.config;
-    const sizes = { B: batch, T: tokens, D: dModel, H: heads, hd: headDim, C: concatWidth };
+    const { batch, tokens, dModel, heads, headDim, concatWidth, kvHeads = heads } = this.config;
+    const sizes = {
+      B: batch,
+      T: tokens,
+      D: dModel,
+      H: heads,
+      hd: headDim,
+      C: concatWidth,
+      Hkv: kvHeads,
+      Ckv: kvHeads * headDim,
+    };
     return row.shape.map((symbol) => sizes[symbol]);
   }
 
@@ -297,9 +339,10 @@ export class MultiHeadAttention {
     if (!this.#core.call('runStep', this.#live(), step)) throw new HeadwiseError(this.#core.call('lastError'));
   }
 
-  // (B, T, H*hd) -> (B, H, T, hd)
-  #headsOf(concat) {
-    const { batch: B, tokens: Tn, heads: H, headDim: hd, concatWidth: C } = this.config;
+  // (B, T, H*hd) -> (B, H, T, hd); k and v: H = kvHeads
+  #headsOf(concat, H = this.config.heads) {
+    const { batch: B, tokens: Tn, headDim: hd } = this.config;
+    const C = H * hd;
     const out = new Float32Array(concat.length);
     for (let b = 0; b < B; b += 1)
       for (let t = 0; t < Tn; t += 1)
@@ -462,6 +505,22 @@ export class Headwise {
   /** The trainer's options as the core defines them: [{ name, type, min, max, default, choices, about }]. */
   trainerOptions() {
     return trainerOptionsOn(this.#core);
+  }
+
+  /**
+   * A model's KV cache per token and per sequence, computed by the core without allocating:
+   * a preset's name (cachePresets()) or { layers, heads, kvHeads, headDim, attention: 'mha' |
+   * 'mla', kvLatent, ropeDim, tokens, bytesPerNumber (default 2, fp16) }. Returns
+   * { numbersPerTokenPerLayer, mhaNumbersPerTokenPerLayer, bytesPerToken, mhaBytesPerToken,
+   * bytesPerSequence }.
+   */
+  cacheBytes(config) {
+    return cacheBytesOn(this.#core, config);
+  }
+
+  /** Published configurations for cacheBytes (docs/kv.md cites each). */
+  cachePresets() {
+    return cachePresetsOn(this.#core);
   }
 
   /** How many trainers are alive in the module (for leak checks). */

@@ -122,7 +122,7 @@ function givenOptions(what, table, options, { aliases = {}, ignored = new Set() 
 // config can be passed back in as it is; these options' 0 in the core means "not given", so from
 // JavaScript they are left out instead.
 const DERIVED_KEYS = new Set(['concatWidth']);
-const LEFT_OUT_AS_ZERO = new Set(['headDim', 'memoryBudget']);
+const LEFT_OUT_AS_ZERO = new Set(['headDim', 'memoryBudget', 'kvHeads']);
 
 /**
  * createAttention's options: every one filled in (defaults from the core) and its type checked.
@@ -152,7 +152,7 @@ export function normalizeConfig(table, config = {}) {
 
 /** The value_object the core's createModel, validateConfig and shapeTrace take. */
 export function coreOptions(c) {
-  return { ...c, headDim: c.headDim ?? 0, memoryBudget: c.memoryBudget ?? 0 };
+  return { ...c, headDim: c.headDim ?? 0, memoryBudget: c.memoryBudget ?? 0, kvHeads: c.kvHeads ?? 0 };
 }
 
 // The trainer: options of an earlier release, still accepted: variant 'verb-noun' | 'verb' names the task.

@@ -89,5 +89,5 @@ test('headwise.d.ts takes the unions and option fields from the generated file a
   const own = (name) => api.declarations.get(name).members.map((m) => m.name.text);
   expect(own('AttentionConfig')).toEqual([]);
   expect(own('TrainerOptions')).toEqual(['variant']);
-  expect(own('ResolvedConfig')).toEqual(['concatWidth', 'memoryBudget']);
+  expect(own('ResolvedConfig')).toEqual(['kvHeads', 'concatWidth', 'memoryBudget']);
 });

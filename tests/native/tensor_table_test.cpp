@@ -49,6 +49,10 @@ std::uint64_t expected_dim(const Config& c, Dim dim) {
       return std::uint64_t(c.heads) * hd;
     case Dim::kS:
       return head_scratch_floats(std::size_t(c.tokens), std::size_t(hd));
+    case Dim::kHkv:
+      return std::uint64_t(c.kv_heads > 0 ? c.kv_heads : c.heads);
+    case Dim::kCkv:
+      return std::uint64_t(c.kv_heads > 0 ? c.kv_heads : c.heads) * hd;
     case Dim::kV:  // a layer stack's dimensions: no row of the attention layer uses them
     case Dim::kM:
     case Dim::kK:

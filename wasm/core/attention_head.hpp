@@ -45,7 +45,11 @@ struct HeadInputs {
   const float* v;  // tokens rows
   std::size_t ld;
   ScoreBias bias;
+  // Rows of k and v are kv_ld floats apart when it differs from ld (0: ld): K/V heads shared by
+  // groups of query heads, read in place from (B*T, Hkv*hd) rows.
+  std::size_t kv_ld = 0;
   std::size_t query_tokens() const { return tokens - query_from; }
+  std::size_t kv_stride() const { return kv_ld ? kv_ld : ld; }
 };
 
 // The split heads' case: contiguous tokens x head_dim arrays, every position a query, no bias.

@@ -32,6 +32,9 @@ const Row kRows[] = {
     integer_row("totalHeads", 0, double(kDefaultLimits.max_heads), &O::total_heads,
                 "heads of the whole layer this one is a part of (0: heads); ALiBi's slopes "
                 "depend on it"),
+    integer_row("kvHeads", 1, double(kDefaultLimits.max_heads), &O::kv_heads,
+                "K/V heads, each shared by heads / kvHeads query heads (left out: heads, "
+                "multi-head; 1: multi-query); must divide heads"),
 };
 
 }  // namespace
@@ -42,6 +45,7 @@ std::size_t attention_option_row_count() { return sizeof(kRows) / sizeof(kRows[0
 Status config_from_options(const AttentionOptions& o, Limits* limits, Config* out) {
   for (const Row& r : kRows) {
     if (r.number == &O::memory_budget && o.memory_budget == 0) continue;  // 0: not given
+    if (r.number == &O::kv_heads && o.kv_heads == 0) continue;            // 0: heads
     Status s = check_row(r, o);
     if (!s.is_ok()) return s;
   }
@@ -53,6 +57,7 @@ Status config_from_options(const AttentionOptions& o, Limits* limits, Config* ou
   c.position = layers::find_position_kind(o.positions.c_str());
   c.head_offset = std::int64_t(o.head_offset);
   c.total_heads = std::int64_t(o.total_heads);
+  c.kv_heads = std::int64_t(o.kv_heads);
   const std::int64_t total = c.total_heads > 0 ? c.total_heads : c.heads;
   if (c.head_offset + c.heads > total) {
     return Status::error("headOffset + heads (" + std::to_string(c.head_offset + c.heads) +

@@ -23,6 +23,7 @@ struct AttentionOptions {
   std::string positions = "none";
   double head_offset = 0;  // this layer's heads start here in a layer of total_heads
   double total_heads = 0;  // 0: heads (the layer is whole)
+  double kv_heads = 0;     // 0: heads (multi-head attention)
 };
 
 using AttentionOptionRow = OptionRow<AttentionOptions>;

@@ -21,7 +21,7 @@ constexpr std::size_t kRowBlock = 64;
 
 void attend_head_rows_f32(const HeadInputs& in, HeadScratch scratch, HeadOutputs out) {
   const std::size_t T = in.tokens, Tq = in.query_tokens(), qf = in.query_from;
-  const std::size_t hd = in.head_dim, ld = in.ld;
+  const std::size_t hd = in.head_dim, ld = in.ld, kv_ld = in.kv_stride();
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
   // P's rows go to the caller's attention rows, or a block at a time to the scratch.
   const std::size_t block =
@@ -30,8 +30,8 @@ void attend_head_rows_f32(const HeadInputs& in, HeadScratch scratch, HeadOutputs
     const std::size_t rows = std::min(block, Tq - i0);
     const std::size_t end = in.causal ? qf + i0 + rows : T;  // keys this block sees
     float* p = out.attention ? out.attention + i0 * T : scratch.data;
-    gemm_f32(Trans::kNo, Trans::kYes, rows, end, hd, scale, in.q + i0 * ld, ld, in.k, ld, 0.0f, p,
-             T);
+    gemm_f32(Trans::kNo, Trans::kYes, rows, end, hd, scale, in.q + i0 * ld, ld, in.k, kv_ld, 0.0f,
+             p, T);
     for (std::size_t r = 0; r < rows; ++r) {
       const std::size_t pos = qf + i0 + r, visible = in.causal ? pos + 1 : T;
       float* row = p + r * T;
@@ -47,7 +47,7 @@ void attend_head_rows_f32(const HeadInputs& in, HeadScratch scratch, HeadOutputs
       softmax_row_f32(row, visible);
       std::fill(row + visible, row + (out.attention ? T : end), 0.0f);
     }
-    gemm_f32(Trans::kNo, Trans::kNo, rows, hd, end, 1.0f, p, T, in.v, ld, 0.0f,
+    gemm_f32(Trans::kNo, Trans::kNo, rows, hd, end, 1.0f, p, T, in.v, kv_ld, 0.0f,
              out.context + i0 * out.context_stride, out.context_stride);
   }
 }

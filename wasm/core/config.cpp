@@ -144,6 +144,15 @@ Status validate_shape(const Config& c, const Limits& limits) {
     Status s = check_size("head_dim", c.head_dim, limits.max_head_dim);
     if (!s.is_ok()) return s;
   }
+  if (c.kv_heads > c.heads) {
+    return Status::error("kvHeads " + std::to_string(c.kv_heads) + " is more than heads (" +
+                         std::to_string(c.heads) + ")");
+  }
+  if (c.kv_heads < 0 || (c.kv_heads > 0 && c.heads % c.kv_heads != 0)) {
+    return Status::error("kvHeads " + std::to_string(c.kv_heads) + " must divide heads (" +
+                         std::to_string(c.heads) +
+                         "): each K/V head is shared by the same number of query heads");
+  }
   return Status::ok();
 }
 
@@ -158,6 +167,8 @@ bool dim_values(const Config& c, DimValues* out) {
   const CheckedU64 concat = CheckedU64(std::uint64_t(c.heads)) * hd;
   if (!concat.ok()) return false;
   v[int(Dim::kC)] = concat.value();
+  v[int(Dim::kHkv)] = std::uint64_t(c.kv_heads > 0 ? c.kv_heads : c.heads);
+  v[int(Dim::kCkv)] = v[int(Dim::kHkv)] * hd;  // no larger than C
   return head_scratch_floats_u64(std::uint64_t(c.tokens), hd, &v[int(Dim::kS)]);
 }
 
@@ -232,6 +243,7 @@ layers::AttentionShape shape_of(const Config& c) {
   s.head_dim = std::size_t(c.head_dim > 0 ? c.head_dim : c.d_model / c.heads);
   s.head_offset = std::size_t(c.head_offset);
   s.total_heads = std::size_t(c.total_heads);
+  s.kv_heads = std::size_t(c.kv_heads);
   return s;
 }
 

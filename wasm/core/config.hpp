@@ -29,6 +29,9 @@ struct Config {
   // (0: heads, the whole layer): a part of a layer split by heads keeps ALiBi's slopes.
   std::int64_t head_offset = 0;
   std::int64_t total_heads = 0;
+  // K/V heads (grouped-query attention, layers/attention.hpp): 0 is heads (multi-head), 1 is
+  // multi-query; otherwise it must divide heads.
+  std::int64_t kv_heads = 0;
 };
 
 struct Limits {

@@ -56,6 +56,7 @@ Status Model::keep_intermediates(bool keep) {
   if (keep == keeping_) return Status::ok();
   if (keep) {
     Status s = validate(config_, limits_, /*with_intermediates=*/true);
+    if (s.is_ok()) s = check_budget_with_cache(true, cache_heap_bytes());
     if (!s.is_ok()) return s;
   }
   // The rows held only while intermediates are kept.

@@ -9,6 +9,7 @@
 
 #include "config.hpp"
 #include "float_buffer.hpp"
+#include "layers/kv_cache.hpp"
 #include "status.hpp"
 #include "tensor_table.hpp"
 
@@ -37,6 +38,17 @@ class Model {
   // Runs one step (or a whole forward pass) on the model's own tensors.
   Status run(Step step);
 
+  // Causal decoding with a KV cache of `tokens` positions per sequence (model_decode.cpp).
+  // prepare_decode() allocates the cache on first use (checked against the budget) and refuses a
+  // full one; the caller then writes decode_input() (B, D) and decode() writes decode_output().
+  Status prepare_decode();
+  Status decode();
+  float* decode_input() { return decode_.data(); }
+  float* decode_output();
+  std::size_t cache_length() const { return cache_.length; }
+  std::uint64_t cache_bytes() const;  // the K and V held (0 before the first step)
+  void reset_cache();                 // frees the cache; decoding starts again at position 0
+
  private:
   Model() = default;
   static std::size_t index(TensorId id) { return static_cast<std::size_t>(id); }
@@ -52,6 +64,12 @@ class Model {
   DimValues dim_values_{};
   bool keeping_ = false;
   std::array<FloatBuffer, kTensorCount> buffers_;  // one per row of tensor_table(), in id order
+  // The KV cache: K and V (B, tokens, Ckv) each; decode_ holds the step's x, q, concat and y.
+  // Budget check of the layer in that state with the cache it holds (model_decode.cpp).
+  Status check_budget_with_cache(bool with_intermediates, std::uint64_t cache_heap_bytes) const;
+  std::uint64_t cache_heap_bytes() const;
+  FloatBuffer cache_k_, cache_v_, decode_;
+  layers::KvCacheView cache_{};
 };
 
 }  // namespace headwise

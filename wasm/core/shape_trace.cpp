@@ -17,6 +17,14 @@ std::vector<TraceEntry> shape_trace(const Config& config) {
                                 {"split", "q.view(B, T, H, hd)", {b, t, h, hd}},
                                 {"split", "q.transpose(1, 2)", {b, h, t, hd}},
                             });
+  if (d.kv() != d.heads) {
+    const std::int64_t kv = std::int64_t(d.kv());
+    trace.push_back({"split",
+                     "k, v: " + std::to_string(kv) + " K/V heads, each read by " +
+                         std::to_string(d.group()) + " query heads (h / " +
+                         std::to_string(d.group()) + ")",
+                     {b, kv, t, hd}});
+  }
   if (p && p->rotate)
     trace.push_back({"split", "q, k = rotate(q, k) by position (rope)", {b, h, t, hd}});
   trace.push_back({"attend", "scores = q @ k.transpose(-2, -1) / sqrt(hd)", {b, h, t, t}});

@@ -15,18 +15,20 @@ namespace headwise {
 // X-macro: X(enumerator, name).
 
 // The dimension symbols shapes are written in. A model fills in a DimValues for its configuration.
-#define HEADWISE_DIMS(X)                                                              \
-  X(kB, "B")   /* batch */                                                            \
-  X(kT, "T")   /* tokens */                                                           \
-  X(kD, "D")   /* d_model, the width of the residual stream */                        \
-  X(kH, "H")   /* heads */                                                            \
-  X(kHd, "hd") /* head_dim */                                                         \
-  X(kC, "C")   /* heads * head_dim, the concatenated heads */                         \
-  X(kS, "S")   /* attention scratch floats, linear in tokens (head_scratch_floats) */ \
-  X(kV, "V")   /* vocabulary size (a trained model's token embedding) */              \
-  X(kM, "M")   /* hidden width of a block's MLP */                                    \
-  X(kK, "K")   /* classes of the readout */                                           \
-  X(kTq, "Tq") /* positions a block computes outputs for (T, or the read positions last) */
+#define HEADWISE_DIMS(X)                                                                      \
+  X(kB, "B")     /* batch */                                                                  \
+  X(kT, "T")     /* tokens */                                                                 \
+  X(kD, "D")     /* d_model, the width of the residual stream */                              \
+  X(kH, "H")     /* heads */                                                                  \
+  X(kHd, "hd")   /* head_dim */                                                               \
+  X(kC, "C")     /* heads * head_dim, the concatenated heads */                               \
+  X(kS, "S")     /* attention scratch floats, linear in tokens (head_scratch_floats) */       \
+  X(kV, "V")     /* vocabulary size (a trained model's token embedding) */                    \
+  X(kM, "M")     /* hidden width of a block's MLP */                                          \
+  X(kK, "K")     /* classes of the readout */                                                 \
+  X(kTq, "Tq")   /* positions a block computes outputs for (T, or the read positions last) */ \
+  X(kHkv, "Hkv") /* K/V heads (grouped-query attention; H for multi-head) */                  \
+  X(kCkv, "Ckv") /* K/V heads * head_dim, the width of k and v */
 
 #define HEADWISE_ROLES(X)                                                                       \
   X(kWeight, "weight")             /* learned, seeded uniform(+-1/sqrt(fan_in)) */              \

@@ -9,7 +9,7 @@ namespace {
 // The shape symbols the rows are written in.
 namespace symbols {
 constexpr Dim B = Dim::kB, T = Dim::kT, D = Dim::kD, H = Dim::kH, hd = Dim::kHd, S = Dim::kS,
-              none = Dim::kNone;
+              Hkv = Dim::kHkv, none = Dim::kNone;
 }  // namespace symbols
 using namespace symbols;
 

@@ -14,8 +14,8 @@
 namespace headwise {
 
 // ROW(id, JS name, role, allocated, shape over the dims, rng stream, fan-in): the layer's own
-// tensors. Shapes use the symbols B, T, D (d_model), H, hd, C (= H * hd), S (attention scratch);
-// `none`: no fan-in.
+// tensors. Shapes use the symbols B, T, D (d_model), H, hd, C (= H * hd), Hkv (K/V heads),
+// S (attention scratch); `none`: no fan-in.
 // LIB(id, parameter or activation, the block's field, allocated, rng stream): a block's tensor of
 // the layer library; its Tq is T (the layer computes every position), and one kept only with
 // intermediates is an intermediate.
@@ -37,8 +37,8 @@ namespace headwise {
   LIB(kK, activation, kK, kAlways, 0)                                                  \
   LIB(kV, activation, kV, kAlways, 0)                                                  \
   ROW(kQHeads, "qHeads", kActivation, kAlways, (B, H, T, hd), 0, none)                 \
-  ROW(kKHeads, "kHeads", kActivation, kAlways, (B, H, T, hd), 0, none)                 \
-  ROW(kVHeads, "vHeads", kActivation, kAlways, (B, H, T, hd), 0, none)                 \
+  ROW(kKHeads, "kHeads", kActivation, kAlways, (B, Hkv, T, hd), 0, none)               \
+  ROW(kVHeads, "vHeads", kActivation, kAlways, (B, Hkv, T, hd), 0, none)               \
   ROW(kScores, "scores", kIntermediate, kWithIntermediates, (B, H, T, T), 0, none)     \
   LIB(kAttention, activation, kAttention, kWithIntermediates, 0)                       \
   ROW(kScoreBias, "scoreBias", kIntermediate, kWithScoreBiasKept, (H, T, T), 0, none)  \

@@ -43,11 +43,12 @@ export function partConfig(config, [h0, h1]) {
  */
 export function partWeights(weights, rows, config, [h0, h1]) {
   const { batch: B, tokens: T, dModel: D, heads: H, headDim: hd, concatWidth: C } = config;
-  const symbols = { B, T, D, H, hd, C };
+  // A multi-head layer's K/V tensors (Ckv = C) are cut like C; shared K/V heads are not split.
+  const symbols = { B, T, D, H, hd, C, Ckv: C };
   const part = {};
   for (const [name, values] of Object.entries(weights)) {
     const { role, shape } = rows.get(name);
-    const axis = shape.indexOf('C');
+    const axis = shape.findIndex((s) => s === 'C' || (s === 'Ckv' && config.kvHeads === undefined));
     if (axis >= 0)
       part[name] = cut(
         values,

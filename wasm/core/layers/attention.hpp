@@ -41,6 +41,14 @@ struct AttentionShape {
   const unsigned char* zero_heads = nullptr;
   std::size_t concat() const { return heads * head_dim; }
   std::size_t query_tokens() const { return tokens - query_from; }
+  // Grouped-query attention: kv_heads K/V heads (0: heads, multi-head attention), dividing heads;
+  // query head h reads K/V head h / (heads / kv_heads). 1: multi-query attention. k and v (and
+  // Wk, Wv, bk, bv) are kv_concat() = kv_heads * head_dim wide.
+  std::size_t kv_heads = 0;
+  std::size_t kv() const { return kv_heads ? kv_heads : heads; }
+  std::size_t kv_concat() const { return kv() * head_dim; }
+  std::size_t group() const { return heads / kv(); }  // query heads per K/V head
+  std::size_t kv_head_of(std::size_t h) const { return h / group(); }
 };
 
 // Biases may be null (a layer without biases); then their gradients are not written.
@@ -51,15 +59,16 @@ struct AttentionGrads {
   float *wq, *bq, *wk, *bk, *wv, *bv, *wout, *bout;
 };
 
-// Where a forward pass's tensors live (rows in comments). q, k, v and concat are always needed.
+// Where a forward pass's tensors live (rows in comments; Ckv = kv_concat(), Hkv = kv()). q, k, v
+// and concat are always needed.
 struct AttentionTensors {
   float* xq;  // (B*Tq, D): the query rows of x, gathered; unused when query_from == 0
   float* q;   // (B*Tq, C)
-  float* k;   // (B*T, C)
-  float* v;   // (B*T, C)
-  // The heads split out as (B, H, T, hd) copies of q, k, v and the per-head contexts, as the
-  // lecture draws them (query_from == 0 only). Null: each head is read in place from the
-  // projections' rows and writes its context straight into its columns of concat.
+  float* k;   // (B*T, Ckv)
+  float* v;   // (B*T, Ckv)
+  // The heads split out as (B, H, T, hd) copies of q and the per-head contexts, (B, Hkv, T, hd)
+  // of k and v, as the lecture draws them (query_from == 0 only). Null: each head is read in place
+  // from the projections' rows and writes its context straight into its columns of concat.
   float *q_heads, *k_heads, *v_heads, *context_heads;
   float* scores;        // (B, H, Tq, T) scaled scores (+ bias), masked -infinity; null: not kept
   float* attention;     // (B, H, Tq, T) the weights P; null: not kept (the backward needs them)
@@ -97,8 +106,8 @@ void fill_score_bias(const AttentionShape& s, float* bias);
 struct AttentionScratch {
   float* dconcat;  // (B*Tq, C)
   float* dq;       // (B*Tq, C)
-  float* dk;       // (B*T, C)
-  float* dv;       // (B*T, C)
+  float* dk;       // (B*T, Ckv)
+  float* dv;       // (B*T, Ckv)
   float* scores;   // (Tq, T): one (sequence, head) block of dP, then dS
 };
 

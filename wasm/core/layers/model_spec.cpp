@@ -24,6 +24,10 @@ Status validate_spec(const ModelSpec& s) {
     Status st = within(limit, value);
     if (!st.is_ok()) return st;
   }
+  if (s.kv_heads > s.heads || (s.kv_heads > 0 && s.heads % s.kv_heads != 0)) {
+    return Status::error("kvHeads " + std::to_string(s.kv_heads) + " must divide heads (" +
+                         std::to_string(s.heads) + ")");
+  }
   return Status::ok();
 }
 

@@ -37,8 +37,12 @@ struct ModelSpec {
   const PositionKind* position = nullptr;  // null: none
   bool causal = true, layer_norm = false, bias = true;
   Readout readout = Readout::kLast;
+  // K/V heads of each block's attention (layers/attention.hpp): 0 is heads; must divide heads.
+  std::size_t kv_heads = 0;
 
   std::size_t concat() const { return heads * head_dim; }
+  std::size_t kv() const { return kv_heads ? kv_heads : heads; }
+  std::size_t kv_concat() const { return kv() * head_dim; }
   // Positions the readout (and the last block's queries) cover.
   std::size_t read_tokens() const { return readout == Readout::kLast ? 1 : tokens; }
   // Positions block l computes outputs for: all but in the last block.

@@ -37,10 +37,10 @@ enum class Needs : std::uint8_t {
   ROW(kLn1Bias, "ln1.bias", kNormBias, (D), none, kLayerNorm)    \
   ROW(kWq, "wq", kWeight, (D, C), D, kAlways)                    \
   ROW(kBq, "bq", kBias, (C), D, kBias)                           \
-  ROW(kWk, "wk", kWeight, (D, C), D, kAlways)                    \
-  ROW(kBk, "bk", kBias, (C), D, kBias)                           \
-  ROW(kWv, "wv", kWeight, (D, C), D, kAlways)                    \
-  ROW(kBv, "bv", kBias, (C), D, kBias)                           \
+  ROW(kWk, "wk", kWeight, (D, Ckv), D, kAlways)                  \
+  ROW(kBk, "bk", kBias, (Ckv), D, kBias)                         \
+  ROW(kWv, "wv", kWeight, (D, Ckv), D, kAlways)                  \
+  ROW(kBv, "bv", kBias, (Ckv), D, kBias)                         \
   ROW(kWout, "wOut", kWeight, (C, D), C, kAlways)                \
   ROW(kBout, "bOut", kBias, (D), C, kBias)                       \
   ROW(kLn2Gain, "ln2.gain", kNormGain, (D), none, kMlpLayerNorm) \
@@ -65,8 +65,8 @@ enum class Needs : std::uint8_t {
   ROW(kLn1Rstd, "ln1.rstd", kActivation, (B, T), none, kLayerNorm)        \
   ROW(kXq, "xq", kActivation, (B, Tq, D), none, kGather)                  \
   ROW(kQ, "q", kActivation, (B, Tq, C), none, kAlways)                    \
-  ROW(kK, "k", kActivation, (B, T, C), none, kAlways)                     \
-  ROW(kV, "v", kActivation, (B, T, C), none, kAlways)                     \
+  ROW(kK, "k", kActivation, (B, T, Ckv), none, kAlways)                   \
+  ROW(kV, "v", kActivation, (B, T, Ckv), none, kAlways)                   \
   ROW(kAttention, "attention", kActivation, (B, H, Tq, T), none, kAlways) \
   ROW(kConcat, "concat", kActivation, (B, Tq, C), none, kAlways)          \
   ROW(kH, "h", kActivation, (B, Tq, D), none, kAlways)                    \
@@ -89,8 +89,8 @@ enum class Needs : std::uint8_t {
   ROW(kDNorm, "dNorm", kScratch, (B, T, D), none, kLayerNorm)        \
   ROW(kDConcat, "dConcat", kScratch, (B, T, C), none, kAlways)       \
   ROW(kDQ, "dq", kScratch, (B, T, C), none, kAlways)                 \
-  ROW(kDK, "dk", kScratch, (B, T, C), none, kAlways)                 \
-  ROW(kDV, "dv", kScratch, (B, T, C), none, kAlways)                 \
+  ROW(kDK, "dk", kScratch, (B, T, Ckv), none, kAlways)               \
+  ROW(kDV, "dv", kScratch, (B, T, Ckv), none, kAlways)               \
   ROW(kDHidden, "dHidden", kScratch, (B, T, M), none, kMlp)          \
   ROW(kScoreScratch, "scoreScratch", kScratch, (T, T), none, kAlways)
 

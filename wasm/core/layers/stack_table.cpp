@@ -5,7 +5,7 @@ namespace headwise::layers {
 namespace {
 
 constexpr Dim B = Dim::kB, T = Dim::kT, Tq = Dim::kTq, D = Dim::kD, H = Dim::kH, C = Dim::kC,
-              M = Dim::kM, V = Dim::kV, K = Dim::kK, none = Dim::kNone;
+              Ckv = Dim::kCkv, M = Dim::kM, V = Dim::kV, K = Dim::kK, none = Dim::kNone;
 
 #define HEADWISE_UNPAREN(...) __VA_ARGS__
 #define HEADWISE_PART_ROW(field, name, role, shape, fan_in, needs)                               \
@@ -57,6 +57,8 @@ DimValues dims_for(const ModelSpec& s, std::uint64_t capacity, std::size_t part_
   d[int(Dim::kH)] = s.heads;
   d[int(Dim::kHd)] = s.head_dim;
   d[int(Dim::kC)] = s.concat();
+  d[int(Dim::kHkv)] = s.kv();
+  d[int(Dim::kCkv)] = s.kv_concat();
   d[int(Dim::kM)] = s.mlp;
   d[int(Dim::kV)] = s.vocab;
   d[int(Dim::kK)] = s.classes;
@@ -189,7 +191,7 @@ double forward_multiply_adds(const ModelSpec& s) {
   double macs = 0;
   for (std::size_t l = 0; l < s.layers; ++l) {
     const double out = double(s.out_tokens(l));
-    macs += 2 * tokens * width * concat + out * width * concat  // k, v, q
+    macs += 2 * tokens * width * double(s.kv_concat()) + out * width * concat  // k, v, q
             + 2 * heads * out * tokens * hd  // scores and context (every key: an upper bound)
             + out * concat * width + 2 * out * width * hidden;
   }

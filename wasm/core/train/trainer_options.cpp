@@ -36,6 +36,8 @@ const OptionRow kRows[] = {
     sized(layers::kDModelLimit, &O::d_model, "width of the residual stream"),
     integer_row("headDim", 0, double(layers::kHeadDimLimit.hi), &O::head_dim,
                 "width of one head (0: dModel / heads)"),
+    integer_row("kvHeads", 0, double(layers::kHeadsLimit.hi), &O::kv_heads,
+                "K/V heads per block, each shared by heads / kvHeads query heads (0: heads)"),
     sized(layers::kMlpLimit, &O::mlp, "hidden width of each block's MLP (0: none)"),
     choice_row("activation", &O::activation, activation_choices, "the MLP's nonlinearity"),
     choice_row("positions", &O::positions, layers::position_kind_names,
@@ -86,6 +88,7 @@ layers::ModelSpec model_spec(const TrainerOptions& o, const tasks::Task& task) {
   s.heads = std::size_t(o.heads);
   s.d_model = std::size_t(o.d_model);
   s.head_dim = o.head_dim > 0 ? std::size_t(o.head_dim) : s.d_model / s.heads;
+  s.kv_heads = std::size_t(o.kv_heads);
   s.mlp = std::size_t(o.mlp);
   s.activation = o.activation == "gelu" ? layers::Activation::kGelu : layers::Activation::kRelu;
   s.position = layers::find_position_kind(o.positions.c_str());

@@ -18,6 +18,7 @@ struct TrainerOptions {
   std::string task = "verb-noun";
   double layers = 1, heads = 2, d_model = 32;
   double head_dim = 0;  // 0: dModel / heads, which must then divide
+  double kv_heads = 0;  // 0: heads (multi-head attention); must divide heads
   double mlp = 64;      // 0: attention-only blocks
   std::string activation = "relu";
   std::string positions = "learned";
