@@ -102,6 +102,24 @@ describe('a pool of 3 workers', () => {
       layer.dispose();
     },
   );
+  // Shared keys and values: a part owns whole K/V groups (8 query heads in groups of 2 on 3 workers:
+  // 2, 4 and 2 query heads), and its query heads read their own group's K/V head.
+  test.each([
+    [8, 4, 'alibi'],
+    [6, 2, 'rope'],
+    [4, 1, 'learned'],
+  ])(
+    '%i heads, %i K/V heads, positions %s, parallel always: equal to one instance',
+    async (heads, kvHeads, positions) => {
+      const config = { batch: 2, tokens: 7, dModel: 12, heads, kvHeads, headDim: 3, causal: true, positions, seed: 4 };
+      const layer = pool.createAttention(config);
+      const x = hw.randomInput(config, 15);
+      const worst = expectClose(await layer.forward(x, { parallel: 'always' }), await single(config, x));
+      expect(pool.fallbackReason).toBe(null); // the parts were computed by the workers, none refused
+    console.log(`pool of 3, ${heads} heads, ${kvHeads} K/V heads, ${positions}: max |diff| ${worst}`);
+      layer.dispose();
+    },
+  );
   test.each(KIND_CASES)(
     'positions %s, causal %s, T = 512, width 512, parallel auto (splits): equal to one instance',
     async (positions, causal) => {

@@ -256,7 +256,7 @@ export class Pool {
   async splitForward(layer, x) {
     for (let attempt = 0; attempt < 2 && this.#slots.length > 1; attempt += 1) {
       const slots = this.#slots;
-      const ranges = headRanges(layer.config.heads, slots.length);
+      const ranges = headRanges(layer.config.heads, slots.length, layer.config.kvHeads);
       // Every part settles before anything is judged, so all the workers that failed are known.
       const parts = await Promise.allSettled(ranges.map((range, p) => this.#forwardOn(slots[p], layer, range, x, p)));
       const failures = parts.filter((part) => part.status === 'rejected').map((part) => part.reason);

@@ -6,10 +6,18 @@
 // head's index among all heads); its weights are cut from the whole layer's along the axis the
 // core's tensor table names C (heads x headDim), and the rest (a learned position table) is whole.
 
-/** Contiguous, balanced head ranges for `parts` instances (never more parts than heads). */
-export function headRanges(heads, parts) {
-  const n = Math.max(1, Math.min(parts, heads));
-  return Array.from({ length: n }, (_, p) => [Math.floor((p * heads) / n), Math.floor(((p + 1) * heads) / n)]);
+/**
+ * Contiguous, balanced head ranges for `parts` instances (never more parts than heads). With
+ * shared keys and values (kvHeads < heads) the ranges follow the K/V groups: a part owns whole
+ * groups, so each of its query heads finds its K/V head in the part.
+ */
+export function headRanges(heads, parts, kvHeads = heads) {
+  const group = heads / kvHeads;
+  const n = Math.max(1, Math.min(parts, kvHeads));
+  return Array.from({ length: n }, (_, p) => [
+    Math.floor((p * kvHeads) / n) * group,
+    Math.floor(((p + 1) * kvHeads) / n) * group,
+  ]);
 }
 
 // [c0, c1) of axis `axis` of a row-major array of `sizes`.
@@ -30,8 +38,9 @@ function cut(values, sizes, axis, c0, c1) {
  * has them, derived concatWidth left out) with heads h1 - h0 placed at h0 among all the heads.
  */
 export function partConfig(config, [h0, h1]) {
-  const { concatWidth, heads, headOffset = 0, totalHeads = 0, ...options } = config;
+  const { concatWidth, heads, headOffset = 0, totalHeads = 0, kvHeads, ...options } = config;
   const part = { ...options, heads: h1 - h0, headOffset: headOffset + h0, totalHeads: totalHeads || heads };
+  if (kvHeads !== undefined) part.kvHeads = ((h1 - h0) * kvHeads) / heads; // its whole K/V groups
   return Object.fromEntries(Object.entries(part).filter(([, value]) => value !== undefined));
 }
 
@@ -43,19 +52,20 @@ export function partConfig(config, [h0, h1]) {
  */
 export function partWeights(weights, rows, config, [h0, h1]) {
   const { batch: B, tokens: T, dModel: D, heads: H, headDim: hd, concatWidth: C } = config;
-  // A multi-head layer's K/V tensors (Ckv = C) are cut like C; shared K/V heads are not split.
-  const symbols = { B, T, D, H, hd, C, Ckv: C };
+  // The K/V tensors (Ckv = kvHeads x hd) are cut at the part's K/V heads: its query heads' groups.
+  const group = H / (config.kvHeads ?? H);
+  const symbols = { B, T, D, H, hd, C, Ckv: C / group };
+  const ranges = { C: [h0 * hd, h1 * hd], Ckv: [(h0 / group) * hd, (h1 / group) * hd] };
   const part = {};
   for (const [name, values] of Object.entries(weights)) {
     const { role, shape } = rows.get(name);
-    const axis = shape.findIndex((s) => s === 'C' || (s === 'Ckv' && config.kvHeads === undefined));
+    const axis = shape.findIndex((s) => s === 'C' || s === 'Ckv');
     if (axis >= 0)
       part[name] = cut(
         values,
         shape.map((s) => symbols[s]),
         axis,
-        h0 * hd,
-        h1 * hd,
+        ...ranges[shape[axis]],
       );
     else part[name] = role === 'bias' ? new Float32Array(values.length) : values.slice();
   }
