@@ -116,7 +116,7 @@ describe('a pool of 3 workers', () => {
       const x = hw.randomInput(config, 15);
       const worst = expectClose(await layer.forward(x, { parallel: 'always' }), await single(config, x));
       expect(pool.fallbackReason).toBe(null); // the parts were computed by the workers, none refused
-    console.log(`pool of 3, ${heads} heads, ${kvHeads} K/V heads, ${positions}: max |diff| ${worst}`);
+      console.log(`pool of 3, ${heads} heads, ${kvHeads} K/V heads, ${positions}: max |diff| ${worst}`);
       layer.dispose();
     },
   );
