@@ -41,13 +41,13 @@ after(async () => {
 });
 
 // The measuring code is the explorer's own text-boxes.js, served on every origin under one path
-// (the static site has no sources).
+// (the static site has no sources): the figures folder's modules, which import each other.
 async function newPage(viewport, { isMobile = false, colorScheme = 'light' } = {}) {
   const context = await browser.newContext({ viewport, isMobile, hasTouch: isMobile, colorScheme });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.route(/\/__headwise-test\/(text-boxes|figure)\.js$/, async (route) => {
+  await page.route(/\/__headwise-test\/[a-z-]+\.js$/, async (route) => {
     const name = /\/__headwise-test\/([a-z-]+\.js)$/.exec(route.request().url())[1];
     route.fulfill({
       contentType: 'text/javascript',

@@ -54,6 +54,7 @@ const READ = () => {
     model: panel.dataset.trainedModel,
     about: panel.querySelector('.trained-about').textContent,
     toggle: panel.querySelector('.weights-toggle').getAttribute('aria-pressed'),
+    toggleDisabled: panel.querySelector('.weights-toggle').disabled,
     trainedToggle: panel.querySelector('.trained-toggle').hidden
       ? null
       : panel.querySelector('.trained-toggle').textContent,
@@ -199,6 +200,9 @@ test('GPT-2 (768 x 12): no trained model, said so; the trained heads beside the 
     const seen = await settled(page, 'configuration');
     assert.equal(seen.maps.length, 12);
     assert.match(seen.about, /^No trained model exists for 12 heads \(768 = 12 x 64\): these are random/);
+    // "Random weights" drawn ticked over the random maps, with no trained weights to switch to.
+    assert.equal(seen.toggle, 'true');
+    assert.equal(seen.toggleDisabled, true);
     assert.match(
       seen.about,
       /head 1 \(latest verb\) 1\.00 on "catch", 0\.00 on "ball"; head 2 \(latest noun\) 0\.00, 1\.00/,

@@ -333,7 +333,14 @@ export class HeadsPanel extends PanelFrame {
   #sayWeights(o, c, view) {
     const t = c.trained && !c.trained.error ? c.trained : null;
     const random = o.headsWeights === 'random';
-    this.weightsToggle.setAttribute('aria-pressed', String(random));
+    // Drawn as the maps are: ticked whenever they are random. Where no trained model has this head
+    // count (GPT-2's 12 heads), they can only be random: ticked, and nothing to switch to.
+    const onlyRandom = view.source === 'configuration';
+    this.weightsToggle.setAttribute('aria-pressed', String(random || onlyRandom));
+    this.weightsToggle.disabled = onlyRandom;
+    this.weightsToggle.title = onlyRandom
+      ? `No trained model has ${c.config.heads} heads: these weights are random`
+      : '';
     this.section.dataset.headsWeights = view.source;
     this.section.dataset.trainedModel = t?.name ?? '';
     const failed = this.trainedError || c.trained?.error;
