@@ -67,20 +67,3 @@ function barLabels(figure) {
   const over = (bar) => texts.find((t) => Math.abs(t.x - (bar.x + bar.w / 2)) < 0.5 && t.y < bar.y);
   return { shown: bars.map((bar) => over(bar)?.text), band: bars[1].x - bars[0].x };
 }
-
-// Two heads' rows with ticks (the why panel): a row's name stands clear of the row above's "0.0",
-// at least a line of tick type below it, so the two never read as one line ("0.0 head 2").
-test("a row's name is a line below the row above's ticks", () => {
-  const labels = 'The dog chased the ball , but it could not catch it'.split(' ');
-  const rows = [0, 1].map((h) => ({ name: `head ${h + 1}`, values: labels.map((_, i) => (i === 4 + 6 * h ? 1 : 0)) }));
-  const figure = barsFigure({ rows, labels, title: 't', maxWidth: 600, height: 70 });
-  const texts = figure.items.filter((it) => it.kind === 'text');
-  const name = texts.find((t) => t.text === 'head 2');
-  const zero = texts.filter((t) => t.text === '0.0' && t.y < name.y).sort((a, b) => b.y - a.y)[0];
-  expect(zero, "the first row's 0.0 tick").toBeDefined();
-  const size = zero.size ?? 10;
-  // Centres apart by half of each plus a blank line of tick type between them.
-  expect(name.y - zero.y, 'name below the tick by a line').toBeGreaterThanOrEqual(
-    size / 2 + size + (name.size ?? 11) / 2,
-  );
-});

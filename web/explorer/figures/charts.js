@@ -17,9 +17,7 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k =
   const shown = labels.map((label) => (label.length > 10 ? `${label.slice(0, 9)}…` : label));
   const left = withTicks ? Math.ceil(4 * k + textWidth('0.5', valueSize) + 4) : 2;
   const top = Math.ceil(titleSize * 1.4 + 4 * k);
-  // Between rows, a line of tick type more: a row's name would otherwise sit just right of the
-  // row above's "0.0" tick and read with it ("0.0 head 2").
-  const groupGap = 10 * k + (withTicks ? valueSize : 0);
+  const groupGap = 10 * k;
   // Neighbouring labels, turned 45 degrees, clear each other when the bands are this wide.
   const minBand = Math.ceil((labelSize + 1) / SIN45);
   const band = Math.max(minBand, Math.min(Math.round(44 * k), Math.floor((maxWidth - left - 10) / labels.length)));

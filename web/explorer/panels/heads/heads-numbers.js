@@ -2,7 +2,6 @@
 // verb-and-noun task), loaded once and kept by the owner, and the part 'trained': the page's
 // sentence through a model's attention layer, trained and before training.
 import { tokenize } from '../../tokenizer.js';
-import { readStorySentence, STORY_CHECKPOINT } from './story-heads.js';
 import {
   BESIDE_CHECKPOINT,
   checkpointFor,
@@ -27,9 +26,7 @@ export class TrainedModels {
   #source;
   #loading = null;
   #layers = new Map(); // name -> the attention layer their maps are computed in
-  #storyLoading = null;
   models = null; // { name -> model }, once loaded
-  story = null; // the story model: { trainer, checkpoint, words, tokens }, once loaded
 
   constructor(hw, { checkpointSource }) {
     this.#hw = hw;
@@ -129,38 +126,7 @@ export class TrainedModels {
     };
   }
 
-  /** Loads the story model once (STORY_CHECKPOINT, kept as a trainer: its maps come from the model). */
-  loadStory() {
-    this.#storyLoading ??= this.#loadStory().catch((error) => {
-      this.#storyLoading = null;
-      throw error;
-    });
-    return this.#storyLoading;
-  }
-
-  async #loadStory() {
-    const trainer = await this.#hw.loadCheckpoint(await this.#source(STORY_CHECKPOINT));
-    const { words, tokens } = trainer.task;
-    this.story = { trainer, checkpoint: trainer.checkpoint, words, tokens };
-    return this.story;
-  }
-
-  /**
-   * The story model on a sentence (once loaded): { reading (readStorySentence), maps (its one
-   * block's heads, T x T each), T, roles (the checkpoint's, per head), checkpoint }. One forward of
-   * 64 tokens (a few million multiply-adds).
-   */
-  storyOn(sentence) {
-    const s = this.story;
-    const reading = readStorySentence(tokenize(sentence.replace(/\s+/g, ' '), 4096).tokens, s.words, s.tokens);
-    const { layers } = s.trainer.attention(reading.words);
-    return { reading, maps: layers[0].heads, T: s.tokens, roles: s.checkpoint.roles[0], checkpoint: s.checkpoint };
-  }
-
   dispose() {
-    this.story?.trainer.dispose();
-    this.story = null;
-    this.#storyLoading = null;
     for (const layer of this.#layers.values()) layer.dispose();
     this.#layers.clear();
     this.models = null;

@@ -13,7 +13,6 @@ import { headBands, outProjectFigure, outProjectTitle } from '../../figures/out-
 import { SAMPLE_WORDS } from '../learn/learn-verdict.js';
 import { DEFAULT_HEADS_WEIGHTS, HEADS_WEIGHTS, readingRow, readingText, rowInReading } from './trained-heads.js';
 import { TrainedModels, trainedPart } from './heads-numbers.js';
-import { StorySection } from './story-section.js';
 
 const MAX_HEADS_DRAWN = 16;
 // On a slide, more heads than this get the figure column to themselves: the W_out product is a
@@ -379,28 +378,10 @@ export class HeadsPanel extends PanelFrame {
     this.learnedView.update(beside ? besideLearned(t) : hidden ? null : c.learned);
   }
 
-  // The story model's section (story-section.js), first in the panel: made at the first update.
-  #storySection() {
-    if (!this.story) {
-      this.story = new StorySection(this.host.kept(this.id), {
-        palette: () => this.host.palette(),
-        refresh: () => this.host.refresh(this.id),
-      });
-      this.body.prepend(this.story.element);
-    }
-    return this.story;
-  }
-
   update(o, c) {
     this.options = o;
     this.computed = c;
     if (c && c.trained === null) this.#loadTrained();
-    // The story model's section, on the page (a slide keeps its one figure column for the maps).
-    if (c) {
-      const story = this.#storySection();
-      story.element.hidden = Boolean(this.section.closest('.explorer.slide'));
-      if (!story.element.hidden) story.update(o.sentence);
-    }
     if (!c || c.status !== 'ok') {
       this.view = null;
       this.learnedView.update(c?.learned);

@@ -359,8 +359,17 @@ const goTo = ({ set }, step) => {
   return set({ step: clampStep(step) });
 };
 
-/** The slide's point: the step shown, what it does and the shape it leaves. */
+/**
+ * The slide's point: the step shown, what it does and the shape it leaves; first, when the layer is
+ * too large to compute (GPT-3), that only its shapes are shown and why.
+ */
 function stepsPoint(view) {
+  const c = view.computed;
+  if (c?.status === 'shapes-only') return `Shapes only: ${c.message}. ${stepText(view)}`;
+  return stepText(view);
+}
+
+function stepText(view) {
   const name = STEPS[view.step];
   const shapes = (view.computed?.trace ?? []).filter((e) => e.step === name).map((e) => shapeText(e.shape));
   const last = shapes.length ? `: ${shapes[shapes.length - 1]}` : '';
