@@ -208,12 +208,16 @@ export class PanelFrame {
     };
     shrinkFigures();
     // Still too long: it is the text. Its type shrinks a little (to 80% at most; figure text is
-    // drawn at the slide's size, read from the section, which keeps its own). Not when the figures
-    // stopped at their floor: that panel scrolls, and smaller text would not change it.
-    const atFloor = floor > 0.25 && fit <= floor + 0.005;
-    for (let textFit = 0.96; !atFloor && textFit >= 0.8 && end > limit; textFit -= 0.03) {
+    // drawn at the slide's size, read from the section, which keeps its own). Where smaller text
+    // does not shorten the panel (its figures are the longer column, at their floor), it keeps its size.
+    const before = end;
+    for (let textFit = 0.96; textFit >= 0.8 && end > limit; textFit -= 0.03) {
       this.section.style.setProperty('--text-fit', textFit.toFixed(2));
       end = this.section.getBoundingClientRect().bottom;
+    }
+    if (end > limit && before - end < 1) {
+      this.section.style.removeProperty('--text-fit');
+      end = before;
     }
     // The text was the longer column, and the figures beside it are too long as well.
     shrinkFigures();

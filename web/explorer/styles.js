@@ -115,8 +115,9 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
 .point, .details-toggle { display: none; }
 @media (min-aspect-ratio: 4/3) and (min-width: 900px) {
   .explorer.slide .panel.slide-first { position: relative; }
-  /* A deck's slide has its own heading: the panel's numbered one is for screen readers only. */
-  .explorer.slide .panel > h2 { position: absolute; width: 1px; height: 1px; overflow: hidden;
+  /* A deck's slide has its own heading: a slide-first panel's numbered one is for screen readers only
+     (another panel's text is fitted to the frame with its heading in it). */
+  .explorer.slide .panel.slide-first > h2 { position: absolute; width: 1px; height: 1px; overflow: hidden;
     clip: rect(0 0 0 0); white-space: nowrap; }
   .explorer.slide .panel.slide-first > .point { display: block; margin: 0.2em 7.5em 0.35em 0;
     font-size: max(24px, 1.35em); line-height: 1.25; font-weight: 600; }

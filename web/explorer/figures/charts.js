@@ -37,9 +37,9 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k =
   const plot = Math.max(valueSize * 2, height - head);
   const ticks = plot >= valueSize * 2.4 ? [0, 0.5, 1] : [0, 1];
   // Values read "0.50" and "1.00", as the text says them: where that is wider than a bar, in smaller
-  // type (never ".50" or "1").
+  // type, to 80% (11 px on a slide at least; never ".50" or "1").
   const valueFont = Math.max(
-    0.75 * valueSize,
+    0.8 * valueSize,
     Math.min(valueSize, (valueSize * (band - 2)) / textWidth('0.00', valueSize)),
   );
   const valueText = (v) => v.toFixed(2);
