@@ -1,5 +1,5 @@
 // A bar chart labels every bar of 0.05 or more with its value, a full bar too, as the text says it:
-// "1.00" and "0.50", in smaller type where the bands are narrow, never "1" or ".50" (the why panel's
+// "1.00" and "0.50", never "1" or ".50", reaching over empty neighbours where the bands are narrow (the why panel's
 // rows of the last "it", the Learn panel's maps from "?").
 import { expect, test } from 'vitest';
 import { barsFigure } from '../../web/explorer/figures/charts.js';

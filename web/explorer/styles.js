@@ -127,6 +127,8 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
     .panel-body:has(.slide-keep), .slide-keep),
   .explorer.slide .panel.slide-first:not(.details-open) :is(.side, .panel-body) > :not(.figures, .slide-keep),
   .explorer.slide .panel.slide-first:not(.details-open) .slide-keep > .help,
+  .explorer.slide .panel.slide-first:not(.details-open) .learned .learned-note,
+  .explorer.slide .panel.slide-first:not(.details-open) .learned[data-learned=true] > .controls,
   .explorer.slide .panel.slide-first.many-heads:not(.details-open) .token-bar { display: none; }
   .explorer.slide .panel.slide-first.details-open :is(.figures, .side > .slide-keep) { display: none; }
   /* The figure's own controls (class slide-keep: a switch of what it shows) stay, in one row. */

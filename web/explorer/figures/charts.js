@@ -36,12 +36,9 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k =
   const head = Math.ceil(nameSize * 1.2 + valueSize * 1.2 + 2);
   const plot = Math.max(valueSize * 2, height - head);
   const ticks = plot >= valueSize * 2.4 ? [0, 0.5, 1] : [0, 1];
-  // Values read "0.50" and "1.00", as the text says them: where that is wider than a bar, in smaller
-  // type, to 80% (11 px on a slide at least; never ".50" or "1").
-  const valueFont = Math.max(
-    0.8 * valueSize,
-    Math.min(valueSize, (valueSize * (band - 2)) / textWidth('0.00', valueSize)),
-  );
+  // Values read "0.50" and "1.00", as the text says them, at the figure's value size: where that is
+  // wider than a bar it reaches over the empty bars beside it, and a value with no room is left out
+  // (its table has it). Smaller type would raise the floor a slide's figures may shrink to.
   const valueText = (v) => v.toFixed(2);
   const boxOf = (x, y, text, size, anchor) => {
     const w = textWidth(text, size);
@@ -74,11 +71,11 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k =
     const order = bars.filter((b) => b.v >= 0.05).sort((a, b) => b.v - a.v);
     for (const b of order) {
       const t = valueText(b.v);
-      const y = b.top - valueFont * 0.6 - 1;
-      const box = boxOf(b.x + (band - 4) / 2, y, t, valueFont, 'middle');
+      const y = b.top - valueSize * 0.6 - 1;
+      const box = boxOf(b.x + (band - 4) / 2, y, t, valueSize, 'middle');
       const inside = box[0] >= -0.5 && box[1] <= width + 0.5;
       if (inside && taken.every((o) => apart(box, o)) && bars.every((n) => n === b || apart(box, n.box)))
-        text(b.x + (band - 4) / 2, y, t, { size: valueFont, anchor: 'middle' });
+        text(b.x + (band - 4) / 2, y, t, { size: valueSize, anchor: 'middle' });
     }
   });
   const yLabels = top + rows.length * (height + groupGap) + 4 * k;

@@ -713,9 +713,12 @@ export class HeadsPanel extends PanelFrame {
       const grid = figure.items.find((it) => it.kind === 'grid');
       const cell = grid.cellW;
       const fits = figure.height <= map.maxHeight;
-      if (!best || (fits && !best.fits) || (fits === best.fits && cell > best.cell)) {
+      // None fits (a long sentence, its rows at their least height): the columns that overflow least.
+      const over = rows * figure.height - map.maxHeight * rows;
+      const better = best && (fits === best.fits ? (fits ? cell > best.cell : over < best.over) : fits);
+      if (!best || better) {
         const cellSize = [grid.cellW, grid.cellH];
-        best = { columns, map: { ...map, cellSize }, inner: { maxWidth: each, cellSize }, cell, fits };
+        best = { columns, map: { ...map, cellSize }, inner: { maxWidth: each, cellSize }, cell, fits, over };
       }
     }
     return { ...best, mix: mixFor(forMix), mixInRow: true };

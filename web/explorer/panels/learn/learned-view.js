@@ -55,7 +55,8 @@ export class LearnedView {
     this.table = el('table', { class: 'learned-table' }, this.#caption());
     this.element = el(
       'div',
-      { class: 'learned', 'data-learned': 'false' },
+      // slide-keep: on a slide designed as one, its Train button and progress bar stay (styles.js).
+      { class: 'learned slide-keep', 'data-learned': 'false' },
       el('div', { class: 'controls' }, this.note, this.button, this.progress),
       el('div', { class: 'visually-hidden' }, this.table),
     );

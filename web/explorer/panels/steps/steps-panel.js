@@ -203,8 +203,9 @@ export class StepsPanel extends PanelFrame {
     }[step];
     this.#layOut(null);
     const k = this.textScale;
-    // On a slide the matrix gets half the height the strides' text leaves in its column.
-    const room = this.heightBelow(this.figureArea) - this.strides.getBoundingClientRect().height;
+    // On a slide the matrix gets half the height the strides' text leaves in its column (less the
+    // figures' margin and the 4 spare px fitToFrame keeps, as the other panels).
+    const room = this.heightBelow(this.figureArea) - this.strides.getBoundingClientRect().height - 8;
     const first = this.slideFirst; // designed as a slide: the figures alone under the point
     const maxHeight = Number.isFinite(room) ? Math.max(140, room * (first ? 1 : 0.5)) : Infinity;
     // On a slide the project step is its three products side by side: q, k and v, one large product each.
