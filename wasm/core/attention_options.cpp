@@ -55,10 +55,10 @@ Status config_from_options(const AttentionOptions& o, Limits* limits, Config* ou
                                  o.bias, *limits, &c);
   if (!s.is_ok()) return s;
   c.position = layers::find_position_kind(o.positions.c_str());
-  c.head_offset = std::int64_t(o.head_offset);
-  c.total_heads = std::int64_t(o.total_heads);
-  c.kv_heads = std::int64_t(o.kv_heads);
-  const std::int64_t total = c.total_heads > 0 ? c.total_heads : c.heads;
+  c.head_offset = std::size_t(o.head_offset);
+  c.total_heads = std::size_t(o.total_heads);
+  c.kv_heads = std::size_t(o.kv_heads);
+  const std::size_t total = c.total_heads > 0 ? c.total_heads : c.heads;
   if (c.head_offset + c.heads > total) {
     return Status::error("headOffset + heads (" + std::to_string(c.head_offset + c.heads) +
                          ") must be at most totalHeads (" + std::to_string(total) +

@@ -45,9 +45,9 @@ Status cache_sizes(const CacheShape& c, CacheSizes* out) {
     if (!s.is_ok()) return s;
   }
   Config config;
-  config.heads = std::int64_t(c.heads);
-  config.kv_heads = std::int64_t(c.kv_heads);
-  config.head_dim = std::int64_t(c.head_dim);
+  config.heads = std::size_t(c.heads);
+  config.kv_heads = std::size_t(c.kv_heads);
+  config.head_dim = std::size_t(c.head_dim);
   config.d_model = config.heads * config.head_dim;
   Limits limits;
   limits.max_d_model = std::int64_t(kMax * kMax);
@@ -57,8 +57,7 @@ Status cache_sizes(const CacheShape& c, CacheSizes* out) {
   if (c.rope_dim > 0 && c.kv_latent == 0)
     return Status::error("ropeDim is latent attention's: give kvLatent too");
   // One position of one sequence, as the operator's cache holds it (layers/kv_cache.hpp).
-  layers::AttentionShape shape = shape_of(config);
-  shape.batch = 1;
+  layers::AttentionShape shape = config;
   const std::uint64_t kv = layers::kv_cache_floats(shape, 1).value();
   shape.kv_heads = 0;
   const std::uint64_t mha = layers::kv_cache_floats(shape, 1).value();
