@@ -287,7 +287,7 @@ export function arrangeFigures(rows, title, gap = 16) {
   for (const row of rows) {
     let x = 0;
     for (const f of row) {
-      for (const it of f.items) out.items.push(moved(it, x, y));
+      for (const it of f.items) out.items.push(movedItem(it, x, y));
       for (const map of f.heatmaps) out.heatmaps.push({ ...map, x: map.x + x, y: map.y + y });
       x += f.width + gap;
     }
@@ -296,9 +296,9 @@ export function arrangeFigures(rows, title, gap = 16) {
   return out;
 }
 
-// An item of a figure, dx and dy further on.
-function moved(it, dx, dy) {
-  const m = { ...it };
+/** A copy of a drawing item moved by (dx, dy). */
+export function movedItem(item, dx, dy) {
+  const m = { ...item };
   if ('x' in m) m.x += dx;
   if ('y' in m) m.y += dy;
   if ('x1' in m) {
