@@ -9,6 +9,7 @@ import { PanelFrame } from '../../panel-frame.js';
 import { el } from '../../dom.js';
 import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
 import { barsFigure } from '../../figures/charts.js';
+import { LECTURE_WORDS } from '../../presets.js';
 import {
   ablationOf,
   ablationText,
@@ -44,6 +45,8 @@ export function headRowMaps(s) {
       scale: 'probability',
       digits: 2,
       masked: (i, j) => j > rows[i].row,
+      // Labelled first where labels thin out: the words this head looks at most from its rows.
+      keyWords: [...new Set(rows.map(({ row }) => rowTop(map, T, row, reading.words).word)), ...LECTURE_WORDS],
       title: `head ${h + 1}: ${roles[h].role}`,
     };
   });
@@ -80,7 +83,12 @@ export class StoryPanel extends PanelFrame {
       onclick: () => this.#showWords(this.words.hidden),
     });
     this.rowsText = el('p', { class: 'story-rows' });
-    this.switches = el('div', { class: 'story-switches slide-keep', role: 'group', 'aria-label': 'Switch off a head' });
+    this.switches = el('div', {
+      class: 'controls story-switches slide-keep',
+      role: 'group',
+      'aria-label': 'Switch off a head',
+    });
+    this.switches.style.alignItems = 'center';
     this.ablation = el('p', { class: 'story-ablation', 'aria-live': 'polite' });
     const form = el(
       'form',
@@ -96,7 +104,7 @@ export class StoryPanel extends PanelFrame {
       this.wordsToggle,
       this.inputNote,
     );
-    Object.assign(form.style, { display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'center' });
+    form.style.alignItems = 'center';
     Object.assign(this.input.style, { flex: '1 1 12rem', minWidth: '0' });
     Object.assign(this.words.style, { overflowWrap: 'anywhere' });
     this.body.append(this.reading, this.tokens, form, this.words, this.rowsText, this.switches, this.ablation);
@@ -216,7 +224,6 @@ export class StoryPanel extends PanelFrame {
         }),
       ),
     );
-    Object.assign(this.switches.style, { display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'center' });
     const table = this.table();
     this.ablation.textContent = table
       ? ablationText(table, `head ${this.#zeroed + 1} (${s.roles[this.#zeroed].role})`) +
@@ -247,35 +254,54 @@ export class StoryPanel extends PanelFrame {
     const width = this.drawWidth;
     const heads = headRowMaps(s);
     const table = this.table();
-    // Two heads a row where two fit (a slide, a wide page), else one under another (a phone).
-    const perRow = width >= 640 ? 2 : 1;
-    const w = perRow > 1 ? Math.floor(width / perRow) - 12 : width;
-    const headRows = Math.ceil(heads.length / perRow);
-    const barsHeight = 70;
+    // Wide (a slide, a wide page): the heads two by two, the bars beside them over both rows (a grid
+    // of 3 columns); narrow (a phone): one figure under another, the page scrolls.
+    const wide = width >= 900;
     const room = this.heightBelow(this.figureArea);
-    const forMaps = Number.isFinite(room) ? room - (barsHeight * 2 + 110) * k : Infinity;
-    const maxHeight = Number.isFinite(forMaps) ? Math.max(60, Math.floor(forMaps / headRows) - 12) : Infinity;
-    const items = heads.map((m, h) => ({
-      figure: heatmapFigure({ ...m, maxWidth: w, maxHeight, textScale: k }),
-      label: `Head ${h + 1} (${s.roles[h].role}): its attention from the rows that need a pronoun's antecedent`,
-      table: () => heatmapTable({ ...m, digits: 4 }),
-    }));
+    const fits = Number.isFinite(room);
+    const maxHeight = wide && fits ? Math.floor(room / 2) - 16 : Infinity;
+    // A bar row's height: on a slide the two rows and their labels share the room.
+    const barsHeight = wide && fits ? Math.max(60, Math.floor((room / k - 150) / 2)) : 70;
+    let bars = null;
     if (table) {
       const name = `head ${this.#zeroed + 1} off`;
-      const bars = barsFigure({
+      bars = barsFigure({
         rows: [
           { name: `all ${s.roles.length} heads`, values: table.map((r) => r.whole) },
-          { name: `${name} (${s.roles[this.#zeroed].role})`, values: table.map((r) => r.without) },
+          { name, values: table.map((r) => r.without) },
         ],
         labels: table.map((r) => SHORT[r.skill]),
-        title: `Held-out accuracy, all heads and ${name}`,
-        maxWidth: width,
+        // Short: the title sets the figure's least width (the head's role is its map's title).
+        title: 'Held-out accuracy',
+        maxWidth: wide ? Math.floor(0.28 * width) : width,
         height: barsHeight,
         textScale: k,
       });
-      items.push({ figure: bars, label: bars.title });
     }
-    this.showFigures(items, { row: true });
+    // The two columns of heads share what the bars leave (and the grid's gaps, 12 px each).
+    const w = wide ? Math.floor((width - (bars?.width ?? 0) - 40) / 2) : width;
+    const items = heads.map((m, h) => ({
+      // Labels 15% smaller on a slide (16.5 px at 1280x720), so every word of the sentence keeps its
+      // column label in a map a third of the slide wide; no values in the cells there (they would be
+      // smaller than a slide's least text: the point says the values of the rows it names).
+      figure: heatmapFigure({
+        ...m,
+        maxWidth: w,
+        maxHeight,
+        textScale: k > 1 ? Math.max(1, 0.85 * k) : k,
+        showValues: k > 1 ? false : undefined,
+      }),
+      label: `Head ${h + 1} (${s.roles[h].role}): its attention from the rows that need a pronoun's antecedent`,
+      table: () => heatmapTable({ ...m, digits: 4 }),
+    }));
+    if (bars) items.push({ figure: bars, label: bars.title });
+    this.figureArea.classList.toggle('grid', wide);
+    this.figureArea.style.setProperty('--columns', wide ? '3' : '1');
+    this.showFigures(items);
+    // The bars in the third column, over both rows of heads; then fitted to the frame again.
+    const barsCanvas = this.figureArea.querySelectorAll(':scope > canvas')[heads.length];
+    if (barsCanvas) Object.assign(barsCanvas.style, { gridColumn: wide ? '3' : '', gridRow: wide ? '1 / span 2' : '' });
+    this.fitToFrame();
   }
 
   exportData() {
