@@ -261,7 +261,7 @@ export class StoryPanel extends PanelFrame {
     const fits = Number.isFinite(room);
     const maxHeight = wide && fits ? Math.floor(room / 2) - 16 : Infinity;
     // A bar row's height: on a slide the two rows and their labels share the room.
-    const barsHeight = wide && fits ? Math.max(60, Math.floor((room / k - 150) / 2)) : 70;
+    const barsHeight = wide && fits ? Math.max(60, Math.floor((room / k - 100) / 2)) : 70;
     let bars = null;
     if (table) {
       const name = `head ${this.#zeroed + 1} off`;
