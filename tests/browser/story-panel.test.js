@@ -63,8 +63,9 @@ const READ = () => {
 };
 
 const drawn = () =>
-  document.querySelector('headwise-explorer')?.shadowRoot?.querySelectorAll('#panel-story .figures > canvas:not([hidden])')
-    .length === 5;
+  document
+    .querySelector('headwise-explorer')
+    ?.shadowRoot?.querySelectorAll('#panel-story .figures > canvas:not([hidden])').length === 5;
 
 async function open(query, viewport = { width: 1280, height: 900 }, colorScheme = 'light') {
   const context = await web.browser.newContext({ viewport, colorScheme });
@@ -81,7 +82,7 @@ async function open(query, viewport = { width: 1280, height: 900 }, colorScheme 
 const rowOf = (map, label) => map.mean.slice(map.rows.indexOf(label) * map.c, (map.rows.indexOf(label) + 1) * map.c);
 const top = (row) => row.reduce((best, v, j, r) => (v > r[best] ? j : best), 0);
 
-test("the lecture's sentence read by the story model: named heads, 'but' -> dog and 'catch' -> ball drawn and said, the switch in numbers", async () => {
+test("the lecture's sentence: named heads, 'but' -> dog, 'catch' -> ball drawn and said, the switch", async () => {
   const { context, page, errors, read } = await open('index.html?panel=story');
   try {
     const seen = await read();
@@ -112,7 +113,12 @@ test("the lecture's sentence read by the story model: named heads, 'but' -> dog 
     // The text and the slide's point give the drawn values.
     assert.ok(seen.rows.includes(`From "but" (before "it"): head 1 ${but[1].toFixed(2)} on "dog"`), seen.rows);
     assert.ok(seen.rows.includes(`From "catch" (before "it"): head 1 ${caught[4].toFixed(2)} on "ball"`), seen.rows);
-    assert.ok(seen.point.startsWith(`Head 1 puts ${but[1].toFixed(2)} of "but" on "dog", ${caught[4].toFixed(2)} of "catch" on "ball"`), seen.point);
+    assert.ok(
+      seen.point.startsWith(
+        `Head 1 puts ${but[1].toFixed(2)} of "but" on "dog", ${caught[4].toFixed(2)} of "catch" on "ball"`,
+      ),
+      seen.point,
+    );
     // Ablation: head 1 switched off by default; the possessive falls, the name copy stays; the bars
     // draw the same numbers (the checkpoint's: possessive 0.99 -> 0.55, name copy 1.00 -> 0.92).
     assert.deepEqual(
@@ -154,9 +160,8 @@ test('a typed sentence: a word outside the vocabulary is marked unknown and left
     await input.press('Enter');
     await page.waitForFunction(
       () =>
-        document
-          .querySelector('headwise-explorer')
-          .shadowRoot.querySelector('#panel-story .story-token.unknown')?.textContent === 'frisbee',
+        document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-story .story-token.unknown')
+          ?.textContent === 'frisbee',
       null,
       { timeout: 30_000 },
     );
@@ -187,7 +192,7 @@ test('a 390x844 phone: no horizontal scroll, every figure inside the panel', asy
 });
 
 for (const colorScheme of ['light', 'dark']) {
-  test(`a 1280x720 slide (embed.html?panel=story, ${colorScheme}): figure first, the point in two lines of large type, its numbers drawn`, async () => {
+  test(`a 1280x720 slide (${colorScheme}): figure first, a two-line point, its numbers drawn`, async () => {
     const theme = colorScheme === 'dark' ? '&theme=dark' : '';
     const { context, page, errors, read } = await open(
       `embed.html?panel=story${theme}`,
@@ -216,12 +221,16 @@ for (const colorScheme of ['light', 'dark']) {
           smallest: Math.min(...texts),
           introShown: panel.querySelector('.intro').getBoundingClientRect().height > 0,
           switchesShown: panel.querySelector('.story-switches').getBoundingClientRect().height > 0,
-          background: getComputedStyle(document.querySelector('headwise-explorer').shadowRoot.querySelector('.explorer'))
-            .backgroundColor,
+          background: getComputedStyle(
+            document.querySelector('headwise-explorer').shadowRoot.querySelector('.explorer'),
+          ).backgroundColor,
         };
       });
       await page.screenshot({ path: `${ARTIFACTS}story-panel-slide-${colorScheme}.png` });
-      console.log(`# story slide (${colorScheme}): point ${m.size} px in ${m.lines} lines, smallest figure text ${m.smallest.toFixed(1)} px: ${seen.point}`);
+      console.log(
+        `# story slide (${colorScheme}): point ${m.size} px in ${m.lines} lines, smallest figure text ` +
+          `${m.smallest.toFixed(1)} px: ${seen.point}`,
+      );
       assert.ok(m.size >= 24 && m.lines <= 2, `point ${m.size} px in ${m.lines} lines: ${seen.point}`);
       assert.ok(m.figuresTop >= m.pointBottom - 1, 'the figures under the point');
       assert.ok(m.figuresBottom <= 720, `figures end at ${m.figuresBottom}`);
@@ -233,7 +242,12 @@ for (const colorScheme of ['light', 'dark']) {
       // The point's numbers are the drawn ones.
       const head = seen.maps[0];
       const [but, caught] = [rowOf(head, 'but → it'), rowOf(head, 'catch → it')];
-      assert.ok(seen.point.startsWith(`Head 1 puts ${but[1].toFixed(2)} of "but" on "dog", ${caught[4].toFixed(2)} of "catch" on "ball"`), seen.point);
+      assert.ok(
+        seen.point.startsWith(
+          `Head 1 puts ${but[1].toFixed(2)} of "but" on "dog", ${caught[4].toFixed(2)} of "catch" on "ball"`,
+        ),
+        seen.point,
+      );
       // The words the point names are labelled on the antecedent head's map, with the lecture's.
       for (const word of ['dog', 'ball', 'catch', 'it'])
         assert.ok(head.texts.includes(word), `"${word}" labelled: ${head.texts.join(' ')}`);

@@ -74,7 +74,7 @@ test("a head's top from a row is its largest weight at or before the row", () =>
   expect(rowTop(map, T, 1, ['a', 'b', 'c']).word).toBe('b');
 });
 
-test("the story checkpoint reads the lecture's sentence with 0 unknown words; its heads look where the lecture says", () => {
+test("the story checkpoint reads the lecture's sentence with 0 unknown words; its heads look where it says", () => {
   const s = kept.on(LECTURE_SENTENCE);
   expect(s.name).toBe(STORY_CHECKPOINT);
   expect(s.reading.unknown).toEqual([]);

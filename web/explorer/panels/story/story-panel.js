@@ -61,7 +61,7 @@ export class StoryPanel extends PanelFrame {
     super(
       'story',
       "8. The lecture's sentence, read by trained heads",
-      'A model trained in this core on lecture-like English (pronouns, agreement, names) reads the page\'s sentence: ' +
+      "A model trained in this core on lecture-like English (pronouns, agreement, names) reads the page's sentence: " +
         'where each head looks from the words before a pronoun, and what the model loses without a head.',
       host,
     );
@@ -312,7 +312,12 @@ export class StoryPanel extends PanelFrame {
       checkpoint: s.name,
       reading: s.reading,
       roles: s.roles.map((r) => r.role),
-      rows: headRowMaps(s).map((m) => ({ title: m.title, rows: m.rowLabels, words: m.colLabels, values: [...m.values] })),
+      rows: headRowMaps(s).map((m) => ({
+        title: m.title,
+        rows: m.rowLabels,
+        words: m.colLabels,
+        values: [...m.values],
+      })),
       zeroed: this.#zeroed,
       ablation: this.table(),
     };
@@ -326,7 +331,13 @@ export default {
   slide: {
     point: (view) =>
       view.s
-        ? storyPoint({ reading: view.s.reading, maps: view.s.maps, T: view.s.T, head: view.zeroed, table: view.table() })
+        ? storyPoint({
+            reading: view.s.reading,
+            maps: view.s.maps,
+            T: view.s.T,
+            head: view.zeroed,
+            table: view.table(),
+          })
         : `Loading the story model (${STORY_CHECKPOINT})...`,
   },
   parts: ['story'],

@@ -55,7 +55,7 @@ export function storyReadingText(reading) {
   else {
     const list = reading.unknown.map((w) => `"${w}"`).join(', ');
     parts.push(
-      `${reading.unknown.length} unknown (not in its ${'vocabulary'}: ${list}), left out: the model has no vector for ` +
+      `${reading.unknown.length} unknown (not in its vocabulary: ${list}), left out: the model has no vector for ` +
         (reading.unknown.length > 1 ? 'them' : 'it'),
     );
   }
@@ -85,7 +85,8 @@ export function keyRows(reading) {
   const rows = pronounRows(reading).map(({ row, word, next }) => ({ row, word, label: `${word} → ${next}` }));
   let last = -1;
   for (let t = 0; t < reading.count; t += 1) if (PRONOUNS.has(reading.words[t])) last = t;
-  if (last >= 0 && !rows.some((r) => r.row === last)) rows.push({ row: last, word: reading.words[last], label: `${reading.words[last]} (last)` });
+  if (last >= 0 && !rows.some((r) => r.row === last))
+    rows.push({ row: last, word: reading.words[last], label: `${reading.words[last]} (last)` });
   if (!rows.length && reading.count) {
     const row = reading.count - 1;
     rows.push({ row, word: reading.words[row], label: `${reading.words[row]} (last)` });
@@ -151,13 +152,16 @@ export function storyPoint({ reading, maps, T, head, table }) {
     const top = rowTop(maps[head], T, row, reading.words);
     return `${two(top.weight)} of "${word}" on "${top.word}"`;
   });
-  const said = looks.length ? `Head ${head + 1} puts ${looks.join(', ')}` : `No pronoun to predict here: head ${head + 1}`;
+  const said = looks.length
+    ? `Head ${head + 1} puts ${looks.join(', ')}`
+    : `No pronoun to predict here: head ${head + 1}`;
   if (!table) return `${said}.`;
   const worst = table.reduce((a, b) => (b.change < a.change ? b : a));
   const best = table.reduce((a, b) => (b.change > a.change ? b : a));
   const off =
     worst.change <= -FALLS
-      ? `off, ${worst.label} falls ${two(worst.whole)} → ${two(worst.without)}, ${best.label} stays ${two(best.without)}`
+      ? `off, ${worst.label} falls ${two(worst.whole)} → ${two(worst.without)}, ` +
+        `${best.label} stays ${two(best.without)}`
       : `off, nothing falls (${worst.label} ${two(worst.whole)} → ${two(worst.without)})`;
   return `${said}; ${off}.`;
 }
