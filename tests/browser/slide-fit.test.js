@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
 import { ARTIFACTS } from './page-checks.js';
 
-const PANELS = ['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn'];
+const PANELS = ['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn', 'story'];
 const PRESETS = ['toy', 'gpt2', 'gpt3'];
 const SIZES = [
   [1280, 720],
@@ -89,6 +89,15 @@ async function measureSlide(panel, preset, size, screenshot) {
     await page.goto(`${web.server.url}deck.html`);
     const frame = page.frames().find((f) => f.url().includes('embed.html'));
     await frame.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+    // The story panel draws once its checkpoint has loaded (after the first render).
+    if (panel === 'story')
+      await frame.waitForFunction(
+        () =>
+          document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('#panel-story canvas:not([hidden])')
+            .length === 5,
+        null,
+        { timeout: 60_000 },
+      );
     await frame.evaluate(twoFrames);
     const m = await frame.evaluate(MEASURE, panel);
     if (screenshot) await page.screenshot({ path: `${ARTIFACTS}fit-${panel}-${preset}.png` });

@@ -11,7 +11,7 @@ import { chromiumAndWeb } from './web-session.js';
 import { ARTIFACTS } from './page-checks.js';
 
 const FRAME = { width: 1280, height: 720 };
-const SLIDE_PANELS = ['why', 'steps', 'heads', 'loop'];
+const SLIDE_PANELS = ['why', 'steps', 'heads', 'loop', 'story'];
 const LECTURE_WORDS = ['ball', 'catch', 'it'];
 const MAX_PROSE = 260; // characters shown beside the figures: the point and the Details button
 const web = chromiumAndWeb();
@@ -81,6 +81,15 @@ async function openSlide(panel, colorScheme = 'light') {
         'trained',
       null,
       { timeout: 30_000 },
+    );
+  // The story slide draws once its checkpoint has loaded (after the first render).
+  if (panel === 'story')
+    await page.waitForFunction(
+      () =>
+        document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('#panel-story canvas:not([hidden])')
+          .length === 5,
+      null,
+      { timeout: 60_000 },
     );
   // The loop slide times its sweep when shown: its figures are the times, once measured.
   if (panel === 'loop') {
