@@ -13,7 +13,8 @@ import heads from './heads/heads-panel.js';
 import loop from './loop/loop-fused-panel.js';
 import order from './order/word-order-panel.js';
 import learn from './learn/learn-panel.js';
+import kv from './kv/kv-panel.js';
 
 export const PANELS = Object.freeze(
-  [input, why, steps, heads, loop, order, learn].map((entry) => Object.freeze(entry)),
+  [input, why, steps, heads, loop, order, learn, kv].map((entry) => Object.freeze(entry)),
 );
