@@ -45,9 +45,9 @@ export function groupFigure({ kv, queryHeads, attention, tokens, mapSize, perRow
   const T = tokens.length;
   const pad = Math.ceil(5 * k);
   const titleSize = 13 * k;
-  const title = `K/V head ${kv + 1}: ${queryHeads.length > 1 ? 'query heads' : 'query head'} ${queryHeads
-    .map((h) => h + 1)
-    .join(', ')}`;
+  // Short enough for a box of one map: "K/V 3"; of several: "K/V head 1: q1-q4".
+  const title =
+    queryHeads.length > 1 ? `K/V head ${kv + 1}: q${queryHeads[0] + 1}-q${queryHeads.at(-1) + 1}` : `K/V ${kv + 1}`;
   const maps = queryHeads.map((h) =>
     heatmapFigure({
       values: attention,
@@ -69,19 +69,21 @@ export function groupFigure({ kv, queryHeads, attention, tokens, mapSize, perRow
   const colWidth = Math.max(...maps.map((m) => m.width));
   const rowHeight = Math.max(...maps.map((m) => m.height));
   const rows = Math.ceil(maps.length / cols);
-  const top = Math.ceil(titleSize * 1.5);
+  // The title inside the box, the maps under it.
+  const top = pad + Math.ceil(titleSize * 1.4);
   const innerWidth = cols * colWidth + (cols - 1) * pad;
   const width = Math.max(innerWidth + 2 * pad + 2, textWidth(title, titleSize, '600') + 2 * pad + 2);
-  const height = top + rows * rowHeight + (rows - 1) * pad + 2 * pad + 2;
+  const height = top + rows * rowHeight + (rows - 1) * pad + pad + 2;
   const fig = new Figure(width, height, title);
   fig.group = { kv, queryHeads: [...queryHeads] };
   const colour = headColour(kv);
-  fig.rect(1, top - pad + 1, width - 2, height - top + pad - 2, null, colour, Math.max(2, 2 * k));
-  fig.text(pad, titleSize * 0.75, title, { size: titleSize, weight: '600', fill: colour });
+  const line = Math.max(2, 2 * k);
+  fig.rect(line / 2, line / 2, width - line, height - line, null, colour, line);
+  fig.text(pad + 1, pad + titleSize * 0.6, title, { size: titleSize, weight: '600', fill: colour });
   maps.forEach((m, n) => {
     const r = Math.floor(n / cols);
     const c = n % cols;
-    place(fig, m, pad + 1 + c * (colWidth + pad), top + pad + r * (rowHeight + pad));
+    place(fig, m, pad + 1 + c * (colWidth + pad), top + r * (rowHeight + pad));
   });
   return fig;
 }
@@ -109,7 +111,7 @@ export function cacheGrowthFigure({ cache, kvHeads, heads, maxWidth, height = 15
   const legend =
     kvHeads === heads
       ? `${kvHeads} K/V heads: ${formatBytes(last.bytes)} for ${n} tokens`
-      : `${kvHeads} K/V heads: ${formatBytes(last.bytes)}; outlined, ${heads}: ${formatBytes(last.mhaBytes)}`;
+      : `${kvHeads} K/V head${kvHeads === 1 ? '' : 's'}: ${formatBytes(last.bytes)}; outlined, ${heads}: ${formatBytes(last.mhaBytes)}`;
   fig.text(0, titleSize * 1.5 + size * 0.7, legend, { size, fill: 'muted' });
   const base = top + plot;
   fig.line(left, base, left + band * n, base, 'grid');
@@ -137,7 +139,7 @@ export function presetBarsFigure({ presets, maxWidth, textScale: k = 1 }) {
   const rows = presets.flatMap((p) => p.bars.map((b, i) => ({ ...b, model: p.label, first: i === 0 })));
   const names = rows.map((r) => (r.first ? `${r.model}, ${r.name}` : r.name));
   const labelWidth = Math.ceil(Math.max(...names.map((t) => textWidth(t, size))) + 6 * k);
-  const valueWidth = Math.ceil(textWidth('888 KiB', size) + 6 * k);
+  const valueWidth = Math.ceil(Math.max(...rows.map((r) => textWidth(formatBytes(r.bytes), size))) + 8 * k);
   const width = Math.max(maxWidth, labelWidth + valueWidth + 60 * k);
   const plot = width - labelWidth - valueWidth;
   const rowHeight = Math.ceil(size * 1.5);

@@ -54,8 +54,8 @@ export function sharedWeights(weights, { dModel, heads, kvHeads }) {
 /**
  * Everything the panel draws, for kvHeads K/V heads of KV_HEADS: { tokens, config, kvHeads,
  * kvHeadOf, attention (H, T, T), mha: { attention, output }, output, equal: { maxDiff } (kvHeads =
- * heads against multi-head), moved: { maxDiff, scale }, cache: [{ token, length, capacity, allocated, bytes, mhaBytes }]
- * (bytes: the filled positions' share of the allocated cache),
+ * heads against multi-head), moved: { maxDiff, scale }, cache: [{ token, length, capacity, allocated,
+ * bytes, mhaBytes }] (bytes: the filled positions' share of the allocated cache),
  * decode: { maxDiff, scale }, presets: [{ name, label, source, bars: [{ name, bytes }] }] }.
  */
 export function kvNumbers({ hw, withLayer }, { seed, kvHeads }) {

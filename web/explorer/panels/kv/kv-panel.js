@@ -20,6 +20,23 @@ const table = (caption, head, rows) =>
     ...rows.map((r) => el('tr', {}, ...r.map((text) => el('td', { text: String(text) })))),
   );
 
+const heads = (n) => `${n} K/V head${n === 1 ? '' : 's'}`;
+const KIND = { 1: 'multi-query', [KV_HEADS]: 'multi-head' };
+
+/** The slide's point: what sharing does, and the multi-head equality, with the module's numbers. */
+export function kvPoint(d) {
+  if (!d || d.error) return `${KV_HEADS} query heads can share fewer keys and values.`;
+  const { kvHeads } = d;
+  const equal = `max |difference| ${formatNumber(d.equal.maxDiff)}`;
+  if (kvHeads === KV_HEADS)
+    return `${KV_HEADS} K/V heads for ${KV_HEADS} query heads is multi-head attention: ${equal}.`;
+  const shared = `${kvHeads} K/V head${kvHeads > 1 ? 's' : ''}`;
+  return (
+    `${KV_HEADS} query heads share ${shared}: a ${KV_HEADS / kvHeads}x smaller KV cache, the output moved by ` +
+    `${formatNumber(d.moved.maxDiff)} (with ${KV_HEADS}: ${equal} from multi-head).`
+  );
+}
+
 /** The equality, the move and the decode check, in words, from the numbers the module gave. */
 export function kvSentences(data) {
   const { kvHeads, equal, moved, decode, tokens, cache } = data;
@@ -36,7 +53,7 @@ export function kvSentences(data) {
   const last = cache.at(-1);
   const steps =
     `Decoding the sentence one token at a time, ${tokens.length} steps, the cache grows to ` +
-    `${formatBytes(last.bytes)} (${last.length} positions x ${kvHeads} K/V heads x K and V, float32)` +
+    `${formatBytes(last.bytes)} (${last.length} positions x ${heads(kvHeads)} x K and V, float32)` +
     `${kvHeads === H ? '' : `, against ${formatBytes(last.mhaBytes)} with ${H}`}. The ${tokens.length} decode ` +
     `steps equal the full causal forward pass: max |difference| ${formatNumber(decode.maxDiff)}.`;
   return { equality, move, steps };
@@ -98,7 +115,7 @@ export class KvPanel extends PanelFrame {
     }
     const { kvHeads } = data;
     this.slider.setAttribute('aria-valuetext', `${kvHeads} K/V heads for ${KV_HEADS} query heads`);
-    this.readout.textContent = `${kvHeads} of ${KV_HEADS} (${kvHeads === 1 ? 'multi-query' : kvHeads === KV_HEADS ? 'multi-head' : 'grouped-query'}); ${KV_HEADS} = ${KV_HEADS}: max |diff| ${formatNumber(data.equal.maxDiff)}`;
+    this.readout.textContent = `${kvHeads} of ${KV_HEADS}: ${KIND[kvHeads] ?? 'grouped-query'}`;
     const said = kvSentences(data);
     this.equal.textContent = said.equality;
     this.equal.dataset.maxDiff = String(data.equal.maxDiff);
@@ -121,11 +138,13 @@ export class KvPanel extends PanelFrame {
     const room = this.heightBelow(this.figureArea);
     // Wide: every map in one row, boxes side by side; the cache and the presets under them, side by
     // side. Narrow (a phone): boxes of at most 4 maps a row, each figure under the one before.
-    const pad = Math.ceil(5 * k) * 2 + 14;
-    const perRow = wide ? group : Math.min(group, 4);
+    // A box's frame and padding, and the gap between boxes (the figures' 0.75rem at the slide's size).
+    const inner = Math.ceil(5 * k);
+    const box = 2 * inner + 2 + Math.ceil(12 * k) + 4;
+    const perRow = wide ? group : Math.min(group, W >= 520 ? 4 : 2);
     let mapSize = wide
-      ? Math.floor((W - kvHeads * pad - (KV_HEADS - kvHeads) * Math.ceil(5 * k)) / KV_HEADS) - 4
-      : Math.min(Math.round(170 * k), Math.floor((W - pad - (perRow - 1) * Math.ceil(5 * k)) / perRow) - 4);
+      ? Math.floor((W - kvHeads * box - (KV_HEADS - kvHeads) * inner) / KV_HEADS) - 2
+      : Math.min(Math.round(170 * k), Math.floor((W - box - (perRow - 1) * inner) / perRow) - 2);
     if (Number.isFinite(room)) mapSize = Math.min(mapSize, Math.floor(room * 0.5) - Math.round(50 * k));
     mapSize = Math.max(40, mapSize);
     const labelled = mapSize >= 150 * k;
@@ -135,7 +154,7 @@ export class KvPanel extends PanelFrame {
       const figure = groupFigure({ kv: g, queryHeads, attention, tokens, mapSize, perRow, textScale: k, labelled });
       items.push({
         figure,
-        label: `K/V head ${g + 1}, shared by query heads ${queryHeads.map((h) => h + 1).join(', ')}: their attention maps`,
+        label: `K/V head ${g + 1}, shared by query heads ${queryHeads.map((h) => h + 1).join(', ')}: their maps`,
         table: () =>
           el(
             'div',
@@ -220,15 +239,6 @@ export default {
       run: (ctx) => kvNumbers(ctx, { seed: ctx.o.seed, kvHeads: ctx.o.kvHeads }),
     },
   },
-  slide: {
-    point: (view) => {
-      const d = view.data;
-      if (!d || d.error) return `${KV_HEADS} query heads can share fewer keys and values.`;
-      const { kvHeads } = d;
-      return kvHeads === KV_HEADS
-        ? `${KV_HEADS} K/V heads for ${KV_HEADS} query heads is multi-head attention: max |difference| ${formatNumber(d.equal.maxDiff)}.`
-        : `${KV_HEADS} query heads share ${kvHeads} K/V head${kvHeads > 1 ? 's' : ''}: a ${KV_HEADS / kvHeads}x smaller KV cache, the output moved by ${formatNumber(d.moved.maxDiff)}.`;
-    },
-  },
+  slide: { point: (view) => kvPoint(view.data) },
   View: KvPanel,
 };
