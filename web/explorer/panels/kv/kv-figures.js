@@ -36,10 +36,15 @@ function place(to, from, dx, dy) {
   for (const map of from.heatmaps) to.heatmaps.push({ ...map, x: map.x + dx, y: map.y + dy });
 }
 
+/** The width a map's row labels (the tokens, thinned to the lecture's words when rows are short) add. */
+export const rowLabelWidth = (tokens, k = 1) =>
+  Math.ceil(6 * k + Math.max(0, ...tokens.map((t) => textWidth(t, 12 * k, '700'))) + 2);
+
 /**
  * One K/V head's box: its query heads' attention maps (from `attention`, (H, T, T)) side by side,
- * `perRow` to a row, each mapSize wide, framed in the K/V head's colour with its title above.
- * The figure's `group` says which K/V head and query heads it shows (read by the tests).
+ * `perRow` to a row, each mapSize wide (the first of a row wider by its row labels when `labelled`),
+ * framed in the K/V head's colour with its title inside. The figure's `group` says which K/V head
+ * and query heads it shows (read by the tests).
  */
 export function groupFigure({ kv, queryHeads, attention, tokens, mapSize, perRow, textScale: k = 1, labelled }) {
   const T = tokens.length;
@@ -48,7 +53,7 @@ export function groupFigure({ kv, queryHeads, attention, tokens, mapSize, perRow
   // Short enough for a box of one map: "K/V 3"; of several: "K/V head 1: q1-q4".
   const title =
     queryHeads.length > 1 ? `K/V head ${kv + 1}: q${queryHeads[0] + 1}-q${queryHeads.at(-1) + 1}` : `K/V ${kv + 1}`;
-  const maps = queryHeads.map((h) =>
+  const maps = queryHeads.map((h, n) =>
     heatmapFigure({
       values: attention,
       offset: h * T * T,
@@ -59,19 +64,23 @@ export function groupFigure({ kv, queryHeads, attention, tokens, mapSize, perRow
       title: `q${h + 1}`,
       quantity: 'attention',
       cellLabels: tokens,
-      ...(labelled ? { rowLabels: tokens, colLabels: tokens } : {}),
-      maxWidth: mapSize,
+      ...(labelled && n % perRow === 0 ? { rowLabels: tokens } : {}),
+      maxWidth: mapSize + (labelled && n % perRow === 0 ? rowLabelWidth(tokens, k) : 0),
       maxHeight: mapSize + 24 * k,
       textScale: k,
     }),
   );
   const cols = Math.min(perRow, maps.length);
-  const colWidth = Math.max(...maps.map((m) => m.width));
+  // Columns as wide as their widest map (the first holds the row labels).
+  const colWidths = Array.from({ length: cols }, (_, c) =>
+    Math.max(...maps.filter((_, n) => n % cols === c).map((m) => m.width)),
+  );
+  const colX = colWidths.map((_, c) => colWidths.slice(0, c).reduce((a, w) => a + w + pad, 0));
   const rowHeight = Math.max(...maps.map((m) => m.height));
   const rows = Math.ceil(maps.length / cols);
   // The title inside the box, the maps under it.
   const top = pad + Math.ceil(titleSize * 1.4);
-  const innerWidth = cols * colWidth + (cols - 1) * pad;
+  const innerWidth = colWidths.reduce((a, w) => a + w, 0) + (cols - 1) * pad;
   const width = Math.max(innerWidth + 2 * pad + 2, textWidth(title, titleSize, '600') + 2 * pad + 2);
   const height = top + rows * rowHeight + (rows - 1) * pad + pad + 2;
   const fig = new Figure(width, height, title);
@@ -83,7 +92,7 @@ export function groupFigure({ kv, queryHeads, attention, tokens, mapSize, perRow
   maps.forEach((m, n) => {
     const r = Math.floor(n / cols);
     const c = n % cols;
-    place(fig, m, pad + 1 + c * (colWidth + pad), top + r * (rowHeight + pad));
+    place(fig, m, pad + 1 + colX[c], top + r * (rowHeight + pad));
   });
   return fig;
 }
@@ -111,7 +120,8 @@ export function cacheGrowthFigure({ cache, kvHeads, heads, maxWidth, height = 15
   const legend =
     kvHeads === heads
       ? `${kvHeads} K/V heads: ${formatBytes(last.bytes)} for ${n} tokens`
-      : `${kvHeads} K/V head${kvHeads === 1 ? '' : 's'}: ${formatBytes(last.bytes)}; outlined, ${heads}: ${formatBytes(last.mhaBytes)}`;
+      : `${kvHeads} K/V head${kvHeads === 1 ? '' : 's'}: ${formatBytes(last.bytes)}; ` +
+        `outlined, ${heads}: ${formatBytes(last.mhaBytes)}`;
   fig.text(0, titleSize * 1.5 + size * 0.7, legend, { size, fill: 'muted' });
   const base = top + plot;
   fig.line(left, base, left + band * n, base, 'grid');

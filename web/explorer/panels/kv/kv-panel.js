@@ -7,7 +7,7 @@ import { PanelFrame } from '../../panel-frame.js';
 import { el, formatNumber } from '../../dom.js';
 import { heatmapTable } from '../../figures/heatmap.js';
 import { KV_HEADS, KV_SENTENCE, kvChoices, kvNumbers } from './kv-numbers.js';
-import { cacheGrowthFigure, formatBytes, groupFigure, presetBarsFigure } from './kv-figures.js';
+import { cacheGrowthFigure, formatBytes, groupFigure, presetBarsFigure, rowLabelWidth } from './kv-figures.js';
 
 const CHOICES = kvChoices();
 
@@ -142,15 +142,19 @@ export class KvPanel extends PanelFrame {
     const inner = Math.ceil(5 * k);
     const box = 2 * inner + 2 + Math.ceil(12 * k) + 4;
     const perRow = wide ? group : Math.min(group, W >= 520 ? 4 : 2);
+    // Row labels (the tokens, thinned to the lecture's words) on the first map of each box's rows;
+    // with a box per query head, on the first box only.
+    const labelW = rowLabelWidth(tokens, k);
+    const labelledBoxes = kvHeads === KV_HEADS ? 1 : kvHeads;
     let mapSize = wide
-      ? Math.floor((W - kvHeads * box - (KV_HEADS - kvHeads) * inner) / KV_HEADS) - 2
-      : Math.min(Math.round(170 * k), Math.floor((W - box - (perRow - 1) * inner) / perRow) - 2);
+      ? Math.floor((W - kvHeads * box - (KV_HEADS - kvHeads) * inner - labelledBoxes * labelW) / KV_HEADS) - 2
+      : Math.min(Math.round(170 * k), Math.floor((W - box - labelW - (perRow - 1) * inner) / perRow) - 2);
     if (Number.isFinite(room)) mapSize = Math.min(mapSize, Math.floor(room * 0.5) - Math.round(50 * k));
     mapSize = Math.max(40, mapSize);
-    const labelled = mapSize >= 150 * k;
     const items = [];
     for (let g = 0; g < kvHeads; g += 1) {
       const queryHeads = data.kvHeadOf.flatMap((kv, h) => (kv === g ? [h] : []));
+      const labelled = g < labelledBoxes;
       const figure = groupFigure({ kv: g, queryHeads, attention, tokens, mapSize, perRow, textScale: k, labelled });
       items.push({
         figure,
