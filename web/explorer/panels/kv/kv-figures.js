@@ -53,21 +53,28 @@ export function groupFigure({ kv, queryHeads, attention, tokens, mapSize, perRow
   // Short enough for a box of one map: "K/V 3"; of several: "K/V head 1: q1-q4".
   const title =
     queryHeads.length > 1 ? `K/V head ${kv + 1}: q${queryHeads[0] + 1}-q${queryHeads.at(-1) + 1}` : `K/V ${kv + 1}`;
+  const common = {
+    values: attention,
+    rows: T,
+    cols: T,
+    scale: 'probability',
+    masked: (i, j) => j > i,
+    quantity: 'attention',
+    cellLabels: tokens,
+    maxWidth: mapSize,
+    maxHeight: mapSize + 24 * k,
+    textScale: k,
+  };
+  // Every map's cells the size of an unlabelled one's, so that the labelled map is not larger.
+  const plain = heatmapFigure({ ...common, offset: queryHeads[0] * T * T }).heatmaps[0];
   const maps = queryHeads.map((h, n) =>
     heatmapFigure({
-      values: attention,
+      ...common,
+      cellSize: [plain.cellW, plain.cellH],
       offset: h * T * T,
-      rows: T,
-      cols: T,
-      scale: 'probability',
-      masked: (i, j) => j > i,
       title: `q${h + 1}`,
-      quantity: 'attention',
-      cellLabels: tokens,
       ...(labelled && n % perRow === 0 ? { rowLabels: tokens } : {}),
       maxWidth: mapSize + (labelled && n % perRow === 0 ? rowLabelWidth(tokens, k) : 0),
-      maxHeight: mapSize + 24 * k,
-      textScale: k,
     }),
   );
   const cols = Math.min(perRow, maps.length);

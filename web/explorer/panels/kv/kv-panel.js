@@ -143,9 +143,9 @@ export class KvPanel extends PanelFrame {
     const box = 2 * inner + 2 + Math.ceil(12 * k) + 4;
     const perRow = wide ? group : Math.min(group, W >= 520 ? 4 : 2);
     // Row labels (the tokens, thinned to the lecture's words) on the first map of each box's rows;
-    // with a box per query head, on the first box only.
+    // with more than two boxes, on the first box only (so that the maps keep their size).
     const labelW = rowLabelWidth(tokens, k);
-    const labelledBoxes = kvHeads === KV_HEADS ? 1 : kvHeads;
+    const labelledBoxes = kvHeads <= 2 ? kvHeads : 1;
     let mapSize = wide
       ? Math.floor((W - kvHeads * box - (KV_HEADS - kvHeads) * inner - labelledBoxes * labelW) / KV_HEADS) - 2
       : Math.min(Math.round(170 * k), Math.floor((W - box - labelW - (perRow - 1) * inner) / perRow) - 2);
