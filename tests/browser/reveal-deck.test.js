@@ -27,6 +27,7 @@ const SLIDES = [
   { panel: 'heads', as: 'iframe' },
   { panel: 'order', as: 'element' },
   { panel: 'learn', as: 'iframe' },
+  { panel: 'kv', as: 'iframe' },
   { panel: 'input', as: 'element' },
 ];
 

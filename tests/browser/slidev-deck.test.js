@@ -28,6 +28,7 @@ const SLIDES = [
   { panel: 'heads', as: 'iframe' },
   { panel: 'steps', as: 'element' },
   { panel: 'order', as: 'element' },
+  { panel: 'kv', as: 'iframe' },
 ];
 const STEPS_SLIDE = 4;
 
