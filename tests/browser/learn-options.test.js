@@ -15,7 +15,8 @@ const NOUN = 10; // "ball"
 const web = chromiumAndWeb();
 // The verdict's sentences for 1 and 2 heads (learn-verdict.js).
 const RIGHT = String.raw`\d+% right \(right verb \d+%, right noun \d+%\)`;
-const ONE_HEAD = new RegExp(`1 head: ${RIGHT} - one head cannot look at the verb and at the noun at once`);
+const SPLIT = 'one softmax row split between the verb \\(\\d+%\\) and the noun \\(\\d+%\\)';
+const ONE_HEAD = new RegExp(`1 head: ${RIGHT} - ${SPLIT}`);
 const TWO_HEADS = new RegExp(`2 heads: ${RIGHT} - head \\d finds the (verb|noun), head \\d finds the (verb|noun)`);
 let strictServer;
 

@@ -7,13 +7,12 @@
 // Screenshots: test-artifacts/reveal-slide-1.png ... -7.png, reveal-print-page-N.png, reveal-deck.pdf.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { launchChromium } from './chromium.js';
 import { serveDir, STRICT_CSP } from './static-server.js';
 import { ARTIFACTS, watchPage } from './page-checks.js';
+import { assertPinnedDevDependencies, pressUntil } from './deck-checks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DECK = 'examples/reveal/index.html';
@@ -69,6 +68,7 @@ const presentSlide = (page) =>
   page.evaluate(
     () => [...document.querySelectorAll('.reveal .slides > section')].findIndex((s) => s.matches('.present')) + 1,
   );
+const DECK_KEYS = { shown: presentSlide, waitFor: waitForSlide };
 
 /**
  * What slide n's panel shows once drawn: the host's box, the heading's, and for each canvas of the
@@ -200,42 +200,9 @@ async function clickIntoPanel(page, n) {
   }
 }
 
-/** Presses the keys in turn until the deck shows slide `last`; each press must move it (a new hash). */
-async function pressUntil(page, keys, last) {
-  let presses = 0;
-  while ((await presentSlide(page)) !== last) {
-    const before = await page.evaluate(() => location.hash);
-    await page.keyboard.press(keys[presses % keys.length]);
-    presses += 1;
-    await page
-      .waitForFunction((hash) => location.hash !== hash, before, { timeout: 10_000 })
-      .catch(() =>
-        assert.fail(`the deck did not move on press ${presses} (${keys[(presses - 1) % keys.length]}) at ${before}`),
-      );
-    assert.ok(presses < 40, 'the deck reaches the slide');
-  }
-  await waitForSlide(page, last);
-  return presses;
-}
-
 describe('the reveal.js example deck', () => {
   test('reveal.js is a pinned dev dependency only: not in the package, installed by npm ci', async () => {
-    const pkg = JSON.parse(await readFile(`${ROOT}package.json`, 'utf8'));
-    assert.match(pkg.devDependencies['reveal.js'], /^\d+\.\d+\.\d+$/, 'pinned exactly (npm install -D -E)');
-    assert.equal(pkg.dependencies?.['reveal.js'], undefined);
-    const lock = JSON.parse(await readFile(`${ROOT}package-lock.json`, 'utf8'));
-    const locked = lock.packages['node_modules/reveal.js'];
-    assert.equal(locked?.version, pkg.devDependencies['reveal.js'], 'the lockfile installs it on npm ci');
-    assert.equal(locked.dev, true);
-    const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-      cwd: ROOT,
-    });
-    const files = JSON.parse(stdout)[0].files.map((f) => f.path);
-    assert.ok(files.includes('web/explorer/define.js'), 'the listing is the package');
-    assert.deepEqual(
-      files.filter((f) => /reveal|examples\//i.test(f)),
-      [],
-    );
+    await assertPinnedDevDependencies(['reveal.js'], /reveal|examples\//i);
   });
 
   test('seven slides with their figures; fragments walk the five steps; Learn trains on its slide', async () => {
@@ -366,8 +333,8 @@ describe('the reveal.js example deck', () => {
         await page.goto(`${server.url}${DECK}#/${n - 1}`);
         await waitForSlide(page, n);
         await clickIntoPanel(page, n);
-        const forward = await pressUntil(page, ['ArrowRight', ' '], SLIDES.length);
-        const back = await pressUntil(page, ['ArrowLeft'], 1);
+        const forward = await pressUntil(page, ['ArrowRight', ' '], SLIDES.length, DECK_KEYS);
+        const back = await pressUntil(page, ['ArrowLeft'], 1, DECK_KEYS);
         console.log(`# clicked into slide ${n}: ${forward} presses to the last slide, ${back} back to the first`);
         assert.ok(forward >= SLIDES.length - n, `slide ${n}: one press per slide or fragment at least`);
       }

@@ -7,14 +7,13 @@
 // Screenshots: test-artifacts/slidev-slide-1.png ... -5.png, slidev-export-page-N.png, slidev-deck.pdf.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { launchChromium } from './chromium.js';
 import { serveDir, STRICT_CSP } from './static-server.js';
 import { ARTIFACTS, watchPage } from './page-checks.js';
+import { assertPinnedDevDependencies, pressUntil } from './deck-checks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SITE = `${ROOT}build/site/`;
@@ -68,6 +67,7 @@ async function waitForSlide(page, n) {
 }
 
 const slideOnScreen = (page) => page.evaluate(() => Number(/^#\/(\d+)/.exec(location.hash)?.[1]));
+const DECK_KEYS = { shown: slideOnScreen, waitFor: waitForSlide };
 
 /** The colours of every shown canvas of `panel` in `element` and its box in the page's viewport. */
 function figuresOf(element, panel) {
@@ -138,42 +138,9 @@ async function waitForStep(page, name) {
   });
 }
 
-/** Presses the keys in turn until the deck shows slide `last`; each press must move it (a new hash). */
-async function pressUntil(page, keys, last) {
-  let presses = 0;
-  while ((await slideOnScreen(page)) !== last) {
-    const before = await page.evaluate(() => location.hash);
-    await page.keyboard.press(keys[presses % keys.length]);
-    presses += 1;
-    await page
-      .waitForFunction((hash) => location.hash !== hash, before, { timeout: 10_000 })
-      .catch(() =>
-        assert.fail(`the deck did not move on press ${presses} (${keys[(presses - 1) % keys.length]}) at ${before}`),
-      );
-    assert.ok(presses < 40, 'the deck reaches the slide');
-  }
-  await waitForSlide(page, last);
-  return presses;
-}
-
 describe('the Slidev example deck', () => {
   test('Slidev is a pinned dev dependency only: not in the package, installed by npm ci', async () => {
-    const pkg = JSON.parse(await readFile(`${ROOT}package.json`, 'utf8'));
-    const lock = JSON.parse(await readFile(`${ROOT}package-lock.json`, 'utf8'));
-    for (const name of ['@slidev/cli', '@slidev/theme-default']) {
-      assert.match(pkg.devDependencies[name], /^\d+\.\d+\.\d+$/, `${name} pinned exactly (npm install -D -E)`);
-      assert.equal(lock.packages[`node_modules/${name}`]?.version, pkg.devDependencies[name], `${name} locked`);
-      assert.equal(lock.packages[`node_modules/${name}`].dev, true);
-    }
-    const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-      cwd: ROOT,
-    });
-    const files = JSON.parse(stdout)[0].files.map((f) => f.path);
-    assert.ok(files.includes('web/explorer/define.js'), 'the listing is the package');
-    assert.deepEqual(
-      files.filter((f) => /slidev|examples\//i.test(f)),
-      [],
-    );
+    await assertPinnedDevDependencies(['@slidev/cli', '@slidev/theme-default'], /slidev|examples\//i);
   });
 
   test('five slides with their figures; the steps slide walks the five steps with its clicks', async () => {
@@ -277,8 +244,8 @@ describe('the Slidev example deck', () => {
         const { slide, element } = await explorerOn(page, n);
         if (as === 'iframe') await slide.locator('iframe[data-headwise-keys="forwarded"]').waitFor({ timeout: 30_000 });
         await element.locator(`[data-panel="${panel}"]`).click({ position: { x: 4, y: 4 } });
-        const forward = await pressUntil(page, ['ArrowRight', ' '], SLIDES.length);
-        const back = await pressUntil(page, ['ArrowLeft'], 1);
+        const forward = await pressUntil(page, ['ArrowRight', ' '], SLIDES.length, DECK_KEYS);
+        const back = await pressUntil(page, ['ArrowLeft'], 1, DECK_KEYS);
         console.log(`# clicked into slide ${n}: ${forward} presses to the last slide, ${back} back to the first`);
       }
       assert.deepEqual(problems, []);

@@ -19,7 +19,7 @@ const KINDS = ['none', 'learned', 'sinusoidal', 'rope', 'alibi'];
 const WHERE = {
   learned: /added to x before Wq, Wk, Wv\. P\(i\) \. P\(j\) follows no distance/,
   sinusoidal: /added to x before Wq, Wk, Wv\. P\(i\) \. P\(j\) depends only on \|i - j\|/,
-  rope: /turns q and k.*V is untouched.*the scores stay \(max \|difference\| [\d.e-]+\)/,
+  rope: /turns q and k.*V is untouched.*the scores stay \(max \|difference\| [\d.e-]+: float32 rounding\)/,
   alibi: /nothing enters x, q, k or v.*slopes m_h = 2\^\(-8h\/H\): 0\.0625, 0\.00391/,
 };
 

@@ -134,7 +134,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       model->tensor(TensorId::kOutput) + model->tensor_size(TensorId::kOutput));
   if (!model->run(headwise::Step::kForwardFused).is_ok()) fail("fused run", c);
 
-  auto bias = [&](TensorId id) { return model->config().bias ? model->tensor(id) : nullptr; };
+  auto bias = [&](TensorId id) { return model->shape().bias ? model->tensor(id) : nullptr; };
   const headwise::testing::RefWeights w{
       model->tensor(TensorId::kWq), model->tensor(TensorId::kWk),
       model->tensor(TensorId::kWv), model->tensor(TensorId::kWout),

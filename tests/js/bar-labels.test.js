@@ -67,3 +67,26 @@ function barLabels(figure) {
   const over = (bar) => texts.find((t) => Math.abs(t.x - (bar.x + bar.w / 2)) < 0.5 && t.y < bar.y);
   return { shown: bars.map((bar) => over(bar)?.text), band: bars[1].x - bars[0].x };
 }
+
+// The why slide's two heads, squeezed: the upper row's 0 tick stood at the height of "head 2" and
+// read "0.0 head 2". A row with another under it has no 0 label; the last row keeps it.
+test('stacked rows: no 0 tick beside the next row name', () => {
+  const labels = 'The dog chased the ball'.split(' ');
+  const rows = [
+    { name: 'head 1', values: [0, 0, 0, 0, 1] },
+    { name: 'head 2', values: [0, 1, 0, 0, 0] },
+  ];
+  for (const height of [40, 70, 150]) {
+    const figure = barsFigure({ rows, labels, title: 't', maxWidth: 300, height, textScale: 1.4 });
+    const ticks = figure.items.filter((it) => it.kind === 'text' && it.anchor === 'end');
+    const name = figure.items.find((it) => it.kind === 'text' && it.text === 'head 2');
+    expect(ticks.map((t) => t.text).filter((t) => t === '0.0')).toHaveLength(1);
+    const zero = ticks.find((t) => t.text === '0.0');
+    expect(zero.y, `height ${height}: the 0 label is the last row's`).toBeGreaterThan(name.y);
+    // No tick label within a line of "head 2"'s height.
+    expect(
+      ticks.every((t) => Math.abs(t.y - name.y) >= 0.8 * name.size),
+      `height ${height}`,
+    ).toBe(true);
+  }
+});

@@ -2,7 +2,8 @@
 // product layout (concat @ W_out = output, grids aligned) and the full-resolution crop of W_out.
 import { describe, expect, test } from 'vitest';
 import { attendLayout, attendMapItems, scoresScale } from '../../web/explorer/panels/steps/attend-maps.js';
-import { gridBox, gridOfFigures, movedItem, productFigure } from '../../web/explorer/figures/product-figure.js';
+import { gridBox, productFigure } from '../../web/explorer/figures/product-figure.js';
+import { arrangeFigures, movedItem } from '../../web/explorer/figures/figure.js';
 import { CROP_SIZE, cropOf, isPooled, outProjectFigure } from '../../web/explorer/figures/out-project-figure.js';
 import { heatmapFigure } from '../../web/explorer/figures/heatmap.js';
 
@@ -143,19 +144,21 @@ describe('the product concat @ W_out = output', () => {
   });
 });
 
-test('the attend maps export in rows, as on the page', () => {
+test('figures export in rows, as on the page: each row left to right, rows one under another', () => {
   const maps = [3, 4, 5, 6, 7].map((rows) => heatmapFigure({ values: ramp(rows * 3), rows, cols: 3, maxWidth: 120 }));
-  const grid = gridOfFigures(maps, 2, { gap: 10 });
-  const tops = grid.items.filter((it) => it.kind === 'grid').map((g) => [g.x, g.y]);
-  const w = Math.max(...maps.map((m) => m.width));
+  const rows = [maps.slice(0, 2), maps.slice(2, 4), maps.slice(4)];
+  const out = arrangeFigures(rows, 't', 10);
+  const tops = out.items.filter((it) => it.kind === 'grid').map((g) => [g.x, g.y]);
   const firstRow = Math.max(maps[0].height, maps[1].height) + 10;
   const secondRow = firstRow + Math.max(maps[2].height, maps[3].height) + 10;
   const g0 = gridBox(maps[0]);
-  expect(tops[1]).toEqual([g0.x + w + 10, g0.y]);
-  expect(tops[2][1]).toBe(firstRow + gridBox(maps[2]).y);
+  expect(tops[1]).toEqual([maps[0].width + 10 + gridBox(maps[1]).x, g0.y]);
+  expect(tops[2]).toEqual([gridBox(maps[2]).x, firstRow + gridBox(maps[2]).y]);
   expect(tops[4]).toEqual([gridBox(maps[4]).x, secondRow + gridBox(maps[4]).y]);
-  expect(grid.width).toBe(2 * w + 10);
-  expect(grid.height).toBe(secondRow + maps[4].height);
+  expect(out.width).toBe(Math.max(...rows.map((r) => r.reduce((w, f) => w + f.width, 0) + 10 * (r.length - 1))));
+  expect(out.height).toBe(secondRow + maps[4].height + 10);
+  // The cell descriptions (the tooltip's and the tables' reading of a cell) move with their maps.
+  expect(out.heatmaps[1]).toMatchObject({ x: maps[0].width + 10 + maps[1].heatmaps[0].x, y: maps[1].heatmaps[0].y });
 });
 
 describe('W_out: block view and crop', () => {

@@ -13,6 +13,7 @@ import {
   differenceScale,
   float32Zero,
   kindMaps,
+  kindText,
   orderMaps,
   outputScale,
   wordVerdicts,
@@ -107,6 +108,14 @@ test('each kind shows what the core computed where it enters', () => {
   const rope = orderOf(false, 'rope');
   expect(rope.kind.maxShiftDiff).toBeLessThan(1e-4);
   expect(Math.max(...rope.kind.scores.map(Math.abs))).toBeGreaterThan(0.1);
+  // Said "stay" for rounding only: the same numbers with a difference of 0.0247 (an earlier build's,
+  // issue 34) are said to change.
+  expect(kindText(rope)).toMatch(/the scores stay \(max \|difference\| [\d.e-]+: float32 rounding\)/);
+  const moved = { ...rope, kind: { ...rope.kind, maxShiftDiff: 0.0247 } };
+  expect(kindText(moved)).toMatch(
+    /the scores change \(max \|difference\| 0\.0247, more than float32 rounding of scores up to [\d.]+\)/,
+  );
+  expect(kindText(moved)).not.toMatch(/stay/);
   const alibi = orderOf(false, 'alibi');
   const H = alibi.config.heads;
   alibi.kind.slopes.forEach((m, h) => expect(m).toBeCloseTo(2 ** ((-8 * (h + 1)) / H), 6));

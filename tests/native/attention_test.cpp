@@ -65,7 +65,7 @@ std::unique_ptr<Model> make_model(const Config& config, std::uint64_t seed) {
 
 testing::RefResult reference_for(Model& m) {
   const layers::AttentionShape& d = m.shape();
-  const bool b = m.config().bias;
+  const bool b = m.shape().bias;
   testing::RefWeights w{m.tensor(TensorId::kWq),
                         m.tensor(TensorId::kWk),
                         m.tensor(TensorId::kWv),

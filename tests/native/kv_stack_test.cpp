@@ -98,7 +98,7 @@ TEST(KvStack, GroupedBlocksAreMultiHeadOnRepeatedKvWeights) {
       // Repeat each K/V head's columns for its group.
       std::map<std::string, Floats> repeated = values_of(*grouped.stack);
       std::size_t kv_tensors = 0;
-      const std::size_t C = mha.concat(), Ck = gqa.kv_concat();
+      const std::size_t C = mha.attention(1, 0).concat(), Ck = gqa.attention(1, 0).kv_concat();
       const auto from = [&](std::size_t col) { return (col / hd / group) * hd + col % hd; };
       for (auto& [name, v] : repeated) {
         if (!is_kv(name)) continue;
@@ -144,7 +144,12 @@ TEST(KvStack, KvHeadsEqualToHeadsIsTheMultiHeadStackBitForBit) {
   spec.kv_heads = 3;
   const Status s = validate_spec(spec);
   ASSERT_FALSE(s.is_ok());
-  EXPECT_EQ(s.message(), "kvHeads 3 must divide heads (4)");
+  // The layer's dimension rule, the explorer's layer's words (layers/attention_shape.hpp).
+  EXPECT_EQ(s.message(),
+            "kvHeads 3 must divide heads (4): each K/V head is shared by the same number of query "
+            "heads");
+  spec.kv_heads = 8;
+  EXPECT_EQ(validate_spec(spec).message(), "kvHeads 8 is more than heads (4)");
 }
 
 }  // namespace

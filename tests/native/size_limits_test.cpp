@@ -110,8 +110,8 @@ TEST(SizeLimits, NumbersFromJavaScriptAreJudgedAsTheyCame) {
             "width Infinity is too large (at most 65536)");
   Config c;
   ASSERT_TRUE(config_from_numbers(2, 6, 6, 2, 0, false, true, Limits{}, &c).is_ok());
-  EXPECT_EQ(c.batch, 2);
-  EXPECT_EQ(c.head_dim, 0);
+  EXPECT_EQ(c.batch, 2u);
+  EXPECT_EQ(c.head_dim, 0u);
   EXPECT_FALSE(c.causal);
   EXPECT_TRUE(c.bias);
 }

@@ -44,21 +44,16 @@ Status cache_sizes(const CacheShape& c, CacheSizes* out) {
         whole("tokens", c.tokens, 1, 1 << 24), whole("bytesPerNumber", c.bytes_per_number, 1, 8)}) {
     if (!s.is_ok()) return s;
   }
-  Config config;
-  config.heads = std::int64_t(c.heads);
-  config.kv_heads = std::int64_t(c.kv_heads);
-  config.head_dim = std::int64_t(c.head_dim);
-  config.d_model = config.heads * config.head_dim;
-  Limits limits;
-  limits.max_d_model = std::int64_t(kMax * kMax);
-  limits.max_heads = limits.max_head_dim = std::int64_t(kMax);
-  Status s = validate_shape(config, limits);
+  // One position of one sequence, as the operator's cache holds it (layers/kv_cache.hpp).
+  layers::AttentionShape shape;
+  shape.heads = std::size_t(c.heads);
+  shape.kv_heads = std::size_t(c.kv_heads);
+  shape.head_dim = std::size_t(c.head_dim);
+  shape.d_model = shape.concat();
+  Status s = layers::check_dimensions(shape);
   if (!s.is_ok()) return s;
   if (c.rope_dim > 0 && c.kv_latent == 0)
     return Status::error("ropeDim is latent attention's: give kvLatent too");
-  // One position of one sequence, as the operator's cache holds it (layers/kv_cache.hpp).
-  layers::AttentionShape shape = shape_of(config);
-  shape.batch = 1;
   const std::uint64_t kv = layers::kv_cache_floats(shape, 1).value();
   shape.kv_heads = 0;
   const std::uint64_t mha = layers::kv_cache_floats(shape, 1).value();

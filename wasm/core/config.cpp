@@ -7,18 +7,17 @@
 #include <cstring>
 
 #include "layers/positions/position_kind.hpp"
-#include "simd_sizes.hpp"
 
 namespace headwise {
 
 namespace {
 
-Status check_size(const char* name, std::int64_t value, std::int64_t max) {
+Status check_size(const char* name, std::size_t value, std::int64_t max) {
   if (value < 1) {
     return Status::error(std::string(name) + " must be at least 1 (got " + std::to_string(value) +
                          ")");
   }
-  if (value > max) {
+  if (value > std::size_t(max)) {
     return Status::error(std::string(name) + " " + std::to_string(value) +
                          " is too large (at most " + std::to_string(max) + ")");
   }
@@ -71,7 +70,7 @@ namespace {
 
 // One size given as a double: whole, at least 1 (0 too if zero_allowed) and at most max.
 Status size_from_number(const char* name, double value, std::int64_t max, bool zero_allowed,
-                        std::int64_t* out) {
+                        std::size_t* out) {
   if (std::isnan(value) || std::floor(value) != value) {
     return Status::error(std::string(name) + " must be a whole number (got " +
                          format_number(value) + ")");
@@ -84,7 +83,7 @@ Status size_from_number(const char* name, double value, std::int64_t max, bool z
     return Status::error(std::string(name) + " " + format_number(value) +
                          " is too large (at most " + std::to_string(max) + ")");
   }
-  *out = static_cast<std::int64_t>(value);  // exact: a whole number no larger than an int64 limit
+  *out = static_cast<std::size_t>(value);  // exact: a whole number no larger than an int64 limit
   return Status::ok();
 }
 
@@ -134,42 +133,11 @@ Status validate_shape(const Config& c, const Limits& limits) {
                           check_size("heads", c.heads, limits.max_heads)}) {
     if (!s.is_ok()) return s;
   }
-  if (c.head_dim == 0) {
-    if (c.d_model % c.heads != 0) {
-      return Status::error("width " + std::to_string(c.d_model) + " is not divisible by " +
-                           std::to_string(c.heads) + (c.heads == 1 ? " head" : " heads") +
-                           " (heads x head_dim must equal width)");
-    }
-  } else {
+  if (c.head_dim != 0) {
     Status s = check_size("head_dim", c.head_dim, limits.max_head_dim);
     if (!s.is_ok()) return s;
   }
-  if (c.kv_heads > c.heads) {
-    return Status::error("kvHeads " + std::to_string(c.kv_heads) + " is more than heads (" +
-                         std::to_string(c.heads) + ")");
-  }
-  if (c.kv_heads < 0 || (c.kv_heads > 0 && c.heads % c.kv_heads != 0)) {
-    return Status::error("kvHeads " + std::to_string(c.kv_heads) + " must divide heads (" +
-                         std::to_string(c.heads) +
-                         "): each K/V head is shared by the same number of query heads");
-  }
-  return Status::ok();
-}
-
-bool dim_values(const Config& c, DimValues* out) {
-  DimValues& v = *out;
-  const std::uint64_t hd = std::uint64_t(c.head_dim > 0 ? c.head_dim : c.d_model / c.heads);
-  v[int(Dim::kB)] = std::uint64_t(c.batch);
-  v[int(Dim::kT)] = std::uint64_t(c.tokens);
-  v[int(Dim::kD)] = std::uint64_t(c.d_model);
-  v[int(Dim::kH)] = std::uint64_t(c.heads);
-  v[int(Dim::kHd)] = hd;
-  const CheckedU64 concat = CheckedU64(std::uint64_t(c.heads)) * hd;
-  if (!concat.ok()) return false;
-  v[int(Dim::kC)] = concat.value();
-  v[int(Dim::kHkv)] = std::uint64_t(c.kv_heads > 0 ? c.kv_heads : c.heads);
-  v[int(Dim::kCkv)] = v[int(Dim::kHkv)] * hd;  // no larger than C
-  return head_scratch_floats_u64(std::uint64_t(c.tokens), hd, &v[int(Dim::kS)]);
+  return layers::check_dimensions(c);
 }
 
 bool row_allocated(const TensorRow& row, const Config& c, bool with_intermediates) {
@@ -190,7 +158,7 @@ bool row_allocated(const TensorRow& row, const Config& c, bool with_intermediate
 
 CheckedU64 tensor_bytes(const Config& c, bool with_intermediates) {
   DimValues dims{};
-  if (!dim_values(c, &dims)) return CheckedU64::overflowed();
+  if (!layers::attention_dims(layers::resolved(c), &dims)) return CheckedU64::overflowed();
   CheckedU64 floats = 0;
   for (int i = 0; i < kTensorCount; ++i) {
     const TensorRow& row = tensor_table()[i];
@@ -229,22 +197,6 @@ Status validate(const Config& c, const Limits& limits, bool with_intermediates) 
         (capped ? "module can ever hold (" + allowed + ")" : "memory budget of " + allowed));
   }
   return Status::ok();
-}
-
-layers::AttentionShape shape_of(const Config& c) {
-  layers::AttentionShape s{std::size_t(c.batch),
-                           std::size_t(c.tokens),
-                           std::size_t(c.d_model),
-                           std::size_t(c.heads),
-                           0,
-                           0,
-                           c.causal,
-                           c.position};
-  s.head_dim = std::size_t(c.head_dim > 0 ? c.head_dim : c.d_model / c.heads);
-  s.head_offset = std::size_t(c.head_offset);
-  s.total_heads = std::size_t(c.total_heads);
-  s.kv_heads = std::size_t(c.kv_heads);
-  return s;
 }
 
 }  // namespace headwise

@@ -1,5 +1,5 @@
-// What a multi-head attention layer is (width, heads, head size, biases) and what one run of it
-// sees (batch, tokens, causal mask), with the checks that refuse impossible or oversized ones.
+// The explorer's layer: its configuration is the layer's own shape (layers/attention_shape.hpp),
+// and its limits, memory budget and the checks that refuse impossible or oversized ones are here.
 #pragma once
 
 #include <cstddef>
@@ -7,32 +7,15 @@
 #include <limits>
 #include <string>
 
-#include "layers/attention.hpp"
+#include "layers/attention_shape.hpp"
 #include "status.hpp"
 #include "tensor_table.hpp"
 
 namespace headwise {
 
-struct Config {
-  std::int64_t batch = 1;
-  std::int64_t tokens = 1;
-  std::int64_t d_model = 6;
-  std::int64_t heads = 2;
-  // 0 means "derive it": head_dim = d_model / heads, which must divide evenly (GPT's rule).
-  // Given explicitly, the concatenation is heads * head_dim wide and W_out maps it to d_model.
-  std::int64_t head_dim = 0;
-  bool causal = true;
-  bool bias = false;
-  // How word order enters (layers/positions); null: nowhere.
-  const layers::PositionKind* position = nullptr;
-  // This layer's heads are heads [head_offset, head_offset + heads) of a layer of total_heads
-  // (0: heads, the whole layer): a part of a layer split by heads keeps ALiBi's slopes.
-  std::int64_t head_offset = 0;
-  std::int64_t total_heads = 0;
-  // K/V heads (grouped-query attention, layers/attention.hpp): 0 is heads (multi-head), 1 is
-  // multi-query; otherwise it must divide heads.
-  std::int64_t kv_heads = 0;
-};
+// batch, tokens, d_model, heads, head_dim (0: derive it), causal, bias, position, head range and
+// kv_heads: one fact, the layer's. A page's layer gets queries at every position.
+using Config = layers::AttentionShape;
 
 struct Limits {
   std::int64_t max_batch = 4096;
@@ -58,15 +41,11 @@ std::uint64_t budget_from_number(double bytes, std::uint64_t default_bytes);
 // The shortest decimal text that reads back as `value` ("1e+308", "65536", "1.5").
 std::string format_number(double value);
 
-// Checks sizes and the dimension rule only.
+// Checks sizes against the limits and the layer's dimension rule only.
 Status validate_shape(const Config& config, const Limits& limits);
 // validate_shape plus the memory budget for every tensor the table allocates in that state
 // (with or without the intermediates), in checked 64-bit arithmetic.
 Status validate(const Config& config, const Limits& limits, bool with_intermediates = false);
-// The operator's shape (every position a query). Only meaningful after validate_shape succeeded.
-layers::AttentionShape shape_of(const Config& config);
-// The table's dimension values; false if one of them (the scratch size) cannot be computed.
-bool dim_values(const Config& config, DimValues* out);
 
 // Whether a model with this configuration holds the row (intermediates: while they are kept).
 bool row_allocated(const TensorRow& row, const Config& config, bool with_intermediates);

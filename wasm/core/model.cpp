@@ -27,10 +27,10 @@ Status Model::create(const Config& config, const Limits& limits, std::uint64_t s
   if (!s.is_ok()) return s;
   std::unique_ptr<Model> m(new (std::nothrow) Model());
   if (!m) return Status::error("out of memory allocating the model");
-  m->config_ = config;
   m->limits_ = limits;
-  m->shape_ = shape_of(config);
-  if (!dim_values(config, &m->dim_values_)) return Status::error("this configuration is too large");
+  m->shape_ = layers::resolved(config);
+  if (!layers::attention_dims(m->shape_, &m->dim_values_))
+    return Status::error("this configuration is too large");
 
   for (int i = 0; i < kTensorCount; ++i) {
     const TensorRow& row = tensor_table()[i];
@@ -55,13 +55,13 @@ Status Model::create(const Config& config, const Limits& limits, std::uint64_t s
 Status Model::keep_intermediates(bool keep) {
   if (keep == keeping_) return Status::ok();
   if (keep) {
-    Status s = validate(config_, limits_, /*with_intermediates=*/true);
+    Status s = validate(shape_, limits_, /*with_intermediates=*/true);
     if (s.is_ok()) s = check_budget_with_cache(true, cache_heap_bytes());
     if (!s.is_ok()) return s;
   }
   // The rows held only while intermediates are kept.
   const auto kept_only = [this](const TensorRow& row) {
-    return row_allocated(row, config_, true) && !row_allocated(row, config_, false);
+    return row_allocated(row, shape_, true) && !row_allocated(row, shape_, false);
   };
   for (int i = 0; i < kTensorCount; ++i) {
     const TensorRow& row = tensor_table()[i];
@@ -77,7 +77,7 @@ Status Model::keep_intermediates(bool keep) {
       return out_of_memory(row, floats);
     }
   }
-  if (keep && config_.position && config_.position->score_bias)
+  if (keep && shape_.position && shape_.position->score_bias)
     layers::fill_score_bias(shape_, tensor(TensorId::kScoreBias));
   keeping_ = keep;
   return Status::ok();

@@ -22,8 +22,8 @@ class Model {
   static Status create(const Config& config, const Limits& limits, std::uint64_t seed,
                        std::unique_ptr<Model>* out);
 
-  const Config& config() const { return config_; }
-  const layers::AttentionShape& shape() const { return shape_; }
+  // The configuration with head_dim resolved: the layer's shape, which it runs.
+  const Config& shape() const { return shape_; }
 
   // Null with size 0 for tensors this model does not hold (see each row's Alloc: biases when
   // off, scores when intermediates are not kept).
@@ -52,15 +52,14 @@ class Model {
  private:
   Model() = default;
   static std::size_t index(TensorId id) { return static_cast<std::size_t>(id); }
-  const float* bias(TensorId id) { return config_.bias ? tensor(id) : nullptr; }
+  const float* bias(TensorId id) { return shape_.bias ? tensor(id) : nullptr; }
   layers::AttentionParams params();
   layers::AttentionTensors tensors();
   // x, or x + positions (written to "positioned") for a kind that enters at the input.
   const float* positioned_input();
 
-  Config config_;
   Limits limits_;
-  layers::AttentionShape shape_{};
+  Config shape_{};
   DimValues dim_values_{};
   bool keeping_ = false;
   std::array<FloatBuffer, kTensorCount> buffers_;  // one per row of tensor_table(), in id order

@@ -23,7 +23,7 @@ std::uint64_t Model::cache_bytes() const {
 }
 
 Status Model::check_budget_with_cache(bool with_intermediates, std::uint64_t cache_heap) const {
-  const CheckedU64 layer = needed_bytes(config_, with_intermediates);
+  const CheckedU64 layer = needed_bytes(shape_, with_intermediates);
   const CheckedU64 total = layer + cache_heap;
   const std::uint64_t budget = effective_budget(limits_);
   if (total.ok() && total.value() <= budget) return Status::ok();

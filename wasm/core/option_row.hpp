@@ -1,5 +1,5 @@
 // One row format for every option table the core defines (createAttention's in
-// attention_options.cpp, the trainer's in train/trainer_options.cpp). A row names an option as
+// attention_options.hpp, the trainer's in train/trainer_options.cpp). A row names an option as
 // JavaScript spells it, gives its type, range and unit, and points at its field in the options
 // struct (whose initial value is the default). The bindings turn any table into the same
 // JavaScript rows (attentionOptionTable, trainerOptionTable), which web/options.js checks with.

@@ -5,7 +5,7 @@
 namespace headwise {
 
 std::vector<TraceEntry> shape_trace(const Config& config) {
-  const layers::AttentionShape d = shape_of(config);
+  const layers::AttentionShape d = layers::resolved(config);
   const std::int64_t b = d.batch, t = d.tokens, w = d.d_model, h = d.heads, hd = d.head_dim;
   const std::int64_t c = d.concat();
   const layers::PositionKind* p = d.position;

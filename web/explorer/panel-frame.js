@@ -1,7 +1,7 @@
 // What every panel shares: a section with a heading, a status line, figures drawn on canvases,
 // a table equivalent of each figure for screen readers, and PNG / SVG / JSON export.
 import { el } from './dom.js';
-import { Figure, SLIDE_TEXT_BASE, stackFigures } from './figures/figure.js';
+import { arrangeFigures, Figure, SLIDE_TEXT_BASE } from './figures/figure.js';
 import { exportJSON, exportPNG, exportSlidePNG, exportSVG } from './figures/export.js';
 import { attachCellTooltip } from './figures/cell-tooltip.js';
 
@@ -100,17 +100,26 @@ export class PanelFrame {
       el(
         'div',
         { class: 'exports', role: 'group', 'aria-label': `Export ${title}` },
+        // What PNG and SVG save: every figure as they stand on screen, or one of them with its title.
+        (this.exportWhich = el('select', {
+          class: 'export-which',
+          'aria-label': `Which figure of ${title} to save`,
+          onfocus: () => this.#offerFigures(),
+          onpointerdown: () => this.#offerFigures(),
+        })),
         // Exports are drawn in the theme the reader sees.
         exportButton('PNG', 'PNG', () => exportPNG(this.exportFigure(), `headwise-${id}`, this.host.palette())),
         exportButton('SVG', 'SVG', () => exportSVG(this.exportFigure(), `headwise-${id}`, this.host.palette())),
         // The figures on one 1920x1080 image for a slide; the button keeps what it laid out (tests read it).
         exportButton('a 16:9 PNG for a slide', 'PNG 16:9', (event) => {
-          const figures = this.figures.length ? this.figures : [this.exportFigure()];
+          const one = this.exportWhich.value !== '' && this.figures[Number(this.exportWhich.value)];
+          const figures = one ? [one] : this.figures.length ? this.figures : [this.exportFigure()];
           event.currentTarget.headwiseLayout = exportSlidePNG(figures, title, `headwise-${id}`, this.host.palette());
         }),
         exportButton('JSON', 'JSON', () => exportJSON(this.exportData(), `headwise-${id}`)),
       ),
     );
+    this.#offerFigures();
   }
 
   /** The width figures may use, measured once per render by the element (no layout per panel). */
@@ -287,13 +296,51 @@ export class PanelFrame {
     this.tables.replaceChildren(...(this.tableMakers ?? []).map((make) => make()));
   }
 
+  /**
+   * What PNG and SVG save: the figure chosen in the exports' list, else every figure in the rows
+   * they stand in on screen (canvases whose tops are within half the lower one's height share a
+   * row; figures not on screen follow, one a row).
+   */
   exportFigure() {
     if (!this.figures.length) {
       const f = new Figure(480, 40, this.id);
       f.text(8, 20, this.statusLine.textContent || 'nothing to show');
       return f;
     }
-    return stackFigures(this.figures, `headwise: ${this.id}`);
+    const chosen = this.figures[Number(this.exportWhich.value)];
+    if (this.exportWhich.value !== '' && chosen) return chosen;
+    const placed = [...this.section.querySelectorAll('canvas:not([hidden])')]
+      .map((canvas) => ({ figure: canvas.headwiseFigure, box: canvas.getBoundingClientRect() }))
+      .filter(({ figure, box }) => this.figures.includes(figure) && box.width > 0)
+      .sort((a, b) => a.box.top - b.box.top || a.box.left - b.box.left);
+    const rows = [];
+    for (const p of placed) {
+      const row = rows.at(-1);
+      const last = row?.at(-1);
+      if (last && p.box.top - last.box.top < 0.5 * Math.min(p.box.height, last.box.height)) row.push(p);
+      else rows.push([p]);
+    }
+    const onScreen = new Set(placed.map((p) => p.figure));
+    const figureRows = [
+      ...rows.map((row) => row.sort((a, b) => a.box.left - b.box.left).map((p) => p.figure)),
+      ...this.figures.filter((f) => !onScreen.has(f)).map((f) => [f]),
+    ];
+    return arrangeFigures(figureRows, `headwise: ${this.id}`);
+  }
+
+  // The exports' list: all figures, then each by its title (kept chosen while it is still there).
+  #offerFigures() {
+    const titles = this.figures.map((f, k) => f.title || `figure ${k + 1}`);
+    const key = JSON.stringify(titles);
+    if (this.exportWhich.dataset.offered === key) return;
+    const was = this.exportWhich.selectedOptions[0]?.textContent;
+    this.exportWhich.replaceChildren(
+      el('option', { value: '', text: 'All figures' }),
+      ...titles.map((t, k) => el('option', { value: String(k), text: t })),
+    );
+    this.exportWhich.dataset.offered = key;
+    const again = [...this.exportWhich.options].find((o) => o.textContent === was);
+    this.exportWhich.value = again ? again.value : '';
   }
 
   /** Panels override: the numbers behind the figures. */

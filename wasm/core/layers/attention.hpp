@@ -24,32 +24,10 @@
 #include <cstddef>
 
 #include "attention_head.hpp"
+#include "attention_shape.hpp"
 #include "positions/position_kind.hpp"
 
 namespace headwise::layers {
-
-struct AttentionShape {
-  std::size_t batch, tokens, d_model, heads, head_dim;
-  std::size_t query_from;  // qf: the first position that gets a query (0: all)
-  bool causal;
-  const PositionKind* position;  // may be null (none)
-  // These heads are heads [head_offset, head_offset + heads) of a layer of total_heads (0: heads,
-  // the whole layer): a part of a layer split by heads keeps ALiBi's slopes.
-  std::size_t head_offset = 0, total_heads = 0;
-  std::size_t all_heads() const { return total_heads ? total_heads : heads; }
-  // Ablation: per head, nonzero = its context is zeroed before W_out (null: none). Forward only.
-  const unsigned char* zero_heads = nullptr;
-  std::size_t concat() const { return heads * head_dim; }
-  std::size_t query_tokens() const { return tokens - query_from; }
-  // Grouped-query attention: kv_heads K/V heads (0: heads, multi-head attention), dividing heads;
-  // query head h reads K/V head h / (heads / kv_heads). 1: multi-query attention. k and v (and
-  // Wk, Wv, bk, bv) are kv_concat() = kv_heads * head_dim wide.
-  std::size_t kv_heads = 0;
-  std::size_t kv() const { return kv_heads ? kv_heads : heads; }
-  std::size_t kv_concat() const { return kv() * head_dim; }
-  std::size_t group() const { return heads / kv(); }  // query heads per K/V head
-  std::size_t kv_head_of(std::size_t h) const { return h / group(); }
-};
 
 // Biases may be null (a layer without biases); then their gradients are not written.
 struct AttentionParams {

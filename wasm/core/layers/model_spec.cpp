@@ -24,11 +24,7 @@ Status validate_spec(const ModelSpec& s) {
     Status st = within(limit, value);
     if (!st.is_ok()) return st;
   }
-  if (s.kv_heads > s.heads || (s.kv_heads > 0 && s.heads % s.kv_heads != 0)) {
-    return Status::error("kvHeads " + std::to_string(s.kv_heads) + " must divide heads (" +
-                         std::to_string(s.heads) + ")");
-  }
-  return Status::ok();
+  return check_dimensions(s.attention(1, 0));
 }
 
 const char* activation_name(Activation a) { return a == Activation::kGelu ? "gelu" : "relu"; }

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 
+#include "attention_shape.hpp"
 #include "positions/position_kind.hpp"
 #include "status.hpp"
 
@@ -40,9 +41,13 @@ struct ModelSpec {
   // K/V heads of each block's attention (layers/attention.hpp): 0 is heads; must divide heads.
   std::size_t kv_heads = 0;
 
-  std::size_t concat() const { return heads * head_dim; }
-  std::size_t kv() const { return kv_heads ? kv_heads : heads; }
-  std::size_t kv_concat() const { return kv() * head_dim; }
+  // Each block's attention layer (the one description of it) over n sequences, queries from qf.
+  AttentionShape attention(std::size_t n, std::size_t qf) const {
+    AttentionShape a{n, tokens, d_model, heads, head_dim, qf, causal, position};
+    a.kv_heads = kv_heads;
+    a.bias = bias;
+    return a;
+  }
   // Positions the readout (and the last block's queries) cover.
   std::size_t read_tokens() const { return readout == Readout::kLast ? 1 : tokens; }
   // Positions block l computes outputs for: all but in the last block.

@@ -140,9 +140,8 @@ void Stack::forward(const int* ids, std::size_t n) {
       a = A(kLn1Out);
     }
     const unsigned char* zero = zero_heads_.empty() ? nullptr : &zero_heads_[l * s.heads];
-    AttentionShape shape{n, T, D, s.heads, s.head_dim, qf, s.causal, s.position};
+    AttentionShape shape = s.attention(n, qf);
     shape.zero_heads = zero;
-    shape.kv_heads = s.kv_heads;
     const AttentionParams w{P(kWq), P(kBq), P(kWk), P(kBk), P(kWv), P(kBv), P(kWout), P(kBout)};
     const AttentionTensors tape = block_tensors(A);
     float* h = A(kH);
@@ -235,8 +234,7 @@ void Stack::backward(const int* ids, std::size_t n) {
       dh = dcur;
     }
     // h = x_in[query rows] + attention(a), a = LN1(x_in) or x_in.
-    AttentionShape shape{n, T, D, s.heads, s.head_dim, qf, s.causal, s.position};
-    shape.kv_heads = s.kv_heads;
+    const AttentionShape shape = s.attention(n, qf);
     const AttentionParams w{P(kWq), P(kBq), P(kWk), P(kBk), P(kWv), P(kBv), P(kWout), P(kBout)};
     const AttentionGrads g{P(kWq, G), P(kBq, G), P(kWk, G),   P(kBk, G),
                            P(kWv, G), P(kBv, G), P(kWout, G), P(kBout, G)};

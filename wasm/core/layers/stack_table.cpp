@@ -50,15 +50,8 @@ bool needed(Needs n, const ModelSpec& s, std::size_t part_tokens) {
 
 DimValues dims_for(const ModelSpec& s, std::uint64_t capacity, std::size_t part_tokens) {
   DimValues d{};
-  d[int(Dim::kB)] = capacity;
-  d[int(Dim::kT)] = s.tokens;
-  d[int(Dim::kTq)] = part_tokens;
-  d[int(Dim::kD)] = s.d_model;
-  d[int(Dim::kH)] = s.heads;
-  d[int(Dim::kHd)] = s.head_dim;
-  d[int(Dim::kC)] = s.concat();
-  d[int(Dim::kHkv)] = s.kv();
-  d[int(Dim::kCkv)] = s.kv_concat();
+  attention_dims(s.attention(capacity, s.tokens - part_tokens),
+                 &d);  // within validate_spec's limits
   d[int(Dim::kM)] = s.mlp;
   d[int(Dim::kV)] = s.vocab;
   d[int(Dim::kK)] = s.classes;
@@ -185,13 +178,14 @@ int StackTable::activation(Part part, int layer, int field) const {
 }
 
 double forward_multiply_adds(const ModelSpec& s) {
-  const double tokens = double(s.tokens), width = double(s.d_model), concat = double(s.concat());
+  const AttentionShape a = s.attention(1, 0);
+  const double tokens = double(s.tokens), width = double(s.d_model), concat = double(a.concat());
   const double hidden = double(s.mlp), classes = double(s.classes), hd = double(s.head_dim);
   const double heads = double(s.heads);
   double macs = 0;
   for (std::size_t l = 0; l < s.layers; ++l) {
     const double out = double(s.out_tokens(l));
-    macs += 2 * tokens * width * double(s.kv_concat()) + out * width * concat  // k, v, q
+    macs += 2 * tokens * width * double(a.kv_concat()) + out * width * concat  // k, v, q
             + 2 * heads * out * tokens * hd  // scores and context (every key: an upper bound)
             + out * concat * width + 2 * out * width * hidden;
   }

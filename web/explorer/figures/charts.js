@@ -57,8 +57,11 @@ export function barsFigure({ rows, labels, title, maxWidth = 480, textScale: k =
     };
     text(left, y0 + nameSize * 0.6, row.name, { size: nameSize, fill: 'muted' });
     fig.line(left, base, left + band * labels.length, base, 'grid');
+    // The 0 of a row with another under it is left out: the next row's name stands at its height
+    // when rows are squeezed (a slide), and read "0.0 head 2"; the base line says 0.
+    const rowTicks = r < rows.length - 1 ? ticks.filter((t) => t > 0) : ticks;
     if (withTicks)
-      for (const tick of ticks)
+      for (const tick of rowTicks)
         text(left - 4 * k, base - tick * plot, tick.toFixed(1), { size: valueSize, anchor: 'end', fill: 'muted' });
     const bars = row.values.map((v, i) => {
       const h = Math.max(0, v) * plot;

@@ -266,23 +266,47 @@ function gridImage(it, colour) {
 
 /** Stacks figures vertically into one (for a panel's PNG/SVG export). */
 export function stackFigures(figures, title, gap = 16) {
-  const width = Math.max(1, ...figures.map((f) => f.width));
-  const height = figures.reduce((h, f) => h + f.height + gap, 0);
+  return arrangeFigures(
+    figures.map((f) => [f]),
+    title,
+    gap,
+  );
+}
+
+/**
+ * Figures in rows into one: each row left to right, rows top to bottom, `gap` apart (a panel's
+ * PNG/SVG export laid out as its figures stand on screen).
+ */
+export function arrangeFigures(rows, title, gap = 16) {
+  const rowWidth = (row) => row.reduce((w, f) => w + f.width, 0) + gap * (row.length - 1);
+  const rowHeight = (row) => Math.max(...row.map((f) => f.height));
+  const width = Math.max(1, ...rows.map(rowWidth));
+  const height = rows.reduce((h, row) => h + rowHeight(row) + gap, 0);
   const out = new Figure(width, height, title);
   let y = 0;
-  for (const f of figures) {
-    for (const it of f.items) {
-      const moved = { ...it };
-      if ('y' in moved) moved.y += y;
-      if ('y1' in moved) {
-        moved.y1 += y;
-        moved.y2 += y;
-      }
-      if (moved.points) moved.points = moved.points.map(([px, py]) => [px, py + y]);
-      out.items.push(moved);
+  for (const row of rows) {
+    let x = 0;
+    for (const f of row) {
+      for (const it of f.items) out.items.push(movedItem(it, x, y));
+      for (const map of f.heatmaps) out.heatmaps.push({ ...map, x: map.x + x, y: map.y + y });
+      x += f.width + gap;
     }
-    for (const map of f.heatmaps) out.heatmaps.push({ ...map, y: map.y + y });
-    y += f.height + gap;
+    y += rowHeight(row) + gap;
   }
   return out;
+}
+
+/** A copy of a drawing item moved by (dx, dy). */
+export function movedItem(item, dx, dy) {
+  const m = { ...item };
+  if ('x' in m) m.x += dx;
+  if ('y' in m) m.y += dy;
+  if ('x1' in m) {
+    m.x1 += dx;
+    m.x2 += dx;
+    m.y1 += dy;
+    m.y2 += dy;
+  }
+  if (m.points) m.points = m.points.map(([px, py]) => [px + dx, py + dy]);
+  return m;
 }

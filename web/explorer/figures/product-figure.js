@@ -2,28 +2,11 @@
 // figures (a heatmap, and under it e.g. a crop of the same matrix); the first figure of every
 // column is moved down so that its grid's top lines up with the others', and the operators sit
 // between the columns at the height of the first grid's middle rows.
-import { Figure } from './figure.js';
+import { Figure, movedItem } from './figure.js';
 import { textWidth, wrapText } from './text-boxes.js';
 
 /** The width of an operator's column (times the text scale). */
 export const OPERATOR_WIDTH = 28;
-
-/** A copy of a drawing item moved by (dx, dy). */
-export function movedItem(item, dx, dy) {
-  const moved = { ...item };
-  if ('x' in moved) {
-    moved.x += dx;
-    moved.y += dy;
-  }
-  if ('x1' in moved) {
-    moved.x1 += dx;
-    moved.x2 += dx;
-    moved.y1 += dy;
-    moved.y2 += dy;
-  }
-  if (moved.points) moved.points = moved.points.map(([x, y]) => [x + dx, y + dy]);
-  return moved;
-}
 
 /** Where a figure's (first) grid of cells is, in its own coordinates; null when it has none. */
 export function gridBox(figure) {
@@ -92,25 +75,4 @@ export function productFigure(
     else for (const item of p.figure.items) out.items.push(movedItem(item, p.x, p.y));
   }
   return { figure: out, boxes };
-}
-
-/** Figures in rows of `perRow`, as one (the export of a grid of maps, laid out as on the page). */
-export function gridOfFigures(figures, perRow, { gap = 12, title = '' } = {}) {
-  const width = Math.max(1, ...figures.map((f) => f.width));
-  const rows = [];
-  for (let k = 0; k < figures.length; k += perRow) rows.push(figures.slice(k, k + perRow));
-  const heights = rows.map((row) => Math.max(...row.map((f) => f.height)));
-  const out = new Figure(
-    Math.min(figures.length, perRow) * (width + gap) - gap,
-    heights.reduce((a, h) => a + h + gap, 0) - gap,
-    title,
-  );
-  let y = 0;
-  rows.forEach((row, r) => {
-    row.forEach((f, k) => {
-      for (const item of f.items) out.items.push(movedItem(item, k * (width + gap), y));
-    });
-    y += heights[r] + gap;
-  });
-  return out;
 }

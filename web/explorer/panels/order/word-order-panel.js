@@ -173,11 +173,18 @@ export function kindText(data) {
         `diagonal ${formatNumber(spread)})${learnedTable ? '; there is no row beyond the table' : ''}.`
       );
     }
-    case 'queries and keys':
+    case 'queries and keys': {
+      // "Stay" only within float32 rounding of the scores (2^-20 of the largest); more is said as a change.
+      const largest = largestAbs(k.scores.filter(Number.isFinite));
+      const d = formatNumber(k.maxShiftDiff);
       return (
-        `${Label} (${about}): a score depends only on the offset. Moved ${k.shift} places on, the scores stay ` +
-        `(max |difference| ${formatNumber(k.maxShiftDiff)}).`
+        `${Label} (${about}): a score depends only on the offset. Moved ${k.shift} places on, ` +
+        (k.maxShiftDiff <= largest * ROUNDING_STEPS
+          ? `the scores stay (max |difference| ${d}: float32 rounding).`
+          : `the scores change (max |difference| ${d}, more than float32 rounding of scores up to ` +
+            `${formatNumber(largest)}).`)
       );
+    }
     case 'scores':
       return `${Label}: nothing enters x, q, k or v; ${about}: ${k.slopes.map((m) => formatNumber(m)).join(', ')}.`;
     default:

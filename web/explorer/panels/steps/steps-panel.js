@@ -8,7 +8,6 @@ import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
 import { memoryLayoutFigure, stridesOf } from './memory-layout.js';
 import { attendLayout, attendMapItems, MAX_ATTEND_HEADS, scoresScale } from './attend-maps.js';
 import { CROP_SIZE, headBands, isPooled, outProjectFigure } from '../../figures/out-project-figure.js';
-import { gridOfFigures } from '../../figures/product-figure.js';
 import { maxAbsDiff } from '../../arrays.js';
 
 export const STEPS = Object.freeze(['project', 'split', 'attend', 'merge', 'out-project']);
@@ -168,9 +167,8 @@ export class StepsPanel extends PanelFrame {
     else this.#drawMatrix(c, step);
   }
 
-  // A grid of maps (attend; exported in the same rows) or the usual column of figures.
+  // A grid of maps (attend) or the usual column of figures.
   #layOut(grid) {
-    this.exportGrid = grid?.perRow ?? null;
     const style = this.figureArea.style;
     style.display = grid ? 'grid' : '';
     style.gridTemplateColumns = grid ? `repeat(${grid.perRow}, ${grid.size}px)` : '';
@@ -322,12 +320,6 @@ export class StepsPanel extends PanelFrame {
       },
     ]);
     this.addTables(matrix(c.wOut, C, D, 'W_out'));
-  }
-
-  // The attend step's maps export as on the page, in rows; other steps as a column.
-  exportFigure() {
-    if (!this.exportGrid || !this.figures.length) return super.exportFigure();
-    return gridOfFigures(this.figures, this.exportGrid, { title: 'headwise: steps' });
   }
 
   exportData() {

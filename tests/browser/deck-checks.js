@@ -1,0 +1,56 @@
+// What the two example decks' tests share (reveal-deck, slidev-deck): the deck library is a pinned
+// dev dependency kept out of the package, and the keys walk the deck.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Each of `names` is a devDependency pinned exactly, in the lockfile as a dev package, and nothing
+ * the npm package ships matches `excluded` (the deck library, the examples).
+ */
+export async function assertPinnedDevDependencies(names, excluded) {
+  const pkg = JSON.parse(await readFile(`${ROOT}package.json`, 'utf8'));
+  const lock = JSON.parse(await readFile(`${ROOT}package-lock.json`, 'utf8'));
+  for (const name of names) {
+    assert.match(pkg.devDependencies[name], /^\d+\.\d+\.\d+$/, `${name} pinned exactly (npm install -D -E)`);
+    assert.equal(pkg.dependencies?.[name], undefined, `${name} is not a dependency of the package`);
+    const locked = lock.packages[`node_modules/${name}`];
+    assert.equal(locked?.version, pkg.devDependencies[name], `${name}: the lockfile installs it on npm ci`);
+    assert.equal(locked.dev, true);
+  }
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+  });
+  const files = JSON.parse(stdout)[0].files.map((f) => f.path);
+  assert.ok(files.includes('web/explorer/define.js'), 'the listing is the package');
+  assert.deepEqual(
+    files.filter((f) => excluded.test(f)),
+    [],
+  );
+}
+
+/**
+ * Presses the keys in turn until the deck shows slide `last` (deck.shown(page), a number); each press
+ * must move it (a new hash). Returns how many presses it took, then waits for the slide
+ * (deck.waitFor(page, n)).
+ */
+export async function pressUntil(page, keys, last, deck) {
+  let presses = 0;
+  while ((await deck.shown(page)) !== last) {
+    const before = await page.evaluate(() => location.hash);
+    await page.keyboard.press(keys[presses % keys.length]);
+    presses += 1;
+    await page
+      .waitForFunction((hash) => location.hash !== hash, before, { timeout: 10_000 })
+      .catch(() =>
+        assert.fail(`the deck did not move on press ${presses} (${keys[(presses - 1) % keys.length]}) at ${before}`),
+      );
+    assert.ok(presses < 40, 'the deck reaches the slide');
+  }
+  await deck.waitFor(page, last);
+  return presses;
+}
