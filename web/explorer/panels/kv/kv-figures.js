@@ -1,7 +1,7 @@
 // The kv panel's figures: the query heads' maps in one box per K/V head (the box and its title in
 // that K/V head's colour, head-colours.js), the cache growing token by token, and the presets'
 // cache per token as bars. Numbers come from kv-numbers.js; nothing here computes attention.
-import { Figure } from '../../figures/figure.js';
+import { Figure, movedItem } from '../../figures/figure.js';
 import { heatmapFigure } from '../../figures/heatmap.js';
 import { textWidth } from '../../figures/text-boxes.js';
 import { headColour } from '../../figures/head-colours.js';
@@ -20,25 +20,9 @@ export function formatBytes(bytes) {
 
 /** Copies `from`'s items and heatmaps into `to`, moved by (dx, dy). */
 function place(to, from, dx, dy) {
-  for (const it of from.items) {
-    const m = { ...it };
-    if ('x' in m) m.x += dx;
-    if ('y' in m) m.y += dy;
-    if ('x1' in m) {
-      m.x1 += dx;
-      m.x2 += dx;
-      m.y1 += dy;
-      m.y2 += dy;
-    }
-    if (m.points) m.points = m.points.map(([px, py]) => [px + dx, py + dy]);
-    to.items.push(m);
-  }
+  for (const it of from.items) to.items.push(movedItem(it, dx, dy));
   for (const map of from.heatmaps) to.heatmaps.push({ ...map, x: map.x + dx, y: map.y + dy });
 }
-
-/** The width a map's row labels (the tokens, thinned to the lecture's words when rows are short) add. */
-export const rowLabelWidth = (tokens, k = 1) =>
-  Math.ceil(6 * k + Math.max(0, ...tokens.map((t) => textWidth(t, 12 * k, '700'))) + 2);
 
 /**
  * One K/V head's box: its query heads' attention maps (from `attention`, (H, T, T)) side by side,
