@@ -24,6 +24,10 @@ function place(to, from, dx, dy) {
   for (const map of from.heatmaps) to.heatmaps.push({ ...map, x: map.x + dx, y: map.y + dy });
 }
 
+/** The width a map's row labels (the tokens, thinned to the lecture's words when rows are short) add. */
+export const rowLabelWidth = (tokens, k = 1) =>
+  Math.ceil(6 * k + Math.max(0, ...tokens.map((t) => textWidth(t, 12 * k, '700'))) + 2);
+
 /**
  * One K/V head's box: its query heads' attention maps (from `attention`, (H, T, T)) side by side,
  * `perRow` to a row, each mapSize wide (the first of a row wider by its row labels when `labelled`),
