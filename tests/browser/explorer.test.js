@@ -102,10 +102,10 @@ for (const origin of ['http', 'file']) {
       const base = origin === 'http' ? web.server.url : FILE_URL;
       const { page, context, problems } = await openExplorer(web.browser, `${base}index.html`);
       try {
-        for (const id of ['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn', 'story']) {
+        for (const id of ['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn', 'story', 'kv']) {
           assert.ok(await page.locator(`[data-panel="${id}"]`).isVisible(), `panel ${id} is visible`);
         }
-        await assertPanelsDrawn(page, ['input', 'why', 'steps', 'heads', 'order', 'learn']);
+        await assertPanelsDrawn(page, ['input', 'why', 'steps', 'heads', 'order', 'learn', 'kv']);
         assert.equal(await page.locator('.tokens li').count(), BATCH * DEFAULT_TOKENS);
         for (const h of [0, 1]) await assertHeatmapMatchesTable(page, h, WHOLE);
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
 import { ARTIFACTS } from './page-checks.js';
 
-const PANELS = ['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn', 'story'];
+const PANELS = ['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn', 'story', 'kv'];
 const PRESETS = ['toy', 'gpt2', 'gpt3'];
 const SIZES = [
   [1280, 720],

@@ -11,7 +11,7 @@ import { chromiumAndWeb } from './web-session.js';
 import { ARTIFACTS } from './page-checks.js';
 
 const FRAME = { width: 1280, height: 720 };
-const SLIDE_PANELS = ['why', 'steps', 'heads', 'loop', 'story'];
+const SLIDE_PANELS = ['why', 'steps', 'heads', 'loop', 'story', 'kv'];
 const LECTURE_WORDS = ['ball', 'catch', 'it'];
 const MAX_PROSE = 260; // characters shown beside the figures: the point and the Details button
 const web = chromiumAndWeb();

@@ -72,6 +72,8 @@ export const OPTION_CASES = [
   { name: 'order-mask', value: 'maybe', error: 'order-mask="maybe" was ignored: use 1 or 0' },
   { name: 'order-positions', value: 'rope', state: { orderPositions: 'rope' } },
   { name: 'order-positions', value: 'Rope!', error: 'order-positions="Rope!" was ignored: use a position kind' },
+  { name: 'kv-heads', value: 4, state: { kvHeads: 4 } },
+  { name: 'kv-heads', value: 3, error: 'kv-heads="3" was ignored: use 8, 4, 2 or 1' },
 ];
 
 /** The text form of a value, as a URL parameter or an attribute carries it. */

@@ -3,7 +3,7 @@
 import type { Headwise } from '../headwise.js';
 
 /** The registry's panel ids (web/explorer/panels/index.js; tests/js/explorer-types.test.js compares). */
-export type ExplorerPanel = 'input' | 'why' | 'steps' | 'heads' | 'loop' | 'order' | 'learn' | 'story';
+export type ExplorerPanel = 'input' | 'why' | 'steps' | 'heads' | 'loop' | 'order' | 'learn' | 'story' | 'kv';
 export type ExplorerLearnHeads = '1,2' | '1,2,4';
 /** The Learn panel's experiment: 1 head vs 2 heads, or 1 layer vs 2 layers (induction). */
 export type ExplorerLearnExperiment = 'heads' | 'layers';
@@ -44,6 +44,8 @@ export interface ExplorerOptions {
   /** Word order's own causal mask and position kind (one of the core's: none, learned, ...). */
   orderMask: boolean;
   orderPositions: string;
+  /** The kv panel's K/V heads, a divisor of its 8 query heads. */
+  kvHeads: 1 | 2 | 4 | 8;
 }
 
 // An option's attribute name: its property in kebab case (learnSeed: learn-seed).

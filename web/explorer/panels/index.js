@@ -14,7 +14,8 @@ import loop from './loop/loop-fused-panel.js';
 import order from './order/word-order-panel.js';
 import learn from './learn/learn-panel.js';
 import story from './story/story-panel.js';
+import kv from './kv/kv-panel.js';
 
 export const PANELS = Object.freeze(
-  [input, why, steps, heads, loop, order, learn, story].map((entry) => Object.freeze(entry)),
+  [input, why, steps, heads, loop, order, learn, story, kv].map((entry) => Object.freeze(entry)),
 );

@@ -1,0 +1,289 @@
+// The "Sharing keys and values" panel as a reader meets it, on a 1280x720 slide (embed.html?panel=kv
+// in a deck's iframe) and on a phone (390x844), light and dark. What is drawn is checked against what
+// this test computes itself through the public API in the page (not through the panel's code): one
+// box per K/V head holding exactly the query heads that share it (the slider's count), each map's
+// cells the test's own grouped-query attention (K and V mean-pooled per group, the test's loop); the
+// printed multi-head equality (0) and decode difference the test's own; the cache bars the test's
+// own decode steps; the presets' bars hw.cacheBytes' and as long as their bytes say. The panel ends
+// inside its frame with no horizontal scroll. Screenshots: test-artifacts/kv-panel-*.png.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromiumAndWeb } from './web-session.js';
+import { ARTIFACTS } from './page-checks.js';
+
+const web = chromiumAndWeb();
+const DECK = (src, [w, h]) =>
+  `<!doctype html><link rel="icon" href="data:,"><body style="margin:0">` +
+  `<iframe id="slide" src="${src}" style="border:0;width:${w}px;height:${h}px"></iframe></body>`;
+
+async function open(size, colorScheme, { phone = false, kv = null } = {}) {
+  const context = await web.browser.newContext({
+    viewport: { width: size[0], height: size[1] },
+    colorScheme,
+    ...(phone ? { deviceScaleFactor: 2, isMobile: true, hasTouch: true } : {}),
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const theme = colorScheme === 'dark' ? 'dark' : 'light';
+  const src = `embed.html?panel=kv&theme=${theme}${kv ? `&kv-heads=${kv}` : ''}`;
+  if (phone) {
+    await page.goto(`${web.server.url}${src}`);
+    await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+    return { context, page, frame: page.mainFrame(), errors };
+  }
+  await page.route(`${web.server.url}deck.html`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: DECK(src, size) }),
+  );
+  await page.goto(`${web.server.url}deck.html`);
+  const frame = page.frames().find((f) => f.url().includes('embed.html'));
+  await frame.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+  return { context, page, frame, errors };
+}
+
+const settle = (frame) =>
+  frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+
+// What the page shows, and what the test computes itself through the API for the same sentence,
+// seed and K/V heads.
+const LOOK = async () => {
+  const { loadHeadwise } = await import('/headwise.js');
+  const { tokenize } = await import('/explorer/tokenizer.js');
+  const { embedTokens } = await import('/explorer/token-embeddings.js');
+  const { DEFAULT_SENTENCE } = await import('/explorer/presets.js');
+  const element = document.querySelector('headwise-explorer');
+  const section = element.shadowRoot.querySelector('[data-panel="kv"]');
+  const state = element.getState();
+  const canvases = [...section.querySelectorAll('.figures canvas:not([hidden])')];
+  const figures = canvases.map((c) => c.headwiseFigure);
+  const groups = figures.filter((f) => f.group);
+  const growth = figures.find((f) => f.bars && f.bars[0]?.token !== undefined);
+  const presets = figures.find((f) => f.bars && f.bars[0]?.model !== undefined);
+
+  // The test's own computation.
+  const hw = await loadHeadwise();
+  const H = 8;
+  const D = 32;
+  const hd = D / H;
+  const kv = state.kvHeads;
+  const { tokens } = tokenize(DEFAULT_SENTENCE);
+  const T = tokens.length;
+  const x = embedTokens(hw, tokens, D).map((v) => v * 4);
+  const config = { batch: 1, tokens: T, dModel: D, heads: H, causal: true, seed: state.seed };
+  const mha = hw.createAttention(config);
+  const base = mha.forward(x, { intermediates: true });
+  const weights = mha.getWeights();
+  // Each query head's K/V columns the mean over its group, repeated: multi-head on them is GQA.
+  const repeated = (m, rows) => {
+    const out = new Float32Array(m.length);
+    const group = H / kv;
+    for (let r = 0; r < rows; r += 1)
+      for (let h = 0; h < H; h += 1)
+        for (let d = 0; d < hd; d += 1) {
+          let s = 0;
+          for (let j = 0; j < group; j += 1) s += m[r * D + (Math.floor(h / group) * group + j) * hd + d];
+          out[r * D + h * hd + d] = s / group;
+        }
+    return out;
+  };
+  const pooled = { wk: repeated(weights.wk, D), wv: repeated(weights.wv, D) };
+  for (const b of ['bk', 'bv']) if (weights[b]) pooled[b] = repeated(weights[b], 1);
+  mha.setWeights(pooled);
+  const gqa = mha.forward(x, { intermediates: true });
+  mha.dispose();
+  // kvHeads = heads through the API, the same weights: the equality the panel prints.
+  const same = hw.createAttention({ ...config, kvHeads: H });
+  same.setWeights(weights);
+  const sameOut = same.forward(x, { intermediates: true }).output;
+  same.dispose();
+  const maxDiff = (a, b) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0);
+  // Decoding the grouped layer (its own K/V heads, from the pooled weights) one token at a time.
+  const shared = hw.createAttention({ ...config, kvHeads: kv });
+  const sharedWeights = { ...weights };
+  const pool = (m, rows) => {
+    const out = new Float32Array(rows * kv * hd);
+    for (let r = 0; r < rows; r += 1)
+      for (let g = 0; g < kv; g += 1)
+        for (let d = 0; d < hd; d += 1) out[r * kv * hd + g * hd + d] = pooled[m][r * D + g * (H / kv) * hd + d];
+    return out;
+  };
+  sharedWeights.wk = pool('wk', D);
+  sharedWeights.wv = pool('wv', D);
+  for (const b of ['bk', 'bv']) if (weights[b]) sharedWeights[b] = pool(b, 1);
+  shared.setWeights(sharedWeights);
+  const forward = shared.forward(x, { intermediates: true }).output;
+  const decoded = new Float32Array(T * D);
+  const cache = [];
+  for (let t = 0; t < T; t += 1) {
+    decoded.set(shared.decode(x.subarray(t * D, (t + 1) * D)), t * D);
+    const c = shared.cache;
+    cache.push((c.length * c.bytes) / c.capacity);
+  }
+  shared.dispose();
+  const mapMisfit = groups.flatMap((f) =>
+    f.heatmaps.map((m) => {
+      const h = m.offset / (T * T);
+      let worst = 0;
+      for (let i = 0; i < T * T; i += 1) {
+        const drawn = m.values[m.offset + i];
+        const own = gqa.attention[h * T * T + i];
+        if (!(Number.isFinite(own) || Number.isFinite(drawn))) continue;
+        worst = Math.max(worst, Math.abs(drawn - own));
+      }
+      return worst;
+    }),
+  );
+  const rects = (f) => f.items.filter((it) => it.kind === 'rect');
+  const scroller = document.scrollingElement;
+  return {
+    kv,
+    T,
+    tokens,
+    groups: groups.map((f) => ({
+      kv: f.group.kv,
+      queryHeads: f.group.queryHeads,
+      mapHeads: f.heatmaps.map((m) => m.offset / (T * T)),
+      frame: rects(f).find((r) => r.stroke)?.stroke,
+    })),
+    mapMisfit,
+    equalText: section.querySelector('.kv-equal').innerText,
+    movedText: section.querySelector('.kv-moved').innerText,
+    decodeText: section.querySelector('.kv-decode').innerText,
+    point: section.querySelector('.point').innerText,
+    own: {
+      equal: maxDiff(sameOut, base.output),
+      moved: maxDiff(gqa.output, base.output),
+      decode: maxDiff(decoded, forward),
+      cache,
+      presets: hw.cachePresets().map((p) => [p.label, hw.cacheBytes(p.name)]),
+    },
+    growth: growth && { bars: growth.bars },
+    presets: presets && { bars: presets.bars },
+    bottom: section.getBoundingClientRect().bottom,
+    frameHeight: innerHeight,
+    scrollWidth: scroller.scrollWidth,
+    clientWidth: scroller.clientWidth,
+    sectionRight: section.getBoundingClientRect().right,
+    canvasRight: Math.max(...canvases.map((c) => c.getBoundingClientRect().right)),
+    innerWidth,
+  };
+};
+
+const printed = (v) =>
+  v === 0 ? '0' : Math.abs(v) >= 1e-3 && Math.abs(v) < 1e4 ? v.toPrecision(3) : v.toExponential(2);
+
+function assertLook(look, where) {
+  const { kv, groups } = look;
+  // One box per K/V head, holding the query heads that share it, 8 maps in all.
+  assert.equal(groups.length, kv, `${where}: boxes`);
+  groups.forEach((g, i) => {
+    const heads = Array.from({ length: 8 / kv }, (_, j) => i * (8 / kv) + j);
+    assert.equal(g.kv, i);
+    assert.deepEqual(g.queryHeads, heads, `${where}: box ${i + 1}`);
+    assert.deepEqual(g.mapHeads, heads, `${where}: box ${i + 1}'s maps`);
+    assert.equal(g.frame, `head${i % 8}`, `${where}: box ${i + 1} in its K/V head's colour`);
+  });
+  assert.equal(groups.flatMap((g) => g.mapHeads).length, 8);
+  assert.ok(Math.max(...look.mapMisfit) <= 1e-5, `${where}: maps against the test's own GQA: ${look.mapMisfit}`);
+  // The printed numbers are the test's own.
+  assert.equal(look.own.equal, 0);
+  assert.match(look.equalText, /max \|difference\| of the outputs 0 \(identical, bit for bit\)/);
+  if (kv === 8) assert.match(look.movedText, /nothing is shared/);
+  else {
+    assert.ok(look.own.moved > 0);
+    assert.ok(look.movedText.includes(`max |difference| ${printed(look.own.moved)},`), look.movedText);
+  }
+  assert.ok(look.own.decode <= 1e-5 * 10, `decode: ${look.own.decode}`);
+  assert.ok(
+    look.decodeText.includes(
+      `${look.T} decode steps equal the full causal forward pass: max |difference| ${printed(look.own.decode)}.`,
+    ),
+    look.decodeText,
+  );
+  // The cache bars: the test's own decode steps' bytes, growing by the same step each token.
+  assert.deepEqual(
+    look.growth.bars.map((b) => b.bytes),
+    look.own.cache,
+  );
+  const step = look.own.cache[0];
+  assert.equal(step, 2 * kv * 4 * 4); // K and V, kvHeads heads of head_dim 4, float32
+  look.growth.bars.forEach((b, t) => assert.ok(Math.abs(b.height - (t + 1) * look.growth.bars[0].height) < 1e-6));
+  // The presets: hw.cacheBytes' bytes, each bar's length in proportion.
+  const expected = look.own.presets.flatMap(([label, s]) =>
+    s.mhaBytesPerToken === s.bytesPerToken
+      ? [[label, s.bytesPerToken]]
+      : [
+          [label, s.bytesPerToken],
+          [label, s.mhaBytesPerToken],
+        ],
+  );
+  assert.deepEqual(
+    look.presets.bars.map((b) => [b.model, b.bytes]),
+    expected,
+  );
+  const longest = Math.max(...look.presets.bars.map((b) => b.width));
+  const most = Math.max(...look.presets.bars.map((b) => b.bytes));
+  for (const b of look.presets.bars)
+    assert.ok(Math.abs(b.width / longest - Math.max(1 / longest, b.bytes / most)) < 1e-6, `${b.model} ${b.name}`);
+  assert.ok(expected.some(([label, bytes]) => /70B/.test(label) && bytes === 327680));
+  assert.ok(expected.some(([label, bytes]) => /70B/.test(label) && bytes === 2621440));
+  // No horizontal scroll, nothing drawn past the right edge.
+  assert.ok(
+    look.scrollWidth <= look.clientWidth,
+    `${where}: scrolls sideways (${look.scrollWidth} > ${look.clientWidth})`,
+  );
+  assert.ok(look.canvasRight <= look.innerWidth + 0.5, `${where}: a figure ends at ${look.canvasRight}`);
+}
+
+describe('kv panel', () => {
+  for (const scheme of ['light', 'dark']) {
+    test(`1280x720 slide, ${scheme}: boxes by K/V head, the equality, the cache, the presets; it fits`, async () => {
+      const { context, page, frame, errors } = await open([1280, 720], scheme);
+      try {
+        await settle(frame);
+        let look = await frame.evaluate(LOOK);
+        assert.equal(look.kv, 2); // the default
+        assertLook(look, `slide ${scheme}, 2 K/V heads`);
+        assert.ok(look.bottom <= look.frameHeight, `the panel ends at ${look.bottom} in ${look.frameHeight}`);
+        assert.match(look.point, /8 query heads share 2 K\/V heads: a 4x smaller KV cache/);
+        await page.screenshot({ path: `${ARTIFACTS}/kv-panel-slide-${scheme}.png` });
+        // The slider, as a reader moves it: every divisor of 8.
+        for (const [index, kv] of [
+          [0, 8],
+          [1, 4],
+          [3, 1],
+        ]) {
+          await frame.evaluate((i) => {
+            const s = document.querySelector('headwise-explorer').shadowRoot.querySelector('.kv-heads');
+            s.value = String(i);
+            s.dispatchEvent(new Event('input', { bubbles: true }));
+          }, index);
+          await settle(frame);
+          look = await frame.evaluate(LOOK);
+          assert.equal(look.kv, kv);
+          assertLook(look, `slide ${scheme}, ${kv} K/V heads`);
+          assert.ok(look.bottom <= look.frameHeight, `${kv} K/V heads: the panel ends at ${look.bottom}`);
+          if (kv === 8) assert.match(look.point, /is multi-head attention: max \|difference\| 0\./);
+          await page.screenshot({ path: `${ARTIFACTS}/kv-panel-slide-${scheme}-${kv}.png` });
+        }
+        assert.deepEqual(errors, []);
+      } finally {
+        await context.close();
+      }
+    });
+
+    test(`phone 390x844, ${scheme}: the same figures, no horizontal scroll`, async () => {
+      const { context, page, frame, errors } = await open([390, 844], scheme, { phone: true, kv: 1 });
+      try {
+        await settle(frame);
+        const look = await frame.evaluate(LOOK);
+        assert.equal(look.kv, 1);
+        assertLook(look, `phone ${scheme}`);
+        await page.screenshot({ path: `${ARTIFACTS}/kv-panel-phone-${scheme}.png`, fullPage: true });
+        assert.deepEqual(errors, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});

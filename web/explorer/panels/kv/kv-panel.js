@@ -1,0 +1,248 @@
+// Panel 8: sharing keys and values (issue 37). On the lecture's sentence, a layer of 8 query heads
+// whose K/V heads the reader chooses (the divisors of 8): the query heads' maps in one box per K/V
+// head they share, the equality with multi-head attention as the module computed it, the KV cache
+// growing token by token as the layer decodes the sentence, and the published models' cache per
+// token from hw.cacheBytes. Numbers: kv-numbers.js; figures: kv-figures.js.
+import { PanelFrame } from '../../panel-frame.js';
+import { el, formatNumber } from '../../dom.js';
+import { heatmapTable } from '../../figures/heatmap.js';
+import { KV_HEADS, KV_SENTENCE, kvChoices, kvNumbers } from './kv-numbers.js';
+import { cacheGrowthFigure, formatBytes, groupFigure, presetBarsFigure, rowLabelWidth } from './kv-figures.js';
+
+const CHOICES = kvChoices();
+
+const table = (caption, head, rows) =>
+  el(
+    'table',
+    {},
+    el('caption', { text: caption }),
+    el('tr', {}, ...head.map((text) => el('th', { text }))),
+    ...rows.map((r) => el('tr', {}, ...r.map((text) => el('td', { text: String(text) })))),
+  );
+
+const heads = (n) => `${n} K/V head${n === 1 ? '' : 's'}`;
+const KIND = { 1: 'multi-query', [KV_HEADS]: 'multi-head' };
+
+/** The slide's point: what sharing does, and the multi-head equality, with the module's numbers. */
+export function kvPoint(d) {
+  if (!d || d.error) return `${KV_HEADS} query heads can share fewer keys and values.`;
+  const { kvHeads } = d;
+  const equal = `max |difference| ${formatNumber(d.equal.maxDiff)}`;
+  if (kvHeads === KV_HEADS)
+    return `${KV_HEADS} K/V heads for ${KV_HEADS} query heads is multi-head attention: ${equal}.`;
+  const shared = `${kvHeads} K/V head${kvHeads > 1 ? 's' : ''}`;
+  return (
+    `${KV_HEADS} query heads share ${shared}: a ${KV_HEADS / kvHeads}x smaller KV cache, the output moved by ` +
+    `${formatNumber(d.moved.maxDiff)} (with ${KV_HEADS}: ${equal} from multi-head).`
+  );
+}
+
+/** The equality, the move and the decode check, in words, from the numbers the module gave. */
+export function kvSentences(data) {
+  const { kvHeads, equal, moved, decode, tokens, cache } = data;
+  const H = KV_HEADS;
+  const equality =
+    `${H} K/V heads for ${H} query heads is multi-head attention: max |difference| of the outputs ` +
+    `${formatNumber(equal.maxDiff)}${equal.maxDiff === 0 ? ' (identical, bit for bit)' : ''}.`;
+  const move =
+    kvHeads === H
+      ? `Each query head has its own keys and values (${H} K/V heads): nothing is shared.`
+      : `${kvHeads} K/V head${kvHeads > 1 ? 's' : ''} (each the mean of its group's ${H / kvHeads} keys and ` +
+        `values, as when a multi-head model is converted to GQA): the output moves by max |difference| ` +
+        `${formatNumber(moved.maxDiff)}, against outputs up to ${formatNumber(moved.scale)}.`;
+  const last = cache.at(-1);
+  const steps =
+    `Decoding the sentence one token at a time, ${tokens.length} steps, the cache grows to ` +
+    `${formatBytes(last.bytes)} (${last.length} positions x ${heads(kvHeads)} x K and V, float32)` +
+    `${kvHeads === H ? '' : `, against ${formatBytes(last.mhaBytes)} with ${H}`}. The ${tokens.length} decode ` +
+    `steps equal the full causal forward pass: max |difference| ${formatNumber(decode.maxDiff)}.`;
+  return { equality, move, steps };
+}
+
+export class KvPanel extends PanelFrame {
+  constructor(host) {
+    super(
+      'kv',
+      '9. Sharing keys and values',
+      `"${KV_SENTENCE}" through a layer of ${KV_HEADS} query heads: grouped-query attention lets groups of ` +
+        'query heads share one key and value head, and multi-query attention all of them, so that the KV ' +
+        'cache kept while generating is smaller.',
+      host,
+    );
+    this.slider = el('input', {
+      type: 'range',
+      class: 'kv-heads',
+      min: '0',
+      max: String(CHOICES.length - 1),
+      step: '1',
+      'aria-label': 'K/V heads',
+      oninput: () => host.setOptions({ kvHeads: CHOICES[Number(this.slider.value)] }),
+    });
+    this.readout = el('span', { class: 'kv-readout', 'aria-live': 'polite' });
+    this.equal = el('p', { class: 'kv-equal' });
+    this.moved = el('p', { class: 'kv-moved' });
+    this.steps = el('p', { class: 'kv-decode' });
+    this.about = el('p', {
+      class: 'kv-about',
+      text:
+        "Maps: each query head's attention (causal), boxed by the K/V head it reads. Bars: the cache per token " +
+        'of published models, computed by hw.cacheBytes from their shapes (docs/kv.md cites the sources).',
+    });
+    this.body.append(
+      el(
+        'div',
+        { class: 'controls slide-keep' },
+        el('label', { class: 'field' }, el('span', { text: 'K/V heads' }), this.slider),
+        this.readout,
+      ),
+      this.equal,
+      this.moved,
+      this.steps,
+      this.about,
+    );
+  }
+
+  update(o, c) {
+    const index = CHOICES.indexOf(o.kvHeads);
+    this.slider.value = String(index < 0 ? 0 : index);
+    const data = c?.kv;
+    if (data === this.data) return;
+    this.data = data;
+    if (!data || data.error) {
+      this.clearFigures();
+      this.status(data?.error ? `This panel could not be computed: ${data.error}` : 'Waiting for the module.', 'error');
+      return;
+    }
+    const { kvHeads } = data;
+    this.slider.setAttribute('aria-valuetext', `${kvHeads} K/V heads for ${KV_HEADS} query heads`);
+    this.readout.textContent = `${kvHeads} of ${KV_HEADS}: ${KIND[kvHeads] ?? 'grouped-query'}`;
+    const said = kvSentences(data);
+    this.equal.textContent = said.equality;
+    this.equal.dataset.maxDiff = String(data.equal.maxDiff);
+    this.moved.textContent = said.move;
+    this.moved.dataset.maxDiff = String(data.moved.maxDiff);
+    this.steps.textContent = said.steps;
+    this.steps.dataset.maxDiff = String(data.decode.maxDiff);
+    this.status('Computed by the module just now.');
+    this.draw();
+  }
+
+  draw() {
+    const data = this.data;
+    if (!data || data.error) return;
+    const k = this.textScale;
+    const W = this.drawWidth;
+    const { kvHeads, tokens, attention } = data;
+    const group = KV_HEADS / kvHeads;
+    const wide = W >= 700;
+    const room = this.heightBelow(this.figureArea);
+    // Wide: every map in one row, boxes side by side; the cache and the presets under them, side by
+    // side. Narrow (a phone): boxes of at most 4 maps a row, each figure under the one before.
+    // A box's frame and padding, and the gap between boxes (the figures' 0.75rem at the slide's size).
+    const inner = Math.ceil(5 * k);
+    const box = 2 * inner + 2 + Math.ceil(12 * k) + 4;
+    const perRow = wide ? group : Math.min(group, W >= 520 ? 4 : 2);
+    // Row labels (the tokens, thinned to the lecture's words) on the first map of each box's rows;
+    // with more than two boxes, on the first box only (so that the maps keep their size).
+    const labelW = rowLabelWidth(tokens, k);
+    const labelledBoxes = kvHeads <= 2 ? kvHeads : 1;
+    let mapSize = wide
+      ? Math.floor((W - kvHeads * box - (KV_HEADS - kvHeads) * inner - labelledBoxes * labelW) / KV_HEADS) - 2
+      : Math.min(Math.round(170 * k), Math.floor((W - box - labelW - (perRow - 1) * inner) / perRow) - 2);
+    if (Number.isFinite(room)) mapSize = Math.min(mapSize, Math.floor(room * 0.5) - Math.round(50 * k));
+    mapSize = Math.max(40, mapSize);
+    const items = [];
+    for (let g = 0; g < kvHeads; g += 1) {
+      const queryHeads = data.kvHeadOf.flatMap((kv, h) => (kv === g ? [h] : []));
+      const labelled = g < labelledBoxes;
+      const figure = groupFigure({ kv: g, queryHeads, attention, tokens, mapSize, perRow, textScale: k, labelled });
+      items.push({
+        figure,
+        label: `K/V head ${g + 1}, shared by query heads ${queryHeads.map((h) => h + 1).join(', ')}: their maps`,
+        table: () =>
+          el(
+            'div',
+            {},
+            ...queryHeads.map((h) =>
+              heatmapTable({
+                values: attention,
+                offset: h * tokens.length * tokens.length,
+                rows: tokens.length,
+                cols: tokens.length,
+                rowLabels: tokens,
+                colLabels: tokens,
+                title: `Query head ${h + 1} (K/V head ${g + 1}) attention`,
+              }),
+            ),
+          ),
+      });
+    }
+    const half = wide ? Math.floor(W / 2) - 16 : W;
+    const lower = Number.isFinite(room) ? Math.max(120, room - mapSize - 80 * k) : 180 * k;
+    const growth = cacheGrowthFigure({
+      cache: data.cache,
+      kvHeads,
+      heads: KV_HEADS,
+      maxWidth: half,
+      height: lower / k,
+      textScale: k,
+    });
+    const presets = presetBarsFigure({ presets: data.presets, maxWidth: half, textScale: k });
+    items.push(
+      {
+        figure: growth,
+        label: `The KV cache after each of the ${tokens.length} tokens, in bytes`,
+        table: () =>
+          table(
+            'KV cache after each decode step (float32)',
+            ['token', 'positions', `bytes, ${kvHeads} K/V heads`, `bytes, ${KV_HEADS} K/V heads`],
+            data.cache.map((c) => [c.token, c.length, c.bytes, c.mhaBytes]),
+          ),
+      },
+      {
+        figure: presets,
+        label: 'KV cache per token of published models, fp16',
+        table: () =>
+          table(
+            'KV cache per token (fp16), computed by hw.cacheBytes',
+            ['model', 'cache', 'bytes per token'],
+            data.presets.flatMap((p) => p.bars.map((b) => [p.label, b.name, b.bytes])),
+          ),
+      },
+    );
+    this.showFigures(items, { row: true });
+  }
+
+  exportData() {
+    const d = this.data ?? {};
+    return {
+      panel: 'kv',
+      sentence: d.sentence,
+      tokens: d.tokens,
+      config: d.config,
+      kvHeadOf: d.kvHeadOf,
+      equal: d.equal,
+      moved: d.moved,
+      decode: d.decode,
+      cache: d.cache,
+      presets: d.presets,
+    };
+  }
+}
+
+export default {
+  id: 'kv',
+  label: 'Sharing keys and values',
+  aliases: ['gqa', 'kv-cache'],
+  // The K/V heads of the panel's layer of KV_HEADS query heads: one of its divisors.
+  options: [{ name: 'kv-heads', fallback: 2, choices: CHOICES }],
+  parts: ['kv'],
+  numbers: {
+    kv: {
+      key: (o) => [o.seed, o.kvHeads],
+      run: (ctx) => kvNumbers(ctx, { seed: ctx.o.seed, kvHeads: ctx.o.kvHeads }),
+    },
+  },
+  slide: { point: (view) => kvPoint(view.data) },
+  View: KvPanel,
+};
