@@ -13,9 +13,11 @@ const WEB_DIR = fileURLToPath(new URL('../web/', import.meta.url));
  * The page's size budget: everything index.html requests before any training, gzipped (level 9).
  * 200 KiB until 2026-12-04, when the page reached 211,334 B: the module grew by the KV cache,
  * grouped-query attention and the cache sizes (issue 37, wasm 264,709 -> 278,478 B raw) and the heads
- * panel gained the story model's section (issue 33, ~4.7 KB gzipped).
+ * panel gained the story model's section (issue 33, ~4.7 KB gzipped). 210 KiB until the second
+ * sitting of 2026-12-04, when the page reached 217,481 B with two new panels, the story panel (issue
+ * 33, +1.9 KB) and "Sharing keys and values" (issue 37, +1.5 KB), and per-figure exports (+0.6 KB).
  */
-export const PAGE_BUDGET_GZIP_BYTES = 210 * 1024;
+export const PAGE_BUDGET_GZIP_BYTES = 220 * 1024;
 /** What index.html requests (the bundle carries the wasm; checkpoints and the worker load later). */
 export const PAGE_FILES = ['index.html', 'build/explorer/explorer.js'];
 

@@ -18,8 +18,9 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // checkpoint (story-4-heads.json: 64,338 weights as float16, a curve every 250 steps and the
 // ablation table, 196 KB, 133 KB gzipped) and the heads panel's story section (+4 KB): +150 KiB.
 // Then 911,397 B with issue 37's KV cache, grouped-query attention and cache sizes in the module
-// (+13.8 KB of wasm) and web/kv.js: +10 KiB.
-export const TARBALL_LIMIT_BYTES = 900 * 1024;
+// (+13.8 KB of wasm) and web/kv.js: +10 KiB. Then 922,873 B with the story and kv panels and
+// per-figure exports (second sitting of 2026-12-04): +20 KiB.
+export const TARBALL_LIMIT_BYTES = 920 * 1024;
 
 /** @returns {{ work: string, app: string, tarball: string, bytes: number, remove(): void }} */
 export function packAndInstall(prefix = 'headwise-pack-') {
