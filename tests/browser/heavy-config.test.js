@@ -71,7 +71,7 @@ const CHANGES = [
     name: 'preset gpt2',
     act: async (page) => {
       const count = await renders(page);
-      await page.locator('[data-panel="input"] select').selectOption('gpt2');
+      await page.locator('[data-panel="input"] select:not(.export-which)').selectOption('gpt2');
       return count;
     },
     state: { width: 768, heads: 12 },
@@ -87,7 +87,7 @@ const CHANGES = [
     name: 'preset gpt3',
     act: async (page) => {
       const count = await renders(page);
-      await page.locator('[data-panel="input"] select').selectOption('gpt3');
+      await page.locator('[data-panel="input"] select:not(.export-which)').selectOption('gpt3');
       return count;
     },
     state: { width: 12288, heads: 96 },
@@ -113,7 +113,7 @@ const CHANGES = [
     name: 'preset toy',
     act: async (page) => {
       const count = await renders(page);
-      await page.locator('[data-panel="input"] select').selectOption('toy');
+      await page.locator('[data-panel="input"] select:not(.export-which)').selectOption('toy');
       return count;
     },
     state: { width: 6, heads: 2 },
@@ -225,7 +225,7 @@ test('from file://: ?width=4096&heads=64 says why it is not computed, then GPT-2
       longestCpu(tasks) < GROSS_BOUND_MS,
       `first render at width 4096: tasks [wall, CPU] ${JSON.stringify(render)} ms (load ${loadavg()[0].toFixed(1)})`,
     );
-    await page.locator('[data-panel="input"] select').selectOption('gpt2');
+    await page.locator('[data-panel="input"] select:not(.export-which)').selectOption('gpt2');
     await page.waitForFunction(() => document.querySelector('headwise-explorer').getState().status === 'ok');
     await page.waitForSelector('headwise-explorer:not([data-drawing])');
     assertNumbersDrawn(await headsSeen(page), { width: 768, heads: 12 });
