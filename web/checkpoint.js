@@ -17,6 +17,7 @@ const CHECKPOINT_URLS = {
   'induction-2-layers': () => new URL('./checkpoints/induction-2-layers.json', import.meta.url),
   'verb-noun-1-head': () => new URL('./checkpoints/verb-noun-1-head.json', import.meta.url),
   'verb-noun-2-heads': () => new URL('./checkpoints/verb-noun-2-heads.json', import.meta.url),
+  'story-2-heads': () => new URL('./checkpoints/story-2-heads.json', import.meta.url),
   'story-4-heads': () => new URL('./checkpoints/story-4-heads.json', import.meta.url),
 };
 

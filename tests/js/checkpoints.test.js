@@ -153,6 +153,31 @@ test('the story checkpoint: its probes, the lecture sentence in its named head, 
   for (const t of [story, fresh]) t.dispose();
 }, 120_000);
 
+// The 2-head story checkpoint (the heads panel's): >= 0.95 on every probe; on the lecture's sentence
+// one head puts most of "catch" on "ball", one most of "but" on "dog"; the two heads split the jobs
+// (zeroing head 1 drops the possessive, head 2 the subject pronoun and the name copy).
+test('the 2-head story checkpoint: its probes, the lecture sentence, the heads split the jobs', async () => {
+  const story = await hw.loadCheckpoint('story-2-heads');
+  expect(story.checkpoint.weightsEncoding).toBe('float16');
+  expect(story.options).toMatchObject({ task: 'story', layers: 1, heads: 2, dModel: 64, mlpWidth: 0, seed: 1 });
+  const trained = story.evaluate().groups;
+  const skills = ['subject', 'object', 'possessive', 'agreement', 'name'];
+  for (const probe of skills) expect(trained[probe].candidateAccuracy, probe).toBeGreaterThanOrEqual(0.95);
+  const lecture = 'the dog chased the ball , but it could not catch it .'.split(' ');
+  const heads = story.attention([...lecture, ...Array(64 - lecture.length).fill('.')]).layers[0].heads;
+  const [BUT, CATCH, DOG, BALL] = [6, 10, 1, 4];
+  expect(Math.max(...heads.map((m) => m[CATCH * 64 + BALL])), '"catch" on "ball"').toBeGreaterThan(0.8);
+  expect(Math.max(...heads.map((m) => m[BUT * 64 + DOG])), '"but" on "dog"').toBeGreaterThan(0.8);
+  const without = (head) => story.evaluate({ zeroHeads: [{ layer: 0, head }] }).groups;
+  const [one, two] = [without(0), without(1)];
+  expect(trained.possessive.candidateAccuracy - one.possessive.candidateAccuracy).toBeGreaterThan(0.3);
+  expect(trained.subject.candidateAccuracy - one.subject.candidateAccuracy).toBeLessThan(0.1);
+  expect(trained.subject.candidateAccuracy - two.subject.candidateAccuracy).toBeGreaterThan(0.3);
+  expect(trained.name.candidateAccuracy - two.name.candidateAccuracy).toBeGreaterThan(0.5);
+  expect(trained.possessive.candidateAccuracy - two.possessive.candidateAccuracy).toBeLessThan(0.1);
+  story.dispose();
+}, 120_000);
+
 test('float16 weights: the IEEE half values; a text of the wrong length refused, 2 bytes a weight', async () => {
   expect([0x3c00, 0xc000, 0x7bff, 0x0001, 0x0400, 0x8000, 0x3555].map(halfToFloat)).toEqual([
     1,

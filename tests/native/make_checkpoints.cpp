@@ -51,6 +51,8 @@ std::vector<Model> models() {
   TrainerOptions story;
   story.task = "story";
   story.layers = 1, story.heads = 4, story.d_model = 64, story.mlp = 0, story.seed = 1;
+  TrainerOptions story_two = story;  // the same width split in 2 heads of 32 (the heads panel's)
+  story_two.heads = 2;
   return {
       {"induction-1-layer", "one attention-only layer of 4 heads on the induction task", one, 2000},
       {"induction-2-layers", "two attention-only layers of 4 heads on the induction task", two,
@@ -60,6 +62,9 @@ std::vector<Model> models() {
       {"story-4-heads",
        "one attention-only layer of 4 heads on the story task (pronouns, agreement, names)", story,
        3000, 250, true, true},
+      {"story-2-heads",
+       "one attention-only layer of 2 heads on the story task (pronouns, agreement, names)",
+       story_two, 3000, 250, true, true},
   };
 }
 
