@@ -128,6 +128,7 @@ for (const scheme of ['light', 'dark']) {
   });
 }
 
+const FRISBEE = 'The dog chased the frisbee, but it could not catch it';
 // A page of the heads panel whose trained heads (their checkpoints load as scripts after the first
 // render) are held back until release() lets them through.
 async function heldBack(context) {
@@ -136,11 +137,11 @@ async function heldBack(context) {
   const held = new Promise((resolve) => {
     release = resolve;
   });
-  await page.route('**/checkpoints/verb-noun-*.js', async (route) => {
+  await page.route('**/checkpoints/story-*-heads.js', async (route) => {
     await held;
     await route.continue();
   });
-  await page.goto(`${web.server.url}embed.html?panel=heads`);
+  await page.goto(`${web.server.url}embed.html?panel=heads&sentence=${encodeURIComponent(FRISBEE)}`);
   await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
   return { page, release };
 }
@@ -150,8 +151,8 @@ const WEIGHTS = () =>
 const WEIGHTS_ARE = (source) =>
   document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-heads').dataset.headsWeights === source;
 
-// The trained heads draw the panel again in the model's words ("chased" read as "chase", the ","
-// dropped): "catch" is token 10 of the sentence and row 9 of the model's. A lock or the keyboard
+// The trained heads draw the panel again in the story model's words ("frisbee", not in its
+// vocabulary, left out): "catch" is token 10 of the sentence and row 9 of the model's. A lock or the keyboard
 // focus made before they arrive stays on "catch"; so does a lock when "Random weights" switches.
 test('heads panel: a row locked before the trained heads arrive stays on its token, and after the toggle', async () => {
   const context = await web.browser.newContext({ viewport: { width: 1280, height: 720 } });

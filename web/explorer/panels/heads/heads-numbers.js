@@ -1,12 +1,13 @@
-// The heads panel's numbers: its trained models (TRAINED_CHECKPOINTS: 1 head and 2 heads on the
-// verb-and-noun task), loaded once and kept by the owner, and the part 'trained': the page's
-// sentence through a model's attention layer, trained and before training.
+// The heads panel's numbers: its trained models (TRAINED_CHECKPOINTS: 2 heads and 4 heads on the
+// story task), loaded once and kept by the owner, and the part 'trained': the page's sentence
+// through a model's attention layer, trained and before training.
 import { tokenize } from '../../tokenizer.js';
 import {
   BESIDE_CHECKPOINT,
   checkpointFor,
+  firstRows,
   headDifference,
-  latestVerbNoun,
+  readRows,
   readSentence,
   TRAINED_CHECKPOINTS,
 } from './trained-heads.js';
@@ -76,7 +77,9 @@ export class TrainedModels {
   // weights before training: the model's own token vectors (its embedding table) in an attention
   // layer of its shape (learned positions, biases) given its block's weights, so every row of the
   // T x T maps is drawn (the model itself computes only the row from "?"; tests/js check that the
-  // rows agree). Beside a configuration with no trained model, the 2-head model.
+  // rows agree). The model reads 64 words, "." after the sentence; the sentence's rows are drawn
+  // (causal: the "."s change none of them). Beside a configuration with no trained model, the
+  // 2-head model.
   /** The part 'trained' for the options (once the models are loaded). */
   on(o) {
     const name = checkpointFor(o.heads) ?? BESIDE_CHECKPOINT;
@@ -84,6 +87,9 @@ export class TrainedModels {
     const T = m.tokens;
     const reading = readSentence(tokenize(o.sentence.replace(/\s+/g, ' '), 4096).tokens, m.words, T);
     const ids = reading.words.map((w) => m.words.indexOf(w));
+    const n = reading.shown;
+    const words = reading.words.slice(0, n);
+    const rows = readRows(reading);
     const { heads, dModel, causal, bias, positions } = m.options;
     const headDim = m.options.headDim || dModel / heads;
     let layer = this.#layers.get(name);
@@ -91,7 +97,6 @@ export class TrainedModels {
       layer = this.#hw.createAttention({ batch: 1, tokens: T, dModel, heads, headDim, causal, bias, positions });
       this.#layers.set(name, layer);
     }
-    const at = latestVerbNoun(ids);
     const run = ({ weights, roles }) => {
       const b = (key) => weights[`blocks.0.${key}`];
       const set = { wq: b('wq'), wk: b('wk'), wv: b('wv'), wOut: b('wOut') };
@@ -100,10 +105,9 @@ export class TrainedModels {
       layer.setWeights(set);
       const x = new Float32Array(T * dModel);
       ids.forEach((id, t) => x.set(weights.tokenEmbedding.slice(id * dModel, (id + 1) * dModel), t * dModel));
-      const { trace, ...fused } = layer.forward(x, { intermediates: true });
-      void trace;
-      const maps = Array.from({ length: heads }, (_, h) => fused.attention.slice(h * T * T, (h + 1) * T * T));
-      return { fused, wOut: Float32Array.from(set.wOut), roles, difference: headDifference(maps, T, at) };
+      const fused = firstRows(layer.forward(x, { intermediates: true }), heads, T, n, dModel);
+      const maps = Array.from({ length: heads }, (_, h) => fused.attention.subarray(h * n * n, (h + 1) * n * n));
+      return { fused, wOut: Float32Array.from(set.wOut), roles, difference: headDifference(maps, n, rows, words) };
     };
     return {
       name,
@@ -115,11 +119,11 @@ export class TrainedModels {
       headDim,
       causal,
       steps: m.steps,
-      accuracy: m.evaluation.accuracy,
+      evaluation: m.evaluation,
       curve: m.curve,
-      words: reading.words,
-      ids,
-      at,
+      words,
+      ids: ids.slice(0, n),
+      rows,
       reading,
       trained: run(m.trained),
       random: run(m.random),

@@ -1,17 +1,26 @@
 // Panel 4: one attention heatmap per head; hovering or focusing a token highlights its row in
 // every head. Then the concatenation back to d_model and the mixing by W_out (on a slide with more
-// than 4 heads, in place of the maps, a button away). By default the heads are a shipped model's
-// trained heads on the user's sentence (read as the model's words), each named by the role the
-// core measured, with the numbers that say how they differ; "Random weights" shows the same model
-// before training. A configuration with no trained model (GPT-2's 12 heads) shows its own random
-// heads, and the trained 2-head model's beside them.
+// than 4 heads, in place of the maps, a button away). By default the heads are a shipped story
+// model's trained heads (2 or 4 heads, docs/story.md) on the user's sentence, read word by word
+// against its vocabulary, each named by the role the core measured, with where they look from the
+// lecture's "catch" and last "it"; "Random weights" shows the same model before training. A
+// configuration with no trained model (GPT-2's 12 heads) shows its own random heads, and the
+// trained 2-head model's beside them.
 import { drawOnCanvases, PanelFrame } from '../../panel-frame.js';
 import { el } from '../../dom.js';
 import { heatmapFigure, heatmapTable, heatmapTitle } from '../../figures/heatmap.js';
 import { LearnedView } from '../learn/learned-view.js';
 import { headBands, outProjectFigure, outProjectTitle } from '../../figures/out-project-figure.js';
 import { SAMPLE_WORDS } from '../learn/learn-verdict.js';
-import { DEFAULT_HEADS_WEIGHTS, HEADS_WEIGHTS, readingRow, readingText, rowInReading } from './trained-heads.js';
+import {
+  DEFAULT_HEADS_WEIGHTS,
+  HEADS_WEIGHTS,
+  looksText,
+  readingRow,
+  readingText,
+  rowInReading,
+  skillsText,
+} from './trained-heads.js';
 import { TrainedModels, trainedPart } from './heads-numbers.js';
 
 const MAX_HEADS_DRAWN = 16;
@@ -29,32 +38,23 @@ const percent = (v) => `${Math.round(100 * v)}%`;
 // A head's highest role score: the one the core names it by when it is at least its threshold.
 const topScore = (scores) => Math.max(...Object.values(scores).filter((v) => typeof v === 'number'));
 
-// How the drawn heads differ, in words, from the numbers of headDifference (the maps' rows from "?").
-function differenceText(view, words, at) {
-  const { heads, pairs } = view.difference;
-  const on = (i) => (i >= 0 ? `"${words[i]}"` : 'no such word');
-  const each = heads.map((d, h) => {
-    const role = view.roles[h];
-    const shares = `${two(d.verb)} on ${on(at.verb)}, ${two(d.noun)} on ${on(at.noun)}`;
-    return `head ${h + 1} (${role.role}, role score ${two(topScore(role))}) puts ${shares}`;
-  });
+// How the drawn heads differ, in words, from the numbers of headDifference (the drawn maps' rows
+// from the lecture's "catch" and last "it"), each head by its role and its highest role score.
+function differenceText(view) {
+  const { pairs } = view.difference;
+  const scores = view.roles.map((r, h) => `head ${h + 1} ${two(topScore(r))}`).join(', ');
   const apart = pairs.map((p) => (pairs.length > 1 ? `${p.a + 1}-${p.b + 1}: ` : '') + two(p.distance));
-  const distance = apart.length
-    ? ` The heads' rows from "?" differ by ${apart.join(', ')} (total variation: 0 the same, 1 disjoint).`
-    : '';
-  return `From "?": ${each.join('; ')}.${distance}`;
+  const last = view.difference.looks.at(-1);
+  const distance =
+    apart.length && last
+      ? ` Their rows from "${last.word}" differ by ${apart.join(', ')} (total variation: 0 the same, 1 disjoint).`
+      : '';
+  return `${looksText(view.difference, view.roles)} Role scores: ${scores}.${distance}`;
 }
 
-// The same, briefly: each head's role and its shares on the latest verb and noun, the rows' distance.
-function briefDifference(view, words, at) {
-  const { heads, pairs } = view.difference;
-  const each = heads.map((d, h) => {
-    const word = (i) => (i >= 0 ? `"${words[i]}"` : 'none');
-    const on = h === 0 ? [` on ${word(at.verb)}`, ` on ${word(at.noun)}`] : ['', ''];
-    return `head ${h + 1} (${view.roles[h].role}) ${two(d.verb)}${on[0]}, ${two(d.noun)}${on[1]}`;
-  });
-  const apart = pairs.length ? `; rows ${two(pairs[0].distance)} apart` : '';
-  return `From "?": ${each.join('; ')}${apart}.`;
+// The same, briefly: each head's role and where it looks from the read rows.
+function briefDifference(view) {
+  return looksText(view.difference, view.roles, { brief: true });
 }
 
 // The trained model in words: what it is (in full, or briefly beside other maps), how it reads the sentence.
@@ -62,27 +62,27 @@ function modelText(t, { brief = false } = {}) {
   const heads = `${t.heads} head${t.heads === 1 ? '' : 's'} of ${t.headDim}`;
   const what = brief
     ? `width ${t.dModel}`
-    : `${heads}, width ${t.dModel}, trained ${t.steps} steps to name the latest verb and noun at "?": held-out ` +
-      `accuracy ${percent(t.accuracy)}`;
-  return (
-    `the shipped model ${t.name} (${what}). Your sentence in its words: ` +
-    `"${t.words.join(' ')}" (${readingText(t.reading)}).`
-  );
+    : `1 layer of ${heads}, width ${t.dModel}, trained ${t.steps} steps on lecture-like English: held-out ` +
+      `accuracy ${skillsText(t.evaluation)}`;
+  return `the shipped model ${t.name} (${what}). Your sentence, ${readingText(t.reading)}: "${t.words.join(' ')}".`;
 }
 
 // The trained 2-head model beside a configuration that has none, as the LearnedView draws a run:
-// one row per head, the attention from "?" before and after training.
+// one row per head, the attention from the last read row (the lecture's last "it") before and
+// after training.
 function besideLearned(t) {
   const T = t.words.length;
+  const at = t.rows.at(-1)?.row ?? T - 1;
   const rows = (fused) =>
-    Array.from({ length: t.heads }, (_, h) => [...fused.attention.subarray((h * T + T - 1) * T, (h * T + T) * T)]);
-  // Row labels are cut at 12 characters (heatmap.js): the role alone where it fits ("latest verb").
+    Array.from({ length: t.heads }, (_, h) => [...fused.attention.subarray((h * T + at) * T, (h * T + at + 1) * T)]);
+  // Row labels are cut at 12 characters (heatmap.js): the role alone where it fits.
   const labels = (view) => view.roles.map((r, h) => (r.role.length <= 12 ? r.role : `head ${h + 1}`));
   return {
     checkpoint: true,
     name: t.name,
     step: t.steps,
     words: t.words,
+    from: t.words[at],
     runs: [
       {
         heads: t.heads,
@@ -99,7 +99,7 @@ const lectureRun = (learned) => learned.runs.find((r) => r.heads === 2) ?? learn
 
 function learnedText(learned) {
   if (learned.checkpoint) {
-    return `The trained model's ${learned.runs[0].heads} heads on your sentence, from "?":`;
+    return `The trained model's ${learned.runs[0].heads} heads on your sentence, from "${learned.from}":`;
   }
   const run = lectureRun(learned);
   const words = learned.words;
@@ -197,7 +197,9 @@ export class HeadsPanel extends PanelFrame {
       text: learnedText,
       maps: (learned) => {
         const run = lectureRun(learned);
-        if (learned.checkpoint) return [{ run, kind: 'trained', title: `${learned.name}, trained: from "?"` }];
+        if (learned.checkpoint) {
+          return [{ run, kind: 'trained', title: `${learned.name}, trained: from "${learned.from}"` }];
+        }
         return [
           { run, kind: 'untrained', title: 'Random: from "?"' },
           { run, kind: 'trained', title: `Trained ${learned.step} steps` },
@@ -283,6 +285,7 @@ export class HeadsPanel extends PanelFrame {
         roles: w.roles,
         difference: w.difference,
         reading: t.reading,
+        readRow: t.rows.at(-1)?.row,
         batch: 1,
         joined: false,
       };
@@ -345,24 +348,23 @@ export class HeadsPanel extends PanelFrame {
     const failed = this.trainedError || c.trained?.error;
     if (view.source === 'trained') {
       this.about.textContent =
-        `Trained heads: ${modelText(t)} ${differenceText(view, t.words, t.at)}` +
+        `Trained heads: ${modelText(t)} ${differenceText(view)}` +
         (c.config.dModel === t.dModel
           ? ''
           : ` (The input panel's layer of width ${c.config.dModel} has no trained weights.)`);
     } else if (view.source === 'random') {
       this.about.textContent =
-        `Random weights: ${t.name} before training (its seeded weights, step 0). ` +
-        briefDifference(view, t.words, t.at);
+        `Random weights: ${t.name} before training (its seeded weights, step 0). ` + briefDifference(view);
     } else if (failed) {
       this.about.textContent = `The trained heads could not be loaded: ${failed}. These maps use random weights.`;
     } else if (view.source === 'loading') {
-      this.about.textContent = 'Loading the trained heads (web/checkpoints/verb-noun-*.json)...';
+      this.about.textContent = 'Loading the trained heads (web/checkpoints/story-*-heads.json)...';
     } else if (t && !random) {
       const H = c.config.heads;
       this.about.textContent =
         `No trained model exists for ${H} heads (${c.config.dModel} = ${H} x ${c.headDim}): these are random ` +
         `(seed ${c.config.seed}). The trained ${t.name} on your sentence in its words. ` +
-        briefDifference(t.trained, t.words, t.at);
+        briefDifference(t.trained);
     } else {
       this.about.textContent = `Random weights (seed ${c.config.seed}).`;
     }
@@ -409,10 +411,11 @@ export class HeadsPanel extends PanelFrame {
     const focused = [...this.tokenBar.children].indexOf(this.tokenBar.getRootNode().activeElement);
     this.view = v;
     this.#sayWeights(o, c, v);
-    // The trained model's heads are read from "?": its row is highlighted (and labelled) until the
+    // The trained model's heads are read from the last read row (the lecture's last "it"): it is
+    // highlighted (and labelled) until the
     // reader points at another. A row the reader locked, pointed at or focused stays on its token when
     // the view changes (the trained heads arriving, the weights toggled).
-    const fromRead = v.roles ? v.tokens.length - 1 : -1;
+    const fromRead = v.roles ? (v.readRow ?? v.tokens.length - 1) : -1;
     // The locked row is the heads-lock option (a copied link keeps it), which names the token in the
     // sentence as typed: the same token in every view (the trained model reads the sentence as its
     // own words). Another sentence unlocks.
@@ -464,7 +467,7 @@ export class HeadsPanel extends PanelFrame {
 
   // Row `row` of view `from` in view `to`: the same row when both draw the same words (the trained
   // model's heads and its weights before training), else the row of the same token of the user's
-  // sentence (a trained model's row reads a token of it, or none: the "the"s put in front, "?"); -1
+  // sentence (a trained model's row reads a token of it, or none: the "."s after the sentence); -1
   // when `to` has no row for it, or is another sentence in the same kind of view.
   // The row of the sentence's token `token` in view v, or -1.
   #rowOfToken(token, v) {
@@ -810,7 +813,7 @@ export class HeadsPanel extends PanelFrame {
       model: t.name,
       words: t.words,
       reading: t.reading,
-      latest: t.at,
+      rows: t.rows,
       steps: t.steps,
       curve: t.curve,
       trained: { roles: t.trained.roles, difference: t.trained.difference },

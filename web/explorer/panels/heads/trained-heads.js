@@ -1,12 +1,14 @@
-// The heads panel's trained heads, as data: the user's sentence read as the verb-and-noun task's
-// 11 words and "?" (the only words the shipped models know), which checkpoint a head count is
-// drawn from, and the numbers that say how the drawn heads differ. Pure module (no DOM, no wasm):
-// tested by Vitest (tests/js/trained-heads.test.js). The maps themselves come from the module
-// (heads-numbers.js), each head's role from the core's role scores.
-import { FILLER_BASE, NOUN_BASE, VERB_BASE } from '../../../train-task.js';
+// The heads panel's trained heads, as data: which shipped story model a head count is drawn from
+// (docs/story.md), the user's sentence read word by word against its vocabulary (the story panel's
+// reading, story-reading.js: an unknown word is marked and left out, never replaced), the rows
+// drawn (the sentence's words only: the model is causal, the "." after them change nothing), the
+// rows the text reads (the lecture's "catch" and last "it") and what each drawn head looks at from
+// them. Pure module (no DOM, no wasm): tested by Vitest (tests/js/trained-heads.test.js). The maps
+// themselves come from the module (heads-numbers.js), each head's role from the core's role scores.
+import { keyRows, readStorySentence, rowTop, storyReadingText, STORY_SKILLS } from '../story/story-reading.js';
 
-/** The shipped checkpoint drawn for a head count (1 or 2); other counts have no trained model. */
-export const TRAINED_CHECKPOINTS = Object.freeze({ 1: 'verb-noun-1-head', 2: 'verb-noun-2-heads' });
+/** The shipped checkpoint drawn for a head count (2 or 4); other counts have no trained model. */
+export const TRAINED_CHECKPOINTS = Object.freeze({ 2: 'story-2-heads', 4: 'story-4-heads' });
 /** The checkpoint drawn beside the random heads of a configuration that has no trained model. */
 export const BESIDE_CHECKPOINT = TRAINED_CHECKPOINTS[2];
 /** The heads-weights option's values: the trained model's heads, or the same shapes untrained. */
@@ -16,134 +18,116 @@ export const DEFAULT_HEADS_WEIGHTS = 'trained';
 /** The checkpoint for `heads` heads, or null when none was trained with that many. */
 export const checkpointFor = (heads) => TRAINED_CHECKPOINTS[heads] ?? null;
 
-// Inflections the model has not seen, read by their stem: longest ending first ("chases" is
-// "chase" + "s", "catches" is "catch" + "es", "chased" is "chase" + "d", "kicked" "kick" + "ed").
-const ENDINGS = ['ing', 'es', 'ed', 's', 'd'];
-// Irregular forms of the task's verbs, and "an" for "a".
-const IRREGULAR = Object.freeze({ caught: 'catch', saw: 'see', seen: 'see', found: 'find', an: 'a' });
-/** What a word the model does not know is read as: a filler, neither verb nor noun. */
-export const UNKNOWN_AS = 'and';
-
 /**
- * How the model reads one token: { token, read, how }, how is 'known' (in the vocabulary, any
- * case), 'stem' (an inflection read by its stem), 'filler' (not known: read as UNKNOWN_AS) or
- * 'dropped' (punctuation: the task has none). words: the task's vocabulary, from the core.
+ * The sentence's tokens (tokenize()'s strings) read against `words` for a model of `length`
+ * tokens (readStorySentence), and `shown`: how many rows are drawn, the sentence's known words (1
+ * at least: with none, the first "." the model reads).
  */
-export function readToken(token, words) {
-  const lower = token.toLowerCase().replace(/[’']/g, '');
-  const known = (w) => w !== '?' && words.includes(w);
-  if (!/\p{L}|\p{N}/u.test(token)) return { token, read: null, how: 'dropped' };
-  if (known(lower)) return { token, read: lower, how: 'known' };
-  if (known(IRREGULAR[lower])) return { token, read: IRREGULAR[lower], how: 'stem' };
-  for (const ending of ENDINGS) {
-    if (!lower.endsWith(ending) || lower.length <= ending.length + 1) continue;
-    const stem = lower.slice(0, -ending.length);
-    // chasing -> chase, kicking -> kick; doubled consonants: dropped -> drop.
-    const tries = [stem, `${stem}e`, stem.length > 2 && stem.at(-1) === stem.at(-2) ? stem.slice(0, -1) : null];
-    const found = tries.find((s) => s && known(s));
-    if (found) return { token, read: found, how: 'stem' };
-  }
-  return { token, read: UNKNOWN_AS, how: 'filler' };
+export function readSentence(tokens, words, length = 64) {
+  const reading = readStorySentence(tokens, words, length);
+  return { ...reading, shown: Math.max(1, reading.count) };
 }
 
-/**
- * The sentence's tokens read as the task's sequence of `length` tokens, the last one "?": the
- * tokens' reading (readToken), the last length - 1 words kept (the task reads the latest verb and
- * noun), and a shorter sentence padded at the start with "the". Returns { words (length of them,
- * "?" last), tokens (each token's reading, in order), cut (words left out at the start), padded
- * (fillers added) }.
- */
-export function readSentence(tokens, words, length = 12) {
-  const read = tokens.map((t) => readToken(t, words));
-  const kept = read.filter((r) => r.read !== null);
-  const room = length - 1;
-  const cut = Math.max(0, kept.length - room);
-  const padded = Math.max(0, room - kept.length);
-  const body = [...Array(padded).fill('the'), ...kept.slice(cut).map((r) => r.read)];
-  return { words: [...body, '?'], tokens: read, cut, padded };
-}
+/** In words, how the sentence was read (the story panel's words). */
+export const readingText = storyReadingText;
 
-// Per row of reading.words, the index of the sentence's token it reads (-1 for a "the" put in
-// front and for the "?" at the end).
+// Per drawn row, the index of the sentence's token it reads (-1 for a "." after the sentence).
 function rowTokens(reading) {
   const kept = [];
-  reading.tokens.forEach((r, i) => r.read !== null && kept.push(i));
-  return [...Array(reading.padded).fill(-1), ...kept.slice(reading.cut), -1];
+  reading.tokens.forEach((r, i) => r.how === 'known' && kept.push(i));
+  return kept.slice(0, reading.count);
 }
 
-/** The sentence's token (its index among the user's tokens) that row `row` of the model's words reads, or -1. */
+/** The sentence's token (its index among the user's tokens) that drawn row `row` reads, or -1. */
 export function rowInReading(reading, row) {
   return rowTokens(reading)[row] ?? -1;
 }
 
-/** The row of the model's words that reads the sentence's token `token`, or -1 (dropped or left out). */
+/** The drawn row that reads the sentence's token `token`, or -1 (unknown, or past the model's length). */
 export function readingRow(reading, token) {
   return token < 0 ? -1 : rowTokens(reading).indexOf(token);
 }
 
-const kindOf = (id) => (id >= FILLER_BASE ? 'filler' : id >= VERB_BASE ? 'verb' : id >= NOUN_BASE ? 'noun' : null);
+/**
+ * The rows the text reads, in sentence order: the last two of the story panel's key rows (each
+ * row whose next word is a pronoun, and the last pronoun's own): on the lecture's sentence "catch"
+ * (it predicts the last "it") and the last "it". { row, word, label }.
+ */
+export const readRows = (reading) => keyRows(reading).slice(-2);
 
 /**
- * Where the task's answer is in a sequence of ids ("?" last): the latest verb and the latest noun
- * before "?" (-1 when there is none), the positions trained heads look at from "?".
+ * A model's outputs for T tokens cut to the first n rows (the drawn ones): attention and scores
+ * (heads x n x n), concat and output (n x D). The model is causal, so the first n rows of its
+ * T-token maps are the maps of those n words alone (each row sums to 1 over its first n columns).
  */
-export function latestVerbNoun(ids) {
-  const latest = (kind) => {
-    for (let i = ids.length - 2; i >= 0; i -= 1) if (kindOf(ids[i]) === kind) return i;
-    return -1;
+export function firstRows(fused, heads, T, n, D) {
+  const square = (values) => {
+    const out = new Float32Array(heads * n * n);
+    for (let h = 0; h < heads; h += 1)
+      for (let i = 0; i < n; i += 1) out.set(values.subarray((h * T + i) * T, (h * T + i) * T + n), (h * n + i) * n);
+    return out;
   };
-  return { verb: latest('verb'), noun: latest('noun') };
+  return {
+    attention: square(fused.attention),
+    scores: square(fused.scores),
+    concat: fused.concat.slice(0, n * D),
+    output: fused.output.slice(0, n * D),
+  };
 }
 
 /**
- * The numbers that say how the drawn heads differ, from the drawn maps' last row (from "?"):
- * per head its share of attention on the latest verb and on the latest noun, and where its
- * largest weight is; and between every two heads the distance of their rows from "?" (total
- * variation: half the sum of |a - b|, 0 for the same row, 1 for rows on different tokens).
- * maps: per head a Float32Array T x T (row-major); at: latestVerbNoun().
+ * The numbers that say where the drawn heads look, from the drawn maps: per read row (readRows)
+ * and per head, its largest weight among the row's words and where, and the share on each word;
+ * and between every two heads the distance of their rows from the last read row (total
+ * variation: half the sum of |a - b|, 0 for the same row, 1 for rows on different words).
+ * maps: per head a Float32Array n x n (row-major); words: the n drawn words.
  */
-export function headDifference(maps, T, at) {
-  const rows = maps.map((m) => m.subarray((T - 1) * T, T * T));
-  const heads = rows.map((row) => {
-    let top = 0;
-    for (let j = 1; j < T; j += 1) if (row[j] > row[top]) top = j;
-    return {
-      verb: at.verb >= 0 ? row[at.verb] : 0,
-      noun: at.noun >= 0 ? row[at.noun] : 0,
-      top,
-      topWeight: row[top],
-    };
-  });
+export function headDifference(maps, n, rows, words) {
+  const looks = rows.map(({ row, word, label }) => ({
+    row,
+    word,
+    label,
+    heads: maps.map((m) => rowTop(m, n, row, words)),
+  }));
+  const last = rows.at(-1)?.row ?? n - 1;
   const pairs = [];
-  for (let a = 0; a < rows.length; a += 1) {
-    for (let b = a + 1; b < rows.length; b += 1) {
+  for (let a = 0; a < maps.length; a += 1) {
+    for (let b = a + 1; b < maps.length; b += 1) {
       let sum = 0;
-      for (let j = 0; j < T; j += 1) sum += Math.abs(rows[a][j] - rows[b][j]);
+      for (let j = 0; j < n; j += 1) sum += Math.abs(maps[a][last * n + j] - maps[b][last * n + j]);
       pairs.push({ a, b, distance: sum / 2 });
     }
   }
-  return { heads, pairs };
+  return { looks, pairs };
 }
 
-const quoted = (w) => `"${w}"`;
-const listed = (items) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : items[0]);
-// At most SHOWN of them by name (a long sentence would fill a slide with its list).
-const SHOWN = 5;
-const some = (items) =>
-  items.length > SHOWN ? [...items.slice(0, SHOWN - 1), `${items.length - SHOWN + 1} more`] : items;
+/** The share a row gives a word: the weight of head map `map` (n x n) from `row` on the word's last place before it, or 0. */
+export function shareOn(map, n, row, words, word) {
+  for (let j = row; j >= 0; j -= 1) if (words[j] === word) return map[row * n + j];
+  return 0;
+}
 
-/** In words, how the sentence was read: the words the model does not know and what they became. */
-export function readingText(reading) {
-  const stems = [
-    ...new Set(reading.tokens.filter((r) => r.how === 'stem').map((r) => `${quoted(r.token)} as ${quoted(r.read)}`)),
-  ];
-  const unknown = [...new Set(reading.tokens.filter((r) => r.how === 'filler').map((r) => quoted(r.token)))];
-  const dropped = [...new Set(reading.tokens.filter((r) => r.how === 'dropped').map((r) => quoted(r.token)))];
-  const parts = [];
-  if (stems.length) parts.push(`${listed(some(stems))}, by stem`);
-  if (unknown.length) parts.push(`${listed(some(unknown))} unknown, read as "${UNKNOWN_AS}"`);
-  if (dropped.length) parts.push(`${listed(some(dropped))} dropped`);
-  if (reading.cut) parts.push(`the first ${reading.cut} word${reading.cut > 1 ? 's' : ''} left out (it reads 11)`);
-  if (reading.padded) parts.push(`${reading.padded} "the" put in front (it reads 11 words)`);
-  return parts.length ? parts.join('; ') : 'every word one it knows';
+const two = (v) => v.toFixed(2);
+const rowName = (r) =>
+  r.label.endsWith('(last)') ? `the last "${r.word}"` : `"${r.word}" (before "${r.label.split(' → ')[1]}")`;
+
+/**
+ * In words, where each head looks from the read rows, with the drawn values: 'From "catch" (before
+ * "it"): head 1 (object antecedent) 0.92 on "ball", head 2 (...) ... From the last "it": ...'.
+ * roles: per head the core's role scores ({ role }).
+ */
+export function looksText(difference, roles, { brief = false } = {}) {
+  const said = difference.looks.map((r) => {
+    const each = r.heads.map((top, h) => {
+      const name = brief && h > 0 ? `${h + 1}` : `head ${h + 1}`;
+      return `${name} (${roles[h].role}) ${two(top.weight)} on "${top.word}"`;
+    });
+    return `From ${rowName(r)}: ${each.join(', ')}.`;
+  });
+  return said.join(' ') || 'No word to read from.';
+}
+
+/** The checkpoint's held-out accuracy per skill, in words ("subject pronoun 1.00, ..."). */
+export function skillsText(evaluation) {
+  return STORY_SKILLS.map(([skill, label]) => `${label} ${two(evaluation.groups[skill].candidateAccuracy)}`).join(', ');
 }
