@@ -8,7 +8,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
-import { ARTIFACTS } from './page-checks.js';
+import { ARTIFACTS, openInDeck, storyDrawn } from './page-checks.js';
 import { PANELS as ENTRIES } from '../../web/explorer/panels/index.js';
 import { LAYER_PART_NAMES } from '../../web/explorer/computation.js';
 
@@ -27,10 +27,6 @@ const SIZES = [
   [1920, 1080],
 ];
 const web = chromiumAndWeb();
-
-const DECK = (src, [w, h]) =>
-  `<!doctype html><link rel="icon" href="data:,"><body style="margin:0">` +
-  `<iframe id="slide" src="${src}" style="border:0;width:${w}px;height:${h}px"></iframe></body>`;
 
 // In the frame: the document's size against the frame's, and for each drawn figure its text
 // problems and the size its text is drawn at (font size times the canvas's scale on screen).
@@ -93,22 +89,10 @@ async function measureSlide(panel, preset, size, screenshot) {
   const page = await (await contextFor(size)).newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.route(`${web.server.url}deck.html`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: DECK(`embed.html?panel=${panel}&preset=${preset}`, size) }),
-  );
   try {
-    await page.goto(`${web.server.url}deck.html`);
-    const frame = page.frames().find((f) => f.url().includes('embed.html'));
+    const frame = await openInDeck(page, web.server.url, `embed.html?panel=${panel}&preset=${preset}`, size);
     await frame.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
-    // The story panel draws once its checkpoint has loaded (after the first render).
-    if (panel === 'story')
-      await frame.waitForFunction(
-        () =>
-          document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('#panel-story canvas:not([hidden])')
-            .length === 5,
-        null,
-        { timeout: 60_000 },
-      );
+    if (panel === 'story') await storyDrawn(frame);
     await frame.evaluate(twoFrames);
     const m = await frame.evaluate(MEASURE, panel);
     if (screenshot) await page.screenshot({ path: `${ARTIFACTS}fit-${panel}-${preset}.png` });
@@ -182,12 +166,8 @@ describe('the Learn panel while it trains', () => {
     const size = [1280, 720];
     const context = await web.browser.newContext({ viewport: { width: size[0], height: size[1] } });
     const page = await context.newPage();
-    await page.route(`${web.server.url}deck.html`, (route) =>
-      route.fulfill({ contentType: 'text/html', body: DECK('embed.html?panel=learn', size) }),
-    );
     try {
-      await page.goto(`${web.server.url}deck.html`);
-      const frame = page.frames().find((f) => f.url().includes('embed.html'));
+      const frame = await openInDeck(page, web.server.url, 'embed.html?panel=learn', size);
       await frame.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
       const learn = () => document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-learn');
       await frame.waitForFunction(learn);
