@@ -324,14 +324,14 @@ describe('the reveal.js example deck', () => {
     }
   });
 
-  test('after a click inside any panel, the arrows and Space keep moving the deck, on and back', async () => {
+  test('after a click inside any panel, the arrows and Space move the deck on, then back', async () => {
     const { page, context, problems } = await openDeck();
     try {
       for (let n = 2; n <= SLIDES.length; n += 1) {
         await page.goto(`${server.url}${DECK}#/${n - 1}`);
         await waitForSlide(page, n);
         await clickIntoPanel(page, n);
-        await pressOnAndBack(page, n, SLIDES.length, DECK_KEYS);
+        await pressOnAndBack(page, n, SLIDES.length, DECK_KEYS, { through: n === 2 });
       }
       assert.deepEqual(problems, []);
     } finally {

@@ -233,7 +233,7 @@ describe('the Slidev example deck', () => {
     }
   });
 
-  test('after a click inside any figure, the arrows and Space keep moving the deck, on and back', async () => {
+  test('after a click inside any figure, the arrows and Space move the deck on, then back', async () => {
     const { page, context, problems } = await openDeck('#/1');
     try {
       await waitForSlide(page, 1); // the deck started: a new hash now goes to its router, not before it
@@ -244,7 +244,7 @@ describe('the Slidev example deck', () => {
         const { slide, element } = await explorerOn(page, n);
         if (as === 'iframe') await slide.locator('iframe[data-headwise-keys="forwarded"]').waitFor({ timeout: 30_000 });
         await element.locator(`[data-panel="${panel}"]`).click({ position: { x: 4, y: 4 } });
-        await pressOnAndBack(page, n, SLIDES.length, DECK_KEYS);
+        await pressOnAndBack(page, n, SLIDES.length, DECK_KEYS, { through: n === 2 });
       }
       assert.deepEqual(problems, []);
     } finally {
