@@ -9,9 +9,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
 import { ARTIFACTS, storyDrawn } from './page-checks.js';
+import { PANELS } from '../../web/explorer/panels/index.js';
 
 const FRAME = { width: 1280, height: 720 };
-const SLIDE_PANELS = ['why', 'steps', 'heads', 'loop', 'story', 'kv'];
+// The panels designed as slides: those whose registry entry has a slide point.
+const SLIDE_PANELS = PANELS.filter((entry) => entry.slide).map((entry) => entry.id);
 const LECTURE_WORDS = ['ball', 'catch', 'it'];
 const MAX_PROSE = 260; // characters shown beside the figures: the point and the Details button
 const web = chromiumAndWeb();
