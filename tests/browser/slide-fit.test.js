@@ -15,12 +15,14 @@ import { LAYER_PART_NAMES } from '../../web/explorer/computation.js';
 const PANELS = ENTRIES.map((entry) => entry.id);
 const PRESETS = ['toy', 'gpt2', 'gpt3'];
 // The preset changes only what is drawn from the input panel's layer: a panel with a part computed
-// from it, or with no part at all (the input panel draws the sentence and the layer's shapes itself).
+// from it, or with no part and no numbers of its own (the input panel draws the sentence and the
+// layer's shapes itself).
 // A panel that draws its own model (word order, Learn, story, kv, the why panel's heads) is measured
 // with the first preset alone (every preset measured the same on them: sizes, figures, text).
 const presetsOf = (panel) => {
-  const { parts = [] } = ENTRIES.find((entry) => entry.id === panel);
-  return !parts.length || parts.some((p) => LAYER_PART_NAMES.includes(p)) ? PRESETS : PRESETS.slice(0, 1);
+  const { parts = [], numbers = {} } = ENTRIES.find((entry) => entry.id === panel);
+  const drawsInput = !parts.length && !Object.keys(numbers).length;
+  return drawsInput || parts.some((p) => LAYER_PART_NAMES.includes(p)) ? PRESETS : PRESETS.slice(0, 1);
 };
 const SIZES = [
   [1280, 720],
