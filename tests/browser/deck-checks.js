@@ -54,3 +54,16 @@ export async function pressUntil(page, keys, last, deck) {
   await deck.waitFor(page, last);
   return presses;
 }
+
+/**
+ * The keyboard trap after a click in slide n's panel (focus left in a hidden panel: the deck moved
+ * once, then never again): the keys must move the deck on past the next slide (to slide n + 2, or
+ * the last) and back again to slide n (from the last slide: back two slides). Logs the presses.
+ */
+export async function pressOnAndBack(page, n, last, deck) {
+  const ahead = Math.min(n + 2, last);
+  const forward = ahead > n ? await pressUntil(page, ['ArrowRight', ' '], ahead, deck) : 0;
+  const back = await pressUntil(page, ['ArrowLeft'], ahead - n >= 2 ? n : Math.max(ahead - 2, 1), deck);
+  console.log(`# clicked into slide ${n}: ${forward} presses on to slide ${ahead}, ${back} back`);
+  assert.ok(forward >= ahead - n, `slide ${n}: one press per slide or fragment at least`);
+}

@@ -90,6 +90,9 @@ const PARTS = Object.freeze({
   ),
 });
 
+/** The parts computed from the input panel's layer (its preset, sizes and seed), the layer's own first. */
+export const LAYER_PART_NAMES = Object.freeze(Object.keys(PARTS).filter((name) => PARTS[name].layer));
+
 export class ExplorerComputation {
   #hw;
   #settings;
