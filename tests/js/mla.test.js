@@ -201,6 +201,7 @@ test('a refused decode and a disposed layer leave the module working', () => {
   expect(hw.liveLayers()).toBe(before - 1);
   expect(() => layer.forward(new Float32Array(36))).toThrow(HeadwiseError);
   expect(() => layer.forward(new Float32Array(36), { form: 'folded' })).toThrow(/form must be/);
+  expect(() => hw.shapeTrace({ attention: 'mla', kvLatent: 2 })).toThrow(/shapeTrace traces multi-head attention/);
   lectureStillWorks();
 });
 
