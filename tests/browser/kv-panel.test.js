@@ -120,6 +120,17 @@ const LOOK = async () => {
     cache.push((c.length * c.bytes) / c.capacity);
   }
   shared.dispose();
+  // Multi-head latent attention beside it: the panel's latent layer, its two forms, its decode steps.
+  const latent = hw.createAttention({ ...config, attention: 'mla', kvLatent: 8, ropeDim: 2 });
+  const explicit = latent.forward(x);
+  const latentCache = [];
+  const forms = maxDiff(explicit, latent.forward(x, { form: 'absorbed' }));
+  for (let t = 0; t < T; t += 1) {
+    latent.decode(x.subarray(t * D, (t + 1) * D));
+    const c = latent.cache;
+    latentCache.push((c.length * c.bytes) / c.capacity);
+  }
+  latent.dispose();
   const mapMisfit = groups.flatMap((f) =>
     f.heatmaps.map((m) => {
       const h = m.offset / (T * T);
@@ -149,12 +160,15 @@ const LOOK = async () => {
     equalText: section.querySelector('.kv-equal').innerText,
     movedText: section.querySelector('.kv-moved').innerText,
     decodeText: section.querySelector('.kv-decode').innerText,
+    latentText: section.querySelector('.kv-latent').textContent,
     point: section.querySelector('.point').innerText,
     own: {
       equal: maxDiff(sameOut, base.output),
       moved: maxDiff(gqa.output, base.output),
       decode: maxDiff(decoded, forward),
       cache,
+      forms,
+      latentCache,
       presets: hw.cachePresets().map((p) => [p.label, hw.cacheBytes(p.name)]),
     },
     growth: growth && { bars: growth.bars },
@@ -205,6 +219,16 @@ function assertLook(look, where) {
     look.growth.bars.map((b) => b.bytes),
     look.own.cache,
   );
+  // Latent attention beside it: the two forms' difference printed as the test computed it, and its
+  // cache (8 + 2 numbers a token, float32) as narrow bars.
+  assert.ok(look.own.forms < 1e-6, `forms: ${look.own.forms}`);
+  assert.ok(look.latentText.includes(`differ by max |difference| ${printed(look.own.forms)},`), look.latentText);
+  assert.match(look.latentText, /holds 10 numbers per token \(40 B\) against multi-head's 64 \(256 B/);
+  assert.deepEqual(
+    look.growth.bars.map((b) => b.latentBytes),
+    look.own.latentCache,
+  );
+  assert.equal(look.own.latentCache[0], 40);
   const step = look.own.cache[0];
   assert.equal(step, 2 * kv * 4 * 4); // K and V, kvHeads heads of head_dim 4, float32
   look.growth.bars.forEach((b, t) => assert.ok(Math.abs(b.height - (t + 1) * look.growth.bars[0].height) < 1e-6));

@@ -2,11 +2,12 @@
 // whose K/V heads the reader chooses (the divisors of 8): the query heads' maps in one box per K/V
 // head they share, the equality with multi-head attention as the module computed it, the KV cache
 // growing token by token as the layer decodes the sentence, and the published models' cache per
-// token from hw.cacheBytes. Numbers: kv-numbers.js; figures: kv-figures.js.
+// token from hw.cacheBytes; beside them, multi-head latent attention on the same sentence (its two
+// forms' difference and its cache per token). Numbers: kv-numbers.js; figures: kv-figures.js.
 import { PanelFrame } from '../../panel-frame.js';
 import { el, formatNumber } from '../../dom.js';
 import { heatmapTable } from '../../figures/heatmap.js';
-import { KV_HEADS, KV_SENTENCE, kvChoices, kvNumbers } from './kv-numbers.js';
+import { KV_HEADS, KV_SENTENCE, MLA_LATENT, MLA_ROPE, kvChoices, kvNumbers, latentNumbers } from './kv-numbers.js';
 import { cacheGrowthFigure, formatBytes, groupFigure, presetBarsFigure, rowLabelWidth } from './kv-figures.js';
 
 const CHOICES = kvChoices();
@@ -59,6 +60,20 @@ export function kvSentences(data) {
   return { equality, move, steps };
 }
 
+/** Multi-head latent attention beside it, in words, from the numbers the module gave. */
+export function latentSentence(latent) {
+  const { forms, decode, perToken } = latent;
+  return (
+    `Multi-head latent attention (DeepSeek-V2), ${KV_HEADS} heads reading one latent of ${MLA_LATENT} numbers ` +
+    `and one RoPE key of ${MLA_ROPE} per token: its explicit form (every head's keys and values up-projected) ` +
+    `and its absorbed form (the up-projections folded into the queries and the output) differ by max ` +
+    `|difference| ${formatNumber(forms.maxDiff)}, against outputs up to ${formatNumber(forms.scale)}. ` +
+    `Its cache holds ${perToken.numbers} numbers per token (${formatBytes(perToken.bytes)}) against ` +
+    `multi-head's ${perToken.mhaNumbers} (${formatBytes(perToken.mhaBytes)}, K and V); decoding equals ` +
+    `the forward pass within ${formatNumber(decode.maxDiff)}.`
+  );
+}
+
 export class KvPanel extends PanelFrame {
   constructor(host) {
     super(
@@ -82,6 +97,7 @@ export class KvPanel extends PanelFrame {
     this.equal = el('p', { class: 'kv-equal' });
     this.moved = el('p', { class: 'kv-moved' });
     this.steps = el('p', { class: 'kv-decode' });
+    this.latent = el('p', { class: 'kv-latent' });
     this.about = el('p', {
       class: 'kv-about',
       text:
@@ -98,6 +114,7 @@ export class KvPanel extends PanelFrame {
       this.equal,
       this.moved,
       this.steps,
+      this.latent,
       this.about,
     );
   }
@@ -106,8 +123,10 @@ export class KvPanel extends PanelFrame {
     const index = CHOICES.indexOf(o.kvHeads);
     this.slider.value = String(index < 0 ? 0 : index);
     const data = c?.kv;
-    if (data === this.data) return;
+    const latent = c?.mla;
+    if (data === this.data && latent === this.latentData) return;
     this.data = data;
+    this.latentData = latent && !latent.error ? latent : null;
     if (!data || data.error) {
       this.clearFigures();
       this.status(data?.error ? `This panel could not be computed: ${data.error}` : 'Waiting for the module.', 'error');
@@ -123,6 +142,8 @@ export class KvPanel extends PanelFrame {
     this.moved.dataset.maxDiff = String(data.moved.maxDiff);
     this.steps.textContent = said.steps;
     this.steps.dataset.maxDiff = String(data.decode.maxDiff);
+    this.latent.textContent = this.latentData ? latentSentence(this.latentData) : '';
+    this.latent.dataset.maxDiff = String(this.latentData?.forms.maxDiff ?? '');
     this.status('Computed by the module just now.');
     this.draw();
   }
@@ -181,6 +202,7 @@ export class KvPanel extends PanelFrame {
     const lower = Number.isFinite(room) ? Math.max(120, room - mapSize - 80 * k) : 180 * k;
     const growth = cacheGrowthFigure({
       cache: data.cache,
+      latent: this.latentData,
       kvHeads,
       heads: KV_HEADS,
       maxWidth: half,
@@ -195,8 +217,8 @@ export class KvPanel extends PanelFrame {
         table: () =>
           table(
             'KV cache after each decode step (float32)',
-            ['token', 'positions', `bytes, ${kvHeads} K/V heads`, `bytes, ${KV_HEADS} K/V heads`],
-            data.cache.map((c) => [c.token, c.length, c.bytes, c.mhaBytes]),
+            ['token', 'positions', `bytes, ${kvHeads} K/V heads`, `bytes, ${KV_HEADS} K/V heads`, 'bytes, latent'],
+            data.cache.map((c, t) => [c.token, c.length, c.bytes, c.mhaBytes, this.latentData?.cache[t] ?? '']),
           ),
       },
       {
@@ -226,6 +248,7 @@ export class KvPanel extends PanelFrame {
       decode: d.decode,
       cache: d.cache,
       presets: d.presets,
+      latent: this.latentData,
     };
   }
 }
@@ -236,12 +259,14 @@ export default {
   aliases: ['gqa', 'kv-cache'],
   // The K/V heads of the panel's layer of KV_HEADS query heads: one of its divisors.
   options: [{ name: 'kv-heads', fallback: 2, choices: CHOICES }],
-  parts: ['kv'],
+  parts: ['kv', 'mla'],
   numbers: {
     kv: {
       key: (o) => [o.seed, o.kvHeads],
       run: (ctx) => kvNumbers(ctx, { seed: ctx.o.seed, kvHeads: ctx.o.kvHeads }),
     },
+    // Multi-head latent attention beside it: the same for every K/V head count.
+    mla: { key: (o) => [o.seed], run: (ctx) => latentNumbers(ctx, { seed: ctx.o.seed }) },
   },
   slide: { point: (view) => kvPoint(view.data) },
   View: KvPanel,
