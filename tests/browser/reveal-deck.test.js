@@ -1,6 +1,6 @@
 // The reveal.js example deck (examples/reveal/) in Chromium at 1280x720, the repository's root
 // served as the site (reveal.js from node_modules, the panels from web/) under the strict CSP:
-// seven slides, each one's figures drawn inside it, panels as iframes (embed.html) and as
+// eight slides, each one's figures drawn inside it, panels as iframes (embed.html) and as
 // <headwise-explorer> elements; reveal.js fragments walk the five steps by postMessage; the Learn
 // panel trains on its slide only; the arrows move the deck after a click inside a panel and stay in
 // a text field; the print view (?print-pdf) draws every figure, one page per slide and fragment.
@@ -26,6 +26,7 @@ const SLIDES = [
   { panel: 'heads', as: 'iframe' },
   { panel: 'order', as: 'element' },
   { panel: 'learn', as: 'iframe' },
+  { panel: 'story', as: 'iframe' },
   { panel: 'kv', as: 'iframe' },
   { panel: 'input', as: 'element' },
 ];
@@ -205,7 +206,7 @@ describe('the reveal.js example deck', () => {
     await assertPinnedDevDependencies(['reveal.js'], /reveal|examples\//i);
   });
 
-  test('seven slides with their figures; fragments walk the five steps; Learn trains on its slide', async () => {
+  test('eight slides with their figures; fragments walk the five steps; Learn trains on its slide', async () => {
     const { page, context, problems } = await openDeck();
     try {
       assert.equal(await page.locator('.reveal .slides > section').count(), SLIDES.length);

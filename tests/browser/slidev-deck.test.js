@@ -1,5 +1,5 @@
 // The Slidev example deck (examples/slidev/, built by scripts/build-site.sh into build/site/) in
-// Chromium at 1280x720, served as static files under the strict CSP: five slides, each one's
+// Chromium at 1280x720, served as static files under the strict CSP: six slides, each one's
 // figures drawn inside it, panels in Slidev's iframe layout (embed.html) and as <headwise-explorer>
 // elements; the steps slide's clicks walk the five steps; the arrows and Space move the deck after a
 // click inside a figure; the export view (#/export, Slidev's print-with-the-browser page) draws every
@@ -28,6 +28,7 @@ const SLIDES = [
   { panel: 'steps', as: 'element' },
   { panel: 'order', as: 'element' },
   { panel: 'kv', as: 'iframe' },
+  { panel: 'story', as: 'iframe' },
 ];
 const STEPS_SLIDE = 4;
 
@@ -143,7 +144,7 @@ describe('the Slidev example deck', () => {
     await assertPinnedDevDependencies(['@slidev/cli', '@slidev/theme-default'], /slidev|examples\//i);
   });
 
-  test('five slides with their figures; the steps slide walks the five steps with its clicks', async () => {
+  test('six slides with their figures; the steps slide walks the five steps with its clicks', async () => {
     const { page, context, problems } = await openDeck('#/1');
     try {
       await waitForSlide(page, 1);
