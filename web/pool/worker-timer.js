@@ -91,7 +91,11 @@ export class WorkerTimer {
   /** forward(x) `repeats` times: { ms } (each call's). multiplyAdds: one call's work, for the deadline. */
   forwardTime(layer, x, { repeats, multiplyAdds }) {
     const work = multiplyAdds * repeats;
-    return this.#ask('forwardTime', { layer, x, repeats }, { multiplyAdds: work, expect: repeats, transfer: [x.buffer] });
+    return this.#ask(
+      'forwardTime',
+      { layer, x, repeats },
+      { multiplyAdds: work, expect: repeats, transfer: [x.buffer] },
+    );
   }
 
   /** Frees a layer in the worker. */
