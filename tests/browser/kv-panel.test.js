@@ -414,6 +414,7 @@ test('Time generation: timed in a worker, the figure the numbers the panel says,
       tasks.every((t) => t.cpuMs < 50),
       `tasks of 50 ms CPU or more: ${JSON.stringify(long)}`,
     );
+    if (await details.isVisible()) await details.click(); // back to the figures
     await page.screenshot({ path: `${ARTIFACTS}/kv-panel-timing.png`, fullPage: true });
     assert.deepEqual(errors, []);
   } finally {

@@ -87,8 +87,9 @@ export function generationSentence(rows, { cores } = {}) {
   const machine = cores ? ` (${cores} logical cores here)` : '';
   return (
     `At GPT-2 width (dModel ${GENERATION_CONFIG.dModel}, ${GENERATION_CONFIG.heads} heads, one layer, batch 1), ` +
-    `${at(last)}${more}. Measured just now in a worker of this tab, wall-clock ms on its clock, medians of ` +
-    `${DECODES_TIMED} decode steps and ${FORWARD_REPEATS} forward passes. Whatever else this machine runs${machine} ` +
+    `${at(last)}${more}. Measured just now in a worker of this tab, wall-clock ms on its clock: the cache filled ` +
+    `to T by decode steps, then the median of the next ${DECODES_TIMED}; the median of ${FORWARD_REPEATS} forward ` +
+    `passes over T tokens. Whatever else this machine runs${machine} ` +
     'slows both sides: compare the two, not the numbers with another machine.'
   );
 }
