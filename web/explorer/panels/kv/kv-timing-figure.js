@@ -24,7 +24,8 @@ export function generationFigure({ rows, maxWidth, textScale: k = 1 }) {
       perSecond: r[s.rate],
       ms: r[s.ms],
       fill: s.fill,
-      value: `${rateText(r[s.rate])} tokens/s (${msText(r[s.ms])} ms)${i === 1 ? `, ${ratioText(r.ratio)} slower` : ''}`,
+      value:
+        `${rateText(r[s.rate])} tokens/s (${msText(r[s.ms])} ms)` + (i === 1 ? `, ${ratioText(r.ratio)} slower` : ''),
       first: i === 0,
     })),
   );
