@@ -317,7 +317,7 @@ describe('kv panel', () => {
 });
 
 // "Time generation" on the panel as a page shows it (its Details open on a slide hold the button).
-test('Time generation: timed in a worker, the figure the numbers the panel says, no long task of the page', async () => {
+test("Time generation: timed in a worker, the figure the panel's numbers, no long task of the page", async () => {
   const context = await web.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const errors = [];
