@@ -355,6 +355,9 @@ test("Time generation: timed in a worker, the figure the panel's numbers, no lon
     );
     const seconds = (Date.now() - t0) / 1000;
     const { tasks } = await trace.stop();
+    // Back to the figures (a slide lays them out when they are shown).
+    if (await details.isVisible()) await details.click();
+    await settle(page.mainFrame());
     const seen = await page.evaluate(() => {
       const root = document.querySelector('headwise-explorer').shadowRoot;
       const line = root.querySelector('.kv-timing');
@@ -398,7 +401,7 @@ test("Time generation: timed in a worker, the figure the panel's numbers, no lon
     for (const b of seen.bars) assert.ok(seen.texts.includes(b.label), b.label);
     const last = seen.bars.filter((b) => b.T === 1024);
     assert.ok(
-      seen.text.includes(`at T 1024 the next token takes ${last[0].label.match(/\(([^ ]+) ms\)/)[1]} ms`),
+      seen.text.includes(`at T 1024 the next token takes ${last[0].label.match(/, ([^ ]+) ms/)[1]} ms`),
       seen.text,
     );
     assert.match(seen.text, /faster with the cache/);
@@ -416,7 +419,19 @@ test("Time generation: timed in a worker, the figure the panel's numbers, no lon
       tasks.every((t) => t.cpuMs < 50),
       `tasks of 50 ms CPU or more: ${JSON.stringify(long)}`,
     );
-    if (await details.isVisible()) await details.click(); // back to the figures
+    // On the slide the timing figure takes the presets' place: the panel still ends inside the frame.
+    const slide = await page.evaluate(() => {
+      const root = document.querySelector('headwise-explorer').shadowRoot;
+      const titles = [...root.querySelectorAll('#panel-kv .figures canvas:not([hidden])')].map(
+        (c) => c.headwiseFigure?.title,
+      );
+      return { titles, bottom: root.querySelector('#panel-kv').getBoundingClientRect().bottom, height: innerHeight };
+    });
+    assert.ok(
+      slide.titles.some((t) => /tokens per second/.test(t)),
+      JSON.stringify(slide.titles),
+    );
+    assert.ok(slide.bottom <= slide.height, `the panel ends at ${slide.bottom} in ${slide.height}`);
     await page.screenshot({ path: `${ARTIFACTS}/kv-panel-timing.png`, fullPage: true });
     assert.deepEqual(errors, []);
   } finally {

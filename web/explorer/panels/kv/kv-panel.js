@@ -175,7 +175,9 @@ export class KvPanel extends PanelFrame {
       const cores = globalThis.navigator?.hardwareConcurrency;
       this.#sayTiming(generationSentence(t.rows, { cores }), 'done');
       this.timingLine.dataset.rows = JSON.stringify(t.rows);
-      this.draw();
+      // On a slide with its Details open, the figures are laid out when they are shown again.
+      if (this.section.classList.contains('details-open')) this.redrawOnFigures = true;
+      else this.draw();
       return;
     }
     this.#sayTiming(`Timing generation in a worker: ${t.doing} (${t.done} of ${t.plan.length} done).`, t.state);
@@ -296,6 +298,9 @@ export class KvPanel extends PanelFrame {
     );
     const timed = this.timing?.state === 'done' ? this.timing.rows : null;
     if (timed) {
+      // On a slide the timing takes the presets' place (their bars stay in the tables), so that
+      // the panel still fits its frame; elsewhere it goes under them.
+      if (Number.isFinite(room)) items.pop();
       items.push({
         figure: generationFigure({ rows: timed, maxWidth: half, textScale: k }),
         label: `${TIMING_TITLE}, with and without the KV cache, measured in a worker just now`,
@@ -316,6 +321,13 @@ export class KvPanel extends PanelFrame {
       });
     }
     this.showFigures(items, { row: true });
+  }
+
+  showDetails(open) {
+    super.showDetails(open);
+    if (open || !this.redrawOnFigures) return;
+    this.redrawOnFigures = false;
+    this.draw();
   }
 
   /** The element was disconnected: the owner stopped the timing run (its keeps were freed). */

@@ -1,7 +1,7 @@
 // "Time generation"'s figure: per context length T, the next token's rate with the KV cache and
 // without it (a forward pass over the T tokens), as horizontal bars in tokens per second on one
-// linear scale, each with its tokens/s and ms. Rows from kv-timing-numbers.js (generationRows);
-// nothing here measures. The figure's `bars` say what each bar shows (read by the tests).
+// linear scale, each with its tokens/s and ms, the slower one with the ratio. Rows from
+// kv-timing-numbers.js (generationRows); nothing here measures. The figure's `bars` say what each bar shows (read by the tests).
 import { Figure } from '../../figures/figure.js';
 import { textWidth } from '../../figures/text-boxes.js';
 import { msText, rateText, ratioText } from './kv-timing-numbers.js';
@@ -24,14 +24,14 @@ export function generationFigure({ rows, maxWidth, textScale: k = 1 }) {
       perSecond: r[s.rate],
       ms: r[s.ms],
       fill: s.fill,
-      value:
-        `${rateText(r[s.rate])} tokens/s (${msText(r[s.ms])} ms)` + (i === 1 ? `, ${ratioText(r.ratio)} slower` : ''),
+      // Short enough for half a slide: "29.8 tokens/s, 33.6 ms (22x)" (the ratio on the slower bar).
+      value: `${rateText(r[s.rate])} tokens/s, ${msText(r[s.ms])} ms` + (i === 1 ? ` (${ratioText(r.ratio)})` : ''),
       first: i === 0,
     })),
   );
   const labelWidth = Math.ceil(Math.max(...bars.map((b) => textWidth(b.name, size))) + 6 * k);
   const valueWidth = Math.ceil(Math.max(...bars.map((b) => textWidth(b.value, size))) + 8 * k);
-  const width = Math.max(maxWidth, labelWidth + valueWidth + 60 * k, textWidth(TIMING_TITLE, titleSize, '600') + 2);
+  const width = Math.max(maxWidth, labelWidth + valueWidth + 40 * k, textWidth(TIMING_TITLE, titleSize, '600') + 2);
   const plot = width - labelWidth - valueWidth;
   const rowHeight = Math.ceil(size * 1.5);
   const gap = Math.ceil(size * 0.5);
