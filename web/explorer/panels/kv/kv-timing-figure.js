@@ -1,7 +1,8 @@
 // "Time generation"'s figure: per context length T, the next token's rate with the KV cache and
 // without it (a forward pass over the T tokens), as horizontal bars in tokens per second on one
 // linear scale, each with its tokens/s and ms, the slower one with the ratio. Rows from
-// kv-timing-numbers.js (generationRows); nothing here measures. The figure's `bars` say what each bar shows (read by the tests).
+// kv-timing-numbers.js (generationRows); nothing here measures. The figure's `bars` say what each
+// bar shows (read by the tests).
 import { Figure } from '../../figures/figure.js';
 import { textWidth } from '../../figures/text-boxes.js';
 import { msText, rateText, ratioText } from './kv-timing-numbers.js';
