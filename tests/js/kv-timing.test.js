@@ -229,6 +229,15 @@ describe('a whole run in a Node worker (worker-timer.js)', () => {
     expect((await workerSlotStats()).workers).toBe(0);
   });
 
+  test('no worker here: nothing is timed on this thread, and the run says why', async () => {
+    const run = new GenerationTiming(hw, { tokens: [16], kinds: [] });
+    await run.start();
+    expect(run.state).toBe('failed');
+    expect(run.error).toMatch(/no worker started here \(no Worker here\): the timing is not run on the page's thread/);
+    expect(run.done).toBe(0);
+    expect((await workerSlotStats()).workers).toBe(0);
+  });
+
   test('disposed while running: it stops without an error and frees its worker', async () => {
     const run = new GenerationTiming(hw, { tokens: [512, 1024] });
     const finished = run.start();
