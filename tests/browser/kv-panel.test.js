@@ -52,9 +52,9 @@ const settle = (frame) =>
 // seed and K/V heads.
 const LOOK = async () => {
   const { loadHeadwise } = await import('/headwise.js');
-  const { tokenize } = await import('/explorer/tokenizer.js');
-  const { embedTokens } = await import('/explorer/token-embeddings.js');
-  const { DEFAULT_SENTENCE } = await import('/explorer/presets.js');
+  const { tokenize } = await import('/explorer/lecture/tokenizer.js');
+  const { embedTokens } = await import('/explorer/lecture/token-embeddings.js');
+  const { DEFAULT_SENTENCE } = await import('/explorer/lecture/presets.js');
   const element = document.querySelector('headwise-explorer');
   const section = element.shadowRoot.querySelector('[data-panel="kv"]');
   const state = element.getState();

@@ -252,6 +252,34 @@ describe('the Slidev example deck', () => {
     }
   });
 
+  test('on a 1920x1080 window the element slide reads as at 1280x720: its point in two lines', async () => {
+    // Slidev draws a fixed-size slide and scales it to the window: the element's slide sizes follow
+    // its own width (container units), not the window's, or its text grows twice (3-4 lines here).
+    const lines = [];
+    for (const viewport of [VIEWPORT, { width: 1920, height: 1080 }]) {
+      const context = await browser.newContext({ viewport });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${server.url}${DECK}#/${STEPS_SLIDE}`);
+        const { element } = await explorerOn(page, STEPS_SLIDE);
+        const point = await element.evaluate((el) => {
+          const p = el.shadowRoot.querySelector('[data-panel="steps"] .point');
+          const range = document.createRange();
+          range.selectNodeContents(p);
+          return {
+            text: p.textContent,
+            lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,
+          };
+        });
+        lines.push(point.lines);
+        assert.ok(point.lines <= 2, `${viewport.width}x${viewport.height}: ${point.lines} lines: ${point.text}`);
+      } finally {
+        await context.close();
+      }
+    }
+    assert.equal(lines[1], lines[0], 'the same lines at both window sizes');
+  });
+
   test('the export view (#/export) draws every figure, one printed page per slide', async () => {
     const { page, context, problems } = await openDeck('#/export');
     try {

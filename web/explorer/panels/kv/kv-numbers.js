@@ -7,9 +7,9 @@
 // layer decodes the sentence one token at a time (its KV cache growing) against its causal forward
 // pass, and the presets' cache per token comes from hw.cacheBytes. Beside it, multi-head latent
 // attention (latentNumbers) on the same sentence: its two forms and its cache as the core gave them.
-import { tokenize } from '../../tokenizer.js';
-import { embedTokens } from '../../token-embeddings.js';
-import { DEFAULT_SENTENCE } from '../../presets.js';
+import { tokenize } from '../../lecture/tokenizer.js';
+import { embedTokens } from '../../lecture/token-embeddings.js';
+import { DEFAULT_SENTENCE } from '../../lecture/presets.js';
 import { largestAbs, maxAbsDiff } from '../../arrays.js';
 
 export const KV_SENTENCE = DEFAULT_SENTENCE;
