@@ -4,11 +4,16 @@
 // growing token by token as the layer decodes the sentence, and the published models' cache per
 // token from hw.cacheBytes; beside them, multi-head latent attention on the same sentence (its two
 // forms' difference and its cache per token). Numbers: kv-numbers.js; figures: kv-figures.js.
+// "Time generation": the next token's time with and without the cache at GPT-2 width, measured in a
+// worker (kv-timing.js, kv-timing-numbers.js; its figure kv-timing-figure.js).
 import { PanelFrame } from '../../panel-frame.js';
 import { el, formatNumber } from '../../dom.js';
 import { heatmapTable } from '../../figures/heatmap.js';
 import { KV_HEADS, KV_SENTENCE, MLA_LATENT, MLA_ROPE, kvChoices, kvNumbers, latentNumbers } from './kv-numbers.js';
 import { cacheGrowthFigure, formatBytes, groupFigure, presetBarsFigure, rowLabelWidth } from './kv-figures.js';
+import { KvRuns } from './kv-timing.js';
+import { GENERATION_CONFIG, generationSentence, msText, rateText } from './kv-timing-numbers.js';
+import { generationFigure, TIMING_TITLE } from './kv-timing-figure.js';
 
 const CHOICES = kvChoices();
 
@@ -104,6 +109,14 @@ export class KvPanel extends PanelFrame {
         "Maps: each query head's attention (causal), boxed by the K/V head it reads. Bars: the cache per token " +
         'of published models, computed by hw.cacheBytes from their shapes (docs/kv.md cites the sources).',
     });
+    this.timeButton = el('button', {
+      type: 'button',
+      class: 'kv-time',
+      text: 'Time generation',
+      onclick: () => this.timeGeneration(),
+    });
+    this.timingLine = el('p', { class: 'kv-timing', 'aria-live': 'polite' });
+    this.timing = null;
     this.body.append(
       el(
         'div',
@@ -116,7 +129,58 @@ export class KvPanel extends PanelFrame {
       this.steps,
       this.latent,
       this.about,
+      el('div', { class: 'controls', role: 'group', 'aria-label': 'Generation timing' }, this.timeButton),
+      this.timingLine,
     );
+  }
+
+  /**
+   * "Time generation": the next token with and without the cache at GPT-2 width, in a worker
+   * (kv-timing.js). A press while a run is under way does nothing; returns the run's summary.
+   */
+  timeGeneration() {
+    const busy = ['starting', 'running'];
+    if (this.timing && busy.includes(this.timing.state)) return this.timingSummary();
+    try {
+      this.timing = this.host.kept('kv').generationTiming({ onChange: () => this.#timingChanged() });
+    } catch (error) {
+      this.timing = null;
+      this.#sayTiming(`Cannot time generation: ${error.message}`, 'failed');
+      return this.timingSummary();
+    }
+    this.timing.start();
+    this.#timingChanged();
+    return this.timingSummary();
+  }
+
+  /** { state, done, total, rows, error } of the last timing run. */
+  timingSummary() {
+    const t = this.timing;
+    if (!t) return { state: 'idle' };
+    return { state: t.state, done: t.done, total: t.plan.length, rows: t.rows, error: t.error };
+  }
+
+  #sayTiming(text, state) {
+    this.timingLine.textContent = text;
+    this.timingLine.classList.toggle('error', state === 'failed');
+    this.section.dataset.timing = state;
+  }
+
+  #timingChanged() {
+    const t = this.timing;
+    if (!t || t.disposed) return;
+    this.timeButton.disabled = t.state === 'starting' || t.state === 'running';
+    if (t.state === 'failed') return this.#sayTiming(`Timing generation failed: ${t.error}`, 'failed');
+    if (t.state === 'done') {
+      const cores = globalThis.navigator?.hardwareConcurrency;
+      this.#sayTiming(generationSentence(t.rows, { cores }), 'done');
+      this.timingLine.dataset.rows = JSON.stringify(t.rows);
+      // On a slide with its Details open, the figures are laid out when they are shown again.
+      if (this.section.classList.contains('details-open')) this.redrawOnFigures = true;
+      else this.draw();
+      return;
+    }
+    this.#sayTiming(`Timing generation in a worker: ${t.doing} (${t.done} of ${t.plan.length} done).`, t.state);
   }
 
   update(o, c) {
@@ -232,7 +296,44 @@ export class KvPanel extends PanelFrame {
           ),
       },
     );
+    const timed = this.timing?.state === 'done' ? this.timing.rows : null;
+    if (timed) {
+      // On a slide the timing takes the presets' place (their bars stay in the tables), so that
+      // the panel still fits its frame; elsewhere it goes under them.
+      if (Number.isFinite(room)) items.pop();
+      items.push({
+        figure: generationFigure({ rows: timed, maxWidth: half, textScale: k }),
+        label: `${TIMING_TITLE}, with and without the KV cache, measured in a worker just now`,
+        table: () =>
+          table(
+            `The next token at GPT-2 width (dModel ${GENERATION_CONFIG.dModel}, ${GENERATION_CONFIG.heads} heads), ` +
+              'measured in a worker: medians, wall-clock ms',
+            ['T', 'with the cache: ms', 'tokens/s', 'without (forward over T): ms', 'tokens/s', 'ratio'],
+            timed.map((r) => [
+              r.T,
+              msText(r.cachedMs),
+              rateText(r.cachedPerSecond),
+              msText(r.forwardMs),
+              rateText(r.forwardPerSecond),
+              r.ratio.toFixed(1),
+            ]),
+          ),
+      });
+    }
     this.showFigures(items, { row: true });
+  }
+
+  showDetails(open) {
+    super.showDetails(open);
+    if (open || !this.redrawOnFigures) return;
+    this.redrawOnFigures = false;
+    this.draw();
+  }
+
+  /** The element was disconnected: the owner stopped the timing run (its keeps were freed). */
+  unload() {
+    this.timing = null;
+    this.timeButton.disabled = false;
   }
 
   exportData() {
@@ -249,6 +350,7 @@ export class KvPanel extends PanelFrame {
       cache: d.cache,
       presets: d.presets,
       latent: this.latentData,
+      generation: this.timing?.state === 'done' ? { config: GENERATION_CONFIG, rows: this.timing.rows } : null,
     };
   }
 }
@@ -269,5 +371,7 @@ export default {
     mla: { key: (o) => [o.seed], run: (ctx) => latentNumbers(ctx, { seed: ctx.o.seed }) },
   },
   slide: { point: (view) => kvPoint(view.data) },
+  // "Time generation" runs in a worker of the page's (kv-timing.js), kept between renders.
+  keeps: (hw, settings) => new KvRuns(hw, settings),
   View: KvPanel,
 };
