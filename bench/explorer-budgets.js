@@ -16,8 +16,12 @@ const WEB_DIR = fileURLToPath(new URL('../web/', import.meta.url));
  * panel gained the story model's section (issue 33, ~4.7 KB gzipped). 210 KiB until the second
  * sitting of 2026-12-04, when the page reached 217,481 B with two new panels, the story panel (issue
  * 33, +1.9 KB) and "Sharing keys and values" (issue 37, +1.5 KB), and per-figure exports (+0.6 KB).
+ * 220 KiB until the third sitting, when createAttention({ attention: 'mla' }) put the core's latent
+ * attention operator into the module (until then unreferenced and stripped) with its layer and
+ * bindings (wasm 277,612 -> 296,726 B raw, 108,591 -> 116,357 B gzipped) and the kv panel gained
+ * its latent row (~0.3 KB): the page reached ~227,000 B.
  */
-export const PAGE_BUDGET_GZIP_BYTES = 220 * 1024;
+export const PAGE_BUDGET_GZIP_BYTES = 230 * 1024;
 /** What index.html requests (the bundle carries the wasm; checkpoints and the worker load later). */
 export const PAGE_FILES = ['index.html', 'build/explorer/explorer.js'];
 

@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 echo "build-site-prebuilt: the wasm module from deploy/prebuilt/ (no Emscripten needed)"
 mkdir -p web/build
 cp deploy/prebuilt/headwise-core.js deploy/prebuilt/headwise-core.wasm web/build/
+echo "build-site-prebuilt: bundling the pool worker (Vite)..."
 npx --no-install vite build --config scripts/pool-worker-bundle.config.js --logLevel warn
 bash scripts/build-explorer.sh
 bash scripts/build-site.sh

@@ -20,10 +20,12 @@ cp web/index.html web/embed.html "$SITE/web/"
 cp -r web/build/explorer "$SITE/web/build/explorer"
 
 # The reveal.js deck: its modules, reveal.js and the package's element bundled, the wasm beside them.
+echo "site: bundling the reveal.js deck (Vite)..."
 npx --no-install vite build examples/reveal --base ./ --outDir ../../"$SITE"/examples/reveal \
   --emptyOutDir --logLevel warn
 
 # The Slidev deck (hash routes: no server rewrites needed).
+echo "site: building the Slidev deck (slidev build, 15-60 s)..."
 npx --no-install slidev build examples/slidev/slides.md --base ./ --out ../../"$SITE"/examples/slidev >/dev/null
 
 cat >"$SITE/index.html" <<'HTML'

@@ -184,6 +184,62 @@ export class MultiHeadAttention {
   kvHeadOf(): number[];
 }
 
+/** LatentAttention.forward's options. */
+export interface LatentForwardOptions {
+  /**
+   * 'explicit' (default): every head's keys and values up-projected; 'absorbed': wUk folded into
+   * the queries, wUv into wOut.
+   */
+  form?: 'explicit' | 'absorbed';
+  intermediates?: boolean;
+}
+
+/**
+ * The latent layer's weights, (in, out): wDkv (D, kvLatent), wUk and wUv (kvLatent, H*hd), wq
+ * (D, H*hd), wQr (D, H*ropeDim), wKr (D, ropeDim), wOut (H*hd, D).
+ */
+export interface LatentWeights {
+  wDkv: Float32Array;
+  wUk: Float32Array;
+  wUv: Float32Array;
+  wq: Float32Array;
+  wQr: Float32Array;
+  wKr: Float32Array;
+  wOut: Float32Array;
+}
+
+export interface LatentIntermediates {
+  output: Float32Array;
+  form: 'explicit' | 'absorbed';
+  /** (B, T, kvLatent) and (B, T, ropeDim): what decode() caches per position. */
+  latent: Float32Array;
+  ropeKey: Float32Array;
+  /** (B, H, T, T) softmax weights. */
+  attention: Float32Array;
+}
+
+/**
+ * createAttention({ attention: 'mla', kvLatent, ropeDim }): multi-head latent attention
+ * (DeepSeek-V2), keys and values through a latent of kvLatent numbers per position and a RoPE key
+ * of ropeDim shared by the heads; the core's one latent operator in either of its two forms.
+ */
+export class LatentAttention {
+  readonly config: ResolvedConfig;
+  readonly shapes: Readonly<
+    Record<keyof LatentWeights | 'input' | 'output' | 'latent' | 'ropeKey' | 'attention', number[]>
+  >;
+  readonly disposed: boolean;
+  forward(x: FloatInput, options?: LatentForwardOptions & { intermediates?: false }): Float32Array;
+  forward(x: FloatInput, options: LatentForwardOptions & { intermediates: true }): LatentIntermediates;
+  getWeights(): LatentWeights;
+  setWeights(weights: Partial<Record<keyof LatentWeights, FloatInput>>): void;
+  /** Causal decoding with the latent cache (kvLatent + ropeDim numbers per position), by the absorbed form. */
+  decode(token: FloatInput): Float32Array;
+  readonly cache: CacheState;
+  resetCache(): void;
+  dispose(): void;
+}
+
 export class Headwise {
   /** The xsimd architecture of the kernels ("sse4.2", lowered to wasm SIMD128). */
   readonly simdArch: string;
@@ -191,6 +247,7 @@ export class Headwise {
   readonly wasmModule: WebAssembly.Module;
   /** Why the module stopped (after an abort, a trap or an interrupted call), or null while it works. */
   readonly stoppedReason: string | null;
+  createAttention(config: AttentionConfig & { attention: 'mla' }): LatentAttention;
   createAttention(config?: AttentionConfig): MultiHeadAttention;
   /** null if valid, otherwise the reason in words. */
   check(config?: AttentionConfig): string | null;
@@ -221,6 +278,7 @@ export function loadHeadwise(options?: LoadOptions): Promise<Headwise>;
  * headDim) to headwise's (in x out) ones, for setWeights: wq, wk, wv (E, E), wOut (E, E), biases.
  */
 export function weightsFromPyTorch(weights: PyTorchWeights, dModel: number): Weights;
+export function createAttention(config: AttentionConfig & { attention: 'mla' }): Promise<LatentAttention>;
 export function createAttention(config?: AttentionConfig): Promise<MultiHeadAttention>;
 
 // ---- Training: the "latest verb and latest noun" classifier (web/trainer.js) ----

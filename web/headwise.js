@@ -11,6 +11,7 @@ export {
   weightsFromPyTorch,
 } from './loaded-module.js';
 export { HeadwiseError } from './errors.js';
+export { LatentAttention } from './latent.js';
 export { CHECKPOINT_NAMES } from './checkpoint.js';
 export { Trainer, TRAIN_VOCABULARY, TRAINABLE_RANGE } from './trainer.js';
 export { NOUN_BASE, VERB_BASE, FILLER_BASE } from './train-task.js';

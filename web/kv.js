@@ -3,23 +3,41 @@
 import { deepFreeze, describe, floatArrayArgument, optionsArgument } from './arguments.js';
 import { HeadwiseError } from './errors.js';
 
+/** The core's cache calls of each layer kind: multi-head (kv_bindings.cpp), latent (latent_bindings.cpp). */
+export const CACHE_CALLS = Object.freeze({
+  mha: Object.freeze({
+    prepare: 'prepareDecode',
+    view: 'decodeView',
+    step: 'decodeStep',
+    state: 'cacheState',
+    reset: 'resetCache',
+  }),
+  mla: Object.freeze({
+    prepare: 'latentPrepareDecode',
+    view: 'latentDecodeView',
+    step: 'latentDecodeStep',
+    state: 'latentCacheState',
+    reset: 'latentResetCache',
+  }),
+});
+
 /**
- * One causal decoding step of the layer `handle`: token (batch, dModel), the new position of
- * every sequence, checked into a private copy before the module is touched; returns its output
- * (batch, dModel), a copy.
+ * One causal decoding step of the layer `handle` (its kind's calls, CACHE_CALLS): token (batch,
+ * dModel), the new position of every sequence, checked into a private copy before the module is
+ * touched; returns its output (batch, dModel), a copy.
  */
-export function decodeOn(core, handle, config, token) {
+export function decodeOn(core, handle, config, token, calls = CACHE_CALLS.mha) {
   const { batch, dModel } = config;
   const copy = floatArrayArgument('token', token, batch * dModel, [batch, dModel]);
-  if (!core.call('prepareDecode', handle)) throw new HeadwiseError(core.call('lastError'));
-  core.call('decodeView', handle, 0).set(copy);
-  if (!core.call('decodeStep', handle)) throw new HeadwiseError(core.call('lastError'));
-  return core.call('decodeView', handle, 1).slice();
+  if (!core.call(calls.prepare, handle)) throw new HeadwiseError(core.call('lastError'));
+  core.call(calls.view, handle, 0).set(copy);
+  if (!core.call(calls.step, handle)) throw new HeadwiseError(core.call('lastError'));
+  return core.call(calls.view, handle, 1).slice();
 }
 
 /** { length, capacity, bytes }: positions cached, the most the cache holds (tokens), its bytes. */
-export function cacheStateOn(core, handle) {
-  return Object.freeze(core.call('cacheState', handle));
+export function cacheStateOn(core, handle, calls = CACHE_CALLS.mha) {
+  return Object.freeze(core.call(calls.state, handle));
 }
 
 const CACHE_KEYS = [

@@ -9,6 +9,7 @@ import { GuardedCore } from './guarded-core.js';
 import { loadCheckpointWith } from './checkpoint.js';
 import { createTrainerOn, trainerOptionsOn } from './trainer.js';
 import { cacheBytesOn, cachePresetsOn, cacheStateOn, decodeOn } from './kv.js';
+import { LatentAttention } from './latent.js';
 import { FORWARD_IN_PLACE } from './pool/internal-keys.js';
 
 // The core's tensor table and steps, read from the module at load: ids by name (T), steps by name
@@ -387,9 +388,10 @@ export class Headwise {
     // refuses creations cleanly).
     trainerOptionsOn(core);
     attentionOptionTableOf(core);
-    // A safety net for layers that are dropped without dispose().
+    // A safety net for layers that are dropped without dispose() (of either kind: the handles
+    // are one map's, so disposeModel refuses a latent layer's).
     this.#registry = new FinalizationRegistry((handle) => {
-      if (core.stoppedReason === null) core.call('disposeModel', handle);
+      if (core.stoppedReason === null && !core.call('disposeModel', handle)) core.call('disposeLatent', handle);
     });
     /** The xsimd architecture the kernels were compiled for ("sse4.2" maps to wasm SIMD128). */
     this.simdArch = core.call('simdArch');
@@ -405,12 +407,19 @@ export class Headwise {
     return this.#core.stoppedReason;
   }
 
-  /** Creates a layer; weights come from config.seed unless you setWeights() afterwards. */
+  /**
+   * Creates a layer; weights come from config.seed unless you setWeights() afterwards. attention
+   * 'mla' (with kvLatent) makes a LatentAttention (web/latent.js), 'mha' (the default) a
+   * MultiHeadAttention.
+   */
   createAttention(config = {}) {
     const c = normalizeConfig(attentionOptionTableOf(this.#core), config);
-    const handle = this.#core.call('createModel', coreOptions(c));
+    const latent = c.attention === 'mla';
+    const handle = this.#core.call(latent ? 'createLatent' : 'createModel', coreOptions(c));
     if (handle === 0) throw new HeadwiseError(this.#core.call('lastError'));
-    const layer = new MultiHeadAttention(this.#core, handle, c, this.#registry, this.#tables);
+    const layer = latent
+      ? new LatentAttention(this.#core, handle, c, this.#registry)
+      : new MultiHeadAttention(this.#core, handle, c, this.#registry, this.#tables);
     this.#registry.register(layer, handle, layer);
     return layer;
   }

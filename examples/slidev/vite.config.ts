@@ -11,6 +11,11 @@ export default defineConfig({
       },
     },
   },
-  // Rolldown's per-plugin timing report is noise in a build log.
-  build: { rolldownOptions: { checks: { pluginTimings: false } } },
+  build: {
+    // The deck is built into build/site/examples/slidev (outside this folder), which build-site.sh
+    // has just made empty: said here, Vite neither warns that it "will not be emptied" nor leaves old files.
+    emptyOutDir: true,
+    // Rolldown's per-plugin timing report is noise in a build log.
+    rolldownOptions: { checks: { pluginTimings: false } },
+  },
 });

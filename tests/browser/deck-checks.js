@@ -54,3 +54,18 @@ export async function pressUntil(page, keys, last, deck) {
   await deck.waitFor(page, last);
   return presses;
 }
+
+/**
+ * The keyboard trap after a click in slide n's panel (focus left in a hidden panel: the deck moved
+ * once, then never again): the keys must move the deck on past the next slide (to slide n + 2, or
+ * the last) and back again to slide n (from the last slide: back two slides). With `through`, on
+ * through every slide to the last and back to the first. Logs the presses.
+ */
+export async function pressOnAndBack(page, n, last, deck, { through = false } = {}) {
+  const ahead = through ? last : Math.min(n + 2, last);
+  const home = through ? 1 : ahead - n >= 2 ? n : Math.max(ahead - 2, 1);
+  const forward = ahead > n ? await pressUntil(page, ['ArrowRight', ' '], ahead, deck) : 0;
+  const back = await pressUntil(page, ['ArrowLeft'], home, deck);
+  console.log(`# clicked into slide ${n}: ${forward} presses on to slide ${ahead}, ${back} back to slide ${home}`);
+  assert.ok(forward >= ahead - n, `slide ${n}: one press per slide or fragment at least`);
+}

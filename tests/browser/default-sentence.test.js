@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
 import { ARTIFACTS } from './page-checks.js';
 import { optionRow } from '../../web/explorer/options.js';
-import { sentenceBatch, DEFAULT_TOKEN_LIMIT } from '../../web/explorer/tokenizer.js';
+import { sentenceBatch, DEFAULT_TOKEN_LIMIT } from '../../web/explorer/lecture/tokenizer.js';
 
 const web = chromiumAndWeb();
 const LECTURE = optionRow('sentence').fallback;

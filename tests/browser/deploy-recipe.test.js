@@ -50,7 +50,7 @@ test("vercel.json's build, from a fresh clone with Node alone, makes the site", 
       await chmod(`${dir}/bin/${tool}`, 0o755);
     }
     const started = performance.now();
-    const { stdout } = await run('bash', ['-c', vercel.buildCommand], {
+    const { stdout, stderr } = await run('bash', ['-c', vercel.buildCommand], {
       cwd: `${dir}/repo`,
       env: { ...process.env, PATH: `${dir}/bin:${process.env.PATH}` },
       maxBuffer: 16 * 1024 * 1024,
@@ -64,6 +64,11 @@ test("vercel.json's build, from a fresh clone with Node alone, makes the site", 
         .map((line) => `# ${line}`)
         .join('\n'),
     );
+    // Minutes of build say what they are doing, step by step, and no tool's alarming notice (Vite's
+    // "(!) outDir ... will not be emptied") comes out of a build that went right.
+    for (const step of [/pool worker/, /^explorer bundle:/m, /reveal\.js deck/, /Slidev deck/, /^site: build\/site/m])
+      assert.match(stdout, step);
+    assert.doesNotMatch(`${stdout}\n${stderr}`, /^\s*\(!\)/m);
     const out = `${dir}/repo/${vercel.outputDirectory}/`;
     for (const page of [
       'index.html',

@@ -9,6 +9,7 @@ import { WEB_DIR } from './static-server.js';
 import { ARTIFACTS, canvasColourCounts, openExplorer, panelText } from './page-checks.js';
 import { viridis } from '../../web/explorer/figures/colour-scale.js';
 import { LIGHT } from '../../web/explorer/figures/figure.js';
+import { PANELS } from '../../web/explorer/panels/index.js';
 
 const FILE_URL = pathToFileURL(WEB_DIR).href;
 // The default text: "The dog chased the ball ," and "but it could not catch it", a batch of 2 sentences of 6.
@@ -102,7 +103,7 @@ for (const origin of ['http', 'file']) {
       const base = origin === 'http' ? web.server.url : FILE_URL;
       const { page, context, problems } = await openExplorer(web.browser, `${base}index.html`);
       try {
-        for (const id of ['input', 'why', 'steps', 'heads', 'loop', 'order', 'learn', 'story', 'kv']) {
+        for (const { id } of PANELS) {
           assert.ok(await page.locator(`[data-panel="${id}"]`).isVisible(), `panel ${id} is visible`);
         }
         await assertPanelsDrawn(page, ['input', 'why', 'steps', 'heads', 'order', 'learn', 'kv']);

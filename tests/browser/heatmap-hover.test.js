@@ -10,8 +10,8 @@ import { chromiumAndWeb } from './web-session.js';
 import { readFile } from 'node:fs/promises';
 import { ARTIFACTS } from './page-checks.js';
 import { loadHeadwise } from '../../web/headwise.js';
-import { sentenceBatch } from '../../web/explorer/tokenizer.js';
-import { embedTokens } from '../../web/explorer/token-embeddings.js';
+import { sentenceBatch } from '../../web/explorer/lecture/tokenizer.js';
+import { embedTokens } from '../../web/explorer/lecture/token-embeddings.js';
 import { diverging, viridis } from '../../web/explorer/figures/colour-scale.js';
 import { DARK, LIGHT } from '../../web/explorer/figures/figure.js';
 

@@ -5,11 +5,15 @@
 // cells the test's own grouped-query attention (K and V mean-pooled per group, the test's loop); the
 // printed multi-head equality (0) and decode difference the test's own; the cache bars the test's
 // own decode steps; the presets' bars hw.cacheBytes' and as long as their bytes say. The panel ends
-// inside its frame with no horizontal scroll. Screenshots: test-artifacts/kv-panel-*.png.
+// inside its frame with no horizontal scroll. "Time generation": pressed once, the figure's bars
+// are the numbers the panel reports, and the page's own work stays in short tasks (the worker times).
+// Screenshots: test-artifacts/kv-panel-*.png.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadavg } from 'node:os';
 import { chromiumAndWeb } from './web-session.js';
 import { ARTIFACTS } from './page-checks.js';
+import { longTasks, traceMainThread } from './main-thread-work.js';
 
 const web = chromiumAndWeb();
 const DECK = (src, [w, h]) =>
@@ -48,9 +52,9 @@ const settle = (frame) =>
 // seed and K/V heads.
 const LOOK = async () => {
   const { loadHeadwise } = await import('/headwise.js');
-  const { tokenize } = await import('/explorer/tokenizer.js');
-  const { embedTokens } = await import('/explorer/token-embeddings.js');
-  const { DEFAULT_SENTENCE } = await import('/explorer/presets.js');
+  const { tokenize } = await import('/explorer/lecture/tokenizer.js');
+  const { embedTokens } = await import('/explorer/lecture/token-embeddings.js');
+  const { DEFAULT_SENTENCE } = await import('/explorer/lecture/presets.js');
   const element = document.querySelector('headwise-explorer');
   const section = element.shadowRoot.querySelector('[data-panel="kv"]');
   const state = element.getState();
@@ -120,6 +124,17 @@ const LOOK = async () => {
     cache.push((c.length * c.bytes) / c.capacity);
   }
   shared.dispose();
+  // Multi-head latent attention beside it: the panel's latent layer, its two forms, its decode steps.
+  const latent = hw.createAttention({ ...config, attention: 'mla', kvLatent: 8, ropeDim: 2 });
+  const explicit = latent.forward(x);
+  const latentCache = [];
+  const forms = maxDiff(explicit, latent.forward(x, { form: 'absorbed' }));
+  for (let t = 0; t < T; t += 1) {
+    latent.decode(x.subarray(t * D, (t + 1) * D));
+    const c = latent.cache;
+    latentCache.push((c.length * c.bytes) / c.capacity);
+  }
+  latent.dispose();
   const mapMisfit = groups.flatMap((f) =>
     f.heatmaps.map((m) => {
       const h = m.offset / (T * T);
@@ -149,12 +164,15 @@ const LOOK = async () => {
     equalText: section.querySelector('.kv-equal').innerText,
     movedText: section.querySelector('.kv-moved').innerText,
     decodeText: section.querySelector('.kv-decode').innerText,
+    latentText: section.querySelector('.kv-latent').textContent,
     point: section.querySelector('.point').innerText,
     own: {
       equal: maxDiff(sameOut, base.output),
       moved: maxDiff(gqa.output, base.output),
       decode: maxDiff(decoded, forward),
       cache,
+      forms,
+      latentCache,
       presets: hw.cachePresets().map((p) => [p.label, hw.cacheBytes(p.name)]),
     },
     growth: growth && { bars: growth.bars },
@@ -205,6 +223,16 @@ function assertLook(look, where) {
     look.growth.bars.map((b) => b.bytes),
     look.own.cache,
   );
+  // Latent attention beside it: the two forms' difference printed as the test computed it, and its
+  // cache (8 + 2 numbers a token, float32) as narrow bars.
+  assert.ok(look.own.forms < 1e-6, `forms: ${look.own.forms}`);
+  assert.ok(look.latentText.includes(`differ by max |difference| ${printed(look.own.forms)},`), look.latentText);
+  assert.match(look.latentText, /holds 10 numbers per token \(40 B\) against multi-head's 64 \(256 B/);
+  assert.deepEqual(
+    look.growth.bars.map((b) => b.latentBytes),
+    look.own.latentCache,
+  );
+  assert.equal(look.own.latentCache[0], 40);
   const step = look.own.cache[0];
   assert.equal(step, 2 * kv * 4 * 4); // K and V, kvHeads heads of head_dim 4, float32
   look.growth.bars.forEach((b, t) => assert.ok(Math.abs(b.height - (t + 1) * look.growth.bars[0].height) < 1e-6));
@@ -285,5 +313,128 @@ describe('kv panel', () => {
         await context.close();
       }
     });
+  }
+});
+
+// "Time generation" on the panel as a page shows it (its Details open on a slide hold the button).
+test("Time generation: timed in a worker, the figure the panel's numbers, no long task of the page", async () => {
+  const context = await web.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await page.goto(`${web.server.url}embed.html?panel=kv`);
+    await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+    await page.waitForFunction(
+      () => document.querySelector('headwise-explorer').shadowRoot.querySelector('.kv-equal')?.textContent,
+    );
+    // On a slide-sized page the panel is a slide: the button is behind its Details.
+    const details = page.locator('headwise-explorer #panel-kv .details-toggle');
+    if (await details.isVisible()) await details.click();
+    const trace = await traceMainThread(page);
+    const t0 = Date.now();
+    await page.locator('headwise-explorer .kv-time').click();
+    // While it runs: the button is disabled and a second press (a click on it) starts nothing.
+    const during = await page.evaluate(() => {
+      const root = document.querySelector('headwise-explorer').shadowRoot;
+      const button = root.querySelector('.kv-time');
+      const before = root.querySelector('.kv-timing').textContent;
+      button.click();
+      return { disabled: button.disabled, state: root.querySelector('#panel-kv').dataset.timing, before };
+    });
+    assert.equal(during.disabled, true);
+    assert.match(during.state, /starting|running/);
+    assert.match(during.before, /Timing generation in a worker: /);
+    await page.waitForFunction(
+      () =>
+        ['done', 'failed'].includes(
+          document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-kv').dataset.timing,
+        ),
+      null,
+      { timeout: 60_000, polling: 250 },
+    );
+    const seconds = (Date.now() - t0) / 1000;
+    const { tasks } = await trace.stop();
+    // Back to the figures (a slide lays them out when they are shown).
+    if (await details.isVisible()) await details.click();
+    await settle(page.mainFrame());
+    const seen = await page.evaluate(() => {
+      const root = document.querySelector('headwise-explorer').shadowRoot;
+      const line = root.querySelector('.kv-timing');
+      const figure = [...root.querySelectorAll('#panel-kv .figures canvas')]
+        .map((c) => c.headwiseFigure)
+        .find((f) => /tokens per second/.test(f?.title ?? ''));
+      return {
+        state: root.querySelector('#panel-kv').dataset.timing,
+        text: line.textContent,
+        rows: line.dataset.rows ? JSON.parse(line.dataset.rows) : null,
+        bars: figure?.bars ?? null,
+        texts: figure ? figure.items.filter((it) => it.kind === 'text').map((it) => it.text) : [],
+        disabled: root.querySelector('.kv-time').disabled,
+      };
+    });
+    assert.equal(seen.state, 'done', seen.text);
+    assert.equal(seen.disabled, false);
+    const rows = seen.rows;
+    assert.deepEqual(
+      rows.map((r) => r.T),
+      [128, 256, 512, 1024],
+    );
+    // The bars are the reported rows: each T's two, tokens/s = 1000 / ms, lengths in proportion.
+    assert.deepEqual(
+      seen.bars.map((b) => [b.T, b.side, b.perSecond, b.ms]),
+      rows.flatMap((r) => [
+        [r.T, 'cache', r.cachedPerSecond, r.cachedMs],
+        [r.T, 'forward', r.forwardPerSecond, r.forwardMs],
+      ]),
+    );
+    const longest = Math.max(...seen.bars.map((b) => b.width));
+    const fastest = Math.max(...seen.bars.map((b) => b.perSecond));
+    for (const b of seen.bars)
+      assert.ok(Math.abs(b.width / longest - Math.max(2 / longest, b.perSecond / fastest)) < 1e-6);
+    for (const r of rows) {
+      assert.ok(
+        Math.abs(r.cachedPerSecond * r.cachedMs - 1000) < 1e-6 && Math.abs(r.ratio - r.forwardMs / r.cachedMs) < 1e-9,
+      );
+    }
+    // Every bar's label is drawn, and the words name the largest T's numbers as the figure does.
+    for (const b of seen.bars) assert.ok(seen.texts.includes(b.label), b.label);
+    const last = seen.bars.filter((b) => b.T === 1024);
+    assert.ok(
+      seen.text.includes(`at T 1024 the next token takes ${last[0].label.match(/, ([^ ]+) ms/)[1]} ms`),
+      seen.text,
+    );
+    assert.match(seen.text, /faster with the cache/);
+    assert.match(seen.text, /Whatever else this machine runs/);
+    // A forward pass over 1,024 tokens is far more work than one decode step (about 100x here).
+    assert.ok(rows.at(-1).ratio > 5, JSON.stringify(rows.at(-1)));
+    // The page's own work (each task's CPU time; wall time, stretched by other processes, printed).
+    const long = longTasks(tasks);
+    const measured = rows.map((r) => [r.T, +r.cachedMs.toFixed(2), +r.forwardMs.toFixed(1)]);
+    console.log(
+      `# time generation: ${seconds.toFixed(1)} s, load ${loadavg()[0].toFixed(1)}, ` +
+        `long [wall, CPU] ${JSON.stringify(long)}; [T, cached ms, forward ms] ${JSON.stringify(measured)}`,
+    );
+    assert.ok(
+      tasks.every((t) => t.cpuMs < 50),
+      `tasks of 50 ms CPU or more: ${JSON.stringify(long)}`,
+    );
+    // On the slide the timing figure takes the presets' place: the panel still ends inside the frame.
+    const slide = await page.evaluate(() => {
+      const root = document.querySelector('headwise-explorer').shadowRoot;
+      const titles = [...root.querySelectorAll('#panel-kv .figures canvas:not([hidden])')].map(
+        (c) => c.headwiseFigure?.title,
+      );
+      return { titles, bottom: root.querySelector('#panel-kv').getBoundingClientRect().bottom, height: innerHeight };
+    });
+    assert.ok(
+      slide.titles.some((t) => /tokens per second/.test(t)),
+      JSON.stringify(slide.titles),
+    );
+    assert.ok(slide.bottom <= slide.height, `the panel ends at ${slide.bottom} in ${slide.height}`);
+    await page.screenshot({ path: `${ARTIFACTS}/kv-panel-timing.png`, fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
   }
 });

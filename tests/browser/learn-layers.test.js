@@ -16,6 +16,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { chromiumAndWeb } from './web-session.js';
 import { WEB_DIR } from './static-server.js';
+import { openInDeck } from './page-checks.js';
 import { longTasks, traceMainThread } from './main-thread-work.js';
 import { loadavg } from 'node:os';
 import { inductionSequence, repeatQueries } from '../../web/explorer/panels/learn/induction-data.js';
@@ -36,10 +37,6 @@ before(async () => {
   shown = inductionSequence(trainer.heldOutSequence(0), trainer.task.groups);
   trainer.dispose();
 });
-
-const DECK = (src, [w, h]) =>
-  `<!doctype html><link rel="icon" href="data:,"><body style="margin:0">` +
-  `<iframe id="slide" src="${src}" style="border:0;width:${w}px;height:${h}px"></iframe></body>`;
 
 // In the page (or frame): what the Learn panel drew, item by item, with each canvas's box and scale.
 const LOOK = async () => {
@@ -231,15 +228,9 @@ for (const theme of ['light', 'dark']) {
     const page = await context.newPage();
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
-    await page.route(`${web.server.url}deck.html`, (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: DECK(`embed.html?panel=learn&learn-experiment=layers&theme=${theme}`, [1280, 720]),
-      }),
-    );
     try {
-      await page.goto(`${web.server.url}deck.html`);
-      const frame = page.frames().find((f) => f.url().includes('embed.html'));
+      const src = `embed.html?panel=learn&learn-experiment=layers&theme=${theme}`;
+      const frame = await openInDeck(page, web.server.url, src, [1280, 720]);
       await waitState(frame, ['checkpoints']);
       await frame.waitForFunction(() => document.querySelector('headwise-explorer').dataset.ready === 'true');
       await page.screenshot({ path: new URL(`learn-layers-${theme}.png`, ARTIFACTS).pathname });

@@ -9,6 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { WEB_DIR } from './static-server.js';
+import { openInDeck } from './page-checks.js';
 import { longTasks, traceMainThread } from './main-thread-work.js';
 
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
@@ -22,10 +23,6 @@ const TWO_HEADS = new RegExp(`2 heads: ${RIGHT} - head \\d finds the (verb|noun)
 before(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
 });
-
-const DECK = (src) =>
-  `<!doctype html><link rel="icon" href="data:,"><body style="margin:0">` +
-  `<iframe id="slide" src="${src}" style="border:0;width:1280px;height:720px"></iframe></body>`;
 
 // In the frame: counts frames and notes the training time when 2 heads pass 95% (the page's tasks
 // come from a trace of its main thread: main-thread-work.js).
@@ -129,12 +126,8 @@ test('embed at 1280x720: postMessage trains, the curves separate, heads find ver
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  await page.route(`${web.server.url}deck.html`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: DECK('embed.html?panel=learn') }),
-  );
   try {
-    await page.goto(`${web.server.url}deck.html`);
-    const frame = page.frames().find((f) => f.url().includes('embed.html'));
+    const frame = await openInDeck(page, web.server.url, 'embed.html?panel=learn', [1280, 720]);
     await frame.waitForFunction(
       () => document.querySelector('headwise-explorer')?.shadowRoot.querySelector('#panel-learn')?.dataset.learnState,
     );

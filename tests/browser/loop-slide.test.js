@@ -5,13 +5,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
-import { ARTIFACTS } from './page-checks.js';
+import { ARTIFACTS, openSlide } from './page-checks.js';
 
 const web = chromiumAndWeb();
-const DECK = (src, [w, h]) =>
-  `<!doctype html><link rel="icon" href="data:,"><body style="margin:0">` +
-  `<iframe id="slide" src="${src}" style="border:0;width:${w}px;height:${h}px"></iframe></body>`;
-
 const LOOK = async () => {
   const { textProblems } = await import('/explorer/figures/text-boxes.js');
   const section = document.querySelector('headwise-explorer').shadowRoot.querySelector('[data-panel="loop"]');
@@ -40,19 +36,8 @@ const LOOK = async () => {
   };
 };
 
-async function openLoopSlide(size, colorScheme) {
-  const context = await web.browser.newContext({ viewport: { width: size[0], height: size[1] }, colorScheme });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.route(`${web.server.url}deck.html`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: DECK('embed.html?panel=loop', size) }),
-  );
-  await page.goto(`${web.server.url}deck.html`);
-  const frame = page.frames().find((f) => f.url().includes('embed.html'));
-  await frame.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
-  return { context, page, frame, errors };
-}
+const openLoopSlide = (size, colorScheme) =>
+  openSlide(web.browser, web.server.url, 'embed.html?panel=loop', size, { colorScheme });
 
 const sweepDone = (frame) =>
   frame.waitForFunction(

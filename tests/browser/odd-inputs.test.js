@@ -6,26 +6,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
-import { ARTIFACTS } from './page-checks.js';
+import { ARTIFACTS, openSlide, settle } from './page-checks.js';
 
 const web = chromiumAndWeb();
-const DECK = (src, [w, h]) =>
-  `<!doctype html><link rel="icon" href="data:,"><body style="margin:0">` +
-  `<iframe id="slide" src="${src}" style="border:0;width:${w}px;height:${h}px"></iframe></body>`;
-
-async function openSlide(query, size = [1280, 720], colorScheme = 'light') {
-  const context = await web.browser.newContext({ viewport: { width: size[0], height: size[1] }, colorScheme });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.route(`${web.server.url}deck.html`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: DECK(`embed.html?${query}`, size) }),
-  );
-  await page.goto(`${web.server.url}deck.html`);
-  const frame = page.frames().find((f) => f.url().includes('embed.html'));
-  await frame.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
-  return { context, page, frame, errors };
-}
+const openOddSlide = (query, size = [1280, 720], colorScheme = 'light') =>
+  openSlide(web.browser, web.server.url, `embed.html?${query}`, size, { colorScheme });
 
 // What the panel shows: its figures (count, a digest of their pixels), the odd-input box's text and buttons.
 const LOOK = (panel) => {
@@ -51,8 +36,6 @@ const LOOK = (panel) => {
   };
 };
 
-const settle = (frame) =>
-  frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
 const setOptions = async (frame, partial) => {
   await frame.evaluate((p) => document.querySelector('headwise-explorer').setOptions(p), partial);
   await settle(frame);
@@ -74,7 +57,7 @@ const choose = async (frame, panel, label) => {
 
 describe('odd inputs on a slide', () => {
   test('heads that do not divide the width: the figures stay, the valid heads are buttons', async () => {
-    const { context, page, frame, errors } = await openSlide('panel=heads');
+    const { context, page, frame, errors } = await openOddSlide('panel=heads');
     try {
       // The trained heads (the panel's default) load after the first render: the figures kept are theirs.
       await frame.waitForFunction(() => {
@@ -103,7 +86,7 @@ describe('odd inputs on a slide', () => {
   });
 
   test('lines of different lengths and an empty sentence: the figures stay, a button fixes it', async () => {
-    const { context, page, frame, errors } = await openSlide('panel=steps');
+    const { context, page, frame, errors } = await openOddSlide('panel=steps');
     try {
       const before = await frame.evaluate(LOOK, 'steps');
       await setOptions(frame, { sentence: 'The dog chased the ball,\nbut it could not' });
@@ -131,7 +114,7 @@ describe('odd inputs on a slide', () => {
   });
 
   test('a first load with width 6 and 4 heads offers 1, 2, 3, 6 heads; a click draws', async () => {
-    const { context, page, frame, errors } = await openSlide('panel=heads&width=6&heads=4', [1280, 720], 'dark');
+    const { context, page, frame, errors } = await openOddSlide('panel=heads&width=6&heads=4', [1280, 720], 'dark');
     try {
       const odd = await frame.evaluate(LOOK, 'heads');
       await page.screenshot({ path: `${ARTIFACTS}odd-first-load-1280-dark.png` });
@@ -151,7 +134,7 @@ describe('odd inputs on a slide', () => {
     const words = Array.from({ length: 40 }, (_, i) => ['the', 'dog', 'chased', 'a', 'red', 'ball'][i % 6]);
     const sentence = encodeURIComponent(`${words.join(' ')}.`);
     for (const panel of ['input', 'steps', 'heads', 'loop']) {
-      const { context, page, frame, errors } = await openSlide(`panel=${panel}&sentence=${sentence}`);
+      const { context, page, frame, errors } = await openOddSlide(`panel=${panel}&sentence=${sentence}`);
       try {
         const m = await frame.evaluate(LOOK, panel);
         await page.screenshot({ path: `${ARTIFACTS}odd-40-words-${panel}.png` });
@@ -166,7 +149,7 @@ describe('odd inputs on a slide', () => {
   });
 
   test('Japanese without spaces is split into words (Intl.Segmenter)', async () => {
-    const { context, page, frame } = await openSlide(
+    const { context, page, frame } = await openOddSlide(
       `panel=input&sentence=${encodeURIComponent('猫が好きです')}`,
       [390, 844],
     );

@@ -51,3 +51,53 @@ export function canvasColourCounts(page, panel) {
 }
 
 export const panelText = (page, panel) => page.locator(`[data-panel="${panel}"]`).innerText();
+
+/**
+ * A slide in a deck: `src` (an embed URL on the server at `serverUrl`) in an iframe of `size` on a
+ * deck page that a route serves at deck.html (`background`: the deck's own colour, if any). Returns
+ * the embed's frame once it is there (what it has drawn is the caller's to wait for).
+ */
+export async function openInDeck(page, serverUrl, src, [w, h], { background } = {}) {
+  const style = `margin:0${background ? `;background:${background}` : ''}`;
+  const body =
+    `<!doctype html><link rel="icon" href="data:,"><body style="${style}">` +
+    `<iframe id="slide" src="${src}" style="border:0;width:${w}px;height:${h}px"></iframe></body>`;
+  await page.route(`${serverUrl}deck.html`, (route) => route.fulfill({ contentType: 'text/html', body }));
+  await page.goto(`${serverUrl}deck.html`);
+  return page.frame({ url: /embed\.html/ });
+}
+
+/**
+ * A new browser context showing embed `src`: in a deck's iframe of `size` (openInDeck), or with
+ * `phone` alone on a phone's screen of `size`; once the element is ready. Returns { context, page,
+ * frame (the embed's), errors (page errors, as they happen) }.
+ */
+export async function openSlide(browser, serverUrl, src, size, { colorScheme = 'light', phone = false } = {}) {
+  const context = await browser.newContext({
+    viewport: { width: size[0], height: size[1] },
+    colorScheme,
+    ...(phone ? { deviceScaleFactor: 2, isMobile: true, hasTouch: true } : {}),
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  let frame = page.mainFrame();
+  if (phone) await page.goto(`${serverUrl}${src}`);
+  else frame = await openInDeck(page, serverUrl, src, size);
+  await frame.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+  return { context, page, frame, errors };
+}
+
+/** Two animation frames and 50 ms in the frame: what a change drew is on screen. */
+export const settle = (frame) =>
+  frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+
+/** The story panel drawn: its checkpoint loads after the first render, then its 5 figures appear. */
+export const storyDrawn = (frame) =>
+  frame.waitForFunction(
+    () =>
+      document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('#panel-story canvas:not([hidden])')
+        .length === 5,
+    null,
+    { timeout: 60_000 },
+  );

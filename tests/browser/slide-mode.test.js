@@ -8,10 +8,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
-import { ARTIFACTS } from './page-checks.js';
+import { ARTIFACTS, storyDrawn } from './page-checks.js';
+import { PANELS } from '../../web/explorer/panels/index.js';
 
 const FRAME = { width: 1280, height: 720 };
-const SLIDE_PANELS = ['why', 'steps', 'heads', 'loop', 'story', 'kv'];
+// The panels designed as slides: those whose registry entry has a slide point.
+const SLIDE_PANELS = PANELS.filter((entry) => entry.slide).map((entry) => entry.id);
 const LECTURE_WORDS = ['ball', 'catch', 'it'];
 const MAX_PROSE = 260; // characters shown beside the figures: the point and the Details button
 const web = chromiumAndWeb();
@@ -83,14 +85,7 @@ async function openSlide(panel, colorScheme = 'light') {
       { timeout: 30_000 },
     );
   // The story slide draws once its checkpoint has loaded (after the first render).
-  if (panel === 'story')
-    await page.waitForFunction(
-      () =>
-        document.querySelector('headwise-explorer').shadowRoot.querySelectorAll('#panel-story canvas:not([hidden])')
-          .length === 5,
-      null,
-      { timeout: 60_000 },
-    );
+  if (panel === 'story') await storyDrawn(page);
   // The loop slide times its sweep when shown: its figures are the times, once measured.
   if (panel === 'loop') {
     await page.waitForFunction(

@@ -1,5 +1,5 @@
 // The Slidev example deck (examples/slidev/, built by scripts/build-site.sh into build/site/) in
-// Chromium at 1280x720, served as static files under the strict CSP: five slides, each one's
+// Chromium at 1280x720, served as static files under the strict CSP: six slides, each one's
 // figures drawn inside it, panels in Slidev's iframe layout (embed.html) and as <headwise-explorer>
 // elements; the steps slide's clicks walk the five steps; the arrows and Space move the deck after a
 // click inside a figure; the export view (#/export, Slidev's print-with-the-browser page) draws every
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { launchChromium } from './chromium.js';
 import { serveDir, STRICT_CSP } from './static-server.js';
 import { ARTIFACTS, watchPage } from './page-checks.js';
-import { assertPinnedDevDependencies, pressUntil } from './deck-checks.js';
+import { assertPinnedDevDependencies, pressOnAndBack } from './deck-checks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SITE = `${ROOT}build/site/`;
@@ -28,6 +28,7 @@ const SLIDES = [
   { panel: 'steps', as: 'element' },
   { panel: 'order', as: 'element' },
   { panel: 'kv', as: 'iframe' },
+  { panel: 'story', as: 'iframe' },
 ];
 const STEPS_SLIDE = 4;
 
@@ -143,7 +144,7 @@ describe('the Slidev example deck', () => {
     await assertPinnedDevDependencies(['@slidev/cli', '@slidev/theme-default'], /slidev|examples\//i);
   });
 
-  test('five slides with their figures; the steps slide walks the five steps with its clicks', async () => {
+  test('six slides with their figures; the steps slide walks the five steps with its clicks', async () => {
     const { page, context, problems } = await openDeck('#/1');
     try {
       await waitForSlide(page, 1);
@@ -233,7 +234,7 @@ describe('the Slidev example deck', () => {
     }
   });
 
-  test('after a click inside any figure, the arrows and Space go through every slide and back', async () => {
+  test('after a click inside any figure, the arrows and Space move the deck on, then back', async () => {
     const { page, context, problems } = await openDeck('#/1');
     try {
       await waitForSlide(page, 1); // the deck started: a new hash now goes to its router, not before it
@@ -244,14 +245,40 @@ describe('the Slidev example deck', () => {
         const { slide, element } = await explorerOn(page, n);
         if (as === 'iframe') await slide.locator('iframe[data-headwise-keys="forwarded"]').waitFor({ timeout: 30_000 });
         await element.locator(`[data-panel="${panel}"]`).click({ position: { x: 4, y: 4 } });
-        const forward = await pressUntil(page, ['ArrowRight', ' '], SLIDES.length, DECK_KEYS);
-        const back = await pressUntil(page, ['ArrowLeft'], 1, DECK_KEYS);
-        console.log(`# clicked into slide ${n}: ${forward} presses to the last slide, ${back} back to the first`);
+        await pressOnAndBack(page, n, SLIDES.length, DECK_KEYS, { through: n === 2 });
       }
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
     }
+  });
+
+  test('on a 1920x1080 window the element slide reads as at 1280x720: its point in two lines', async () => {
+    // Slidev draws a fixed-size slide and scales it to the window: the element's slide sizes follow
+    // its own width (container units), not the window's, or its text grows twice (3-4 lines here).
+    const lines = [];
+    for (const viewport of [VIEWPORT, { width: 1920, height: 1080 }]) {
+      const context = await browser.newContext({ viewport });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${server.url}${DECK}#/${STEPS_SLIDE}`);
+        const { element } = await explorerOn(page, STEPS_SLIDE);
+        const point = await element.evaluate((el) => {
+          const p = el.shadowRoot.querySelector('[data-panel="steps"] .point');
+          const range = document.createRange();
+          range.selectNodeContents(p);
+          return {
+            text: p.textContent,
+            lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,
+          };
+        });
+        lines.push(point.lines);
+        assert.ok(point.lines <= 2, `${viewport.width}x${viewport.height}: ${point.lines} lines: ${point.text}`);
+      } finally {
+        await context.close();
+      }
+    }
+    assert.equal(lines[1], lines[0], 'the same lines at both window sizes');
   });
 
   test('the export view (#/export) draws every figure, one printed page per slide', async () => {

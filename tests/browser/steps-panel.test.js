@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
 import { ARTIFACTS, openExplorer } from './page-checks.js';
 import { loadHeadwise } from '../../web/headwise.js';
-import { embedTokens } from '../../web/explorer/token-embeddings.js';
+import { embedTokens } from '../../web/explorer/lecture/token-embeddings.js';
 import { diverging, viridis } from '../../web/explorer/figures/colour-scale.js';
 import { LIGHT } from '../../web/explorer/figures/figure.js';
 import { referenceMha } from '../js/reference.js';

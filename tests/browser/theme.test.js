@@ -9,17 +9,13 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromiumAndWeb } from './web-session.js';
-import { ARTIFACTS } from './page-checks.js';
+import { ARTIFACTS, openInDeck } from './page-checks.js';
 import { serveDir } from './static-server.js';
 
 const SIZE = { width: 1280, height: 720 };
 const web = chromiumAndWeb();
 const LIGHT_BG = [255, 255, 255];
 const DARK_BG = [0x16, 0x16, 0x1a];
-
-const DECK = (src) =>
-  `<!doctype html><link rel="icon" href="data:,"><body style="margin:0;background:#fff">` +
-  `<iframe id="slide" src="${src}" style="border:0;width:${SIZE.width}px;height:${SIZE.height}px"></iframe></body>`;
 
 // In the frame: the box (in the frame, which is the deck's top-left) of the panel's first canvas
 // and a row of its figure just above its first item of text (the title), where nothing is drawn.
@@ -73,12 +69,10 @@ async function embedPixels(query, scheme, name) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.route(`${web.server.url}deck.html`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: DECK(`embed.html?${query}`) }),
-  );
   try {
-    await page.goto(`${web.server.url}deck.html`);
-    const frame = page.frames().find((f) => f.url().includes('embed.html'));
+    const frame = await openInDeck(page, web.server.url, `embed.html?${query}`, [SIZE.width, SIZE.height], {
+      background: '#fff',
+    });
     await frame.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
     await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const canvas = await frame.evaluate(FIRST_CANVAS, 'why');

@@ -5,15 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
-import { ARTIFACTS } from './page-checks.js';
+import { ARTIFACTS, openInDeck } from './page-checks.js';
 import { SAMPLE_NOUN_AT, SAMPLE_VERB_AT } from '../../web/explorer/panels/learn/learn-verdict.js';
 
 const web = chromiumAndWeb();
 const SIZE = { width: 1280, height: 720 };
-const DECK = (src) =>
-  `<!doctype html><link rel="icon" href="data:,"><body style="margin:0">` +
-  `<iframe id="slide" src="${src}" style="border:0;width:${SIZE.width}px;height:${SIZE.height}px"></iframe></body>`;
-
 // In the frame: the learned block as drawn, the boxes of every canvas of the panel, the scroll size.
 const READ = (id) => {
   const panel = document.querySelector('headwise-explorer').shadowRoot.querySelector(`#panel-${id}`);
@@ -48,16 +44,10 @@ for (const id of ['heads', 'why']) {
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.route(`${web.server.url}deck.html`, (route) =>
-      // The heads panel's Train button is in its random-weights view (trained heads are its default).
-      route.fulfill({
-        contentType: 'text/html',
-        body: DECK(`embed.html?panel=${id}${id === 'heads' ? '&heads-weights=random' : ''}`),
-      }),
-    );
     try {
-      await page.goto(`${web.server.url}deck.html`);
-      const frame = page.frame({ url: /embed\.html/ });
+      // The heads panel's Train button is in its random-weights view (trained heads are its default).
+      const src = `embed.html?panel=${id}${id === 'heads' ? '&heads-weights=random' : ''}`;
+      const frame = await openInDeck(page, web.server.url, src, [SIZE.width, SIZE.height]);
       await frame.waitForFunction(() => document.querySelector('headwise-explorer')?.dataset.ready === 'true');
       const before = await frame.evaluate(READ, id);
       assert.equal(before.learned, 'false');

@@ -9,12 +9,9 @@ import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
 import { serveDir, STRICT_CSP } from './static-server.js';
 import { fileURLToPath } from 'node:url';
-import { ARTIFACTS } from './page-checks.js';
+import { ARTIFACTS, openSlide, settle } from './page-checks.js';
 
 const web = chromiumAndWeb();
-const DECK = (src, [w, h]) =>
-  `<!doctype html><link rel="icon" href="data:,"><body style="margin:0">` +
-  `<iframe id="slide" src="${src}" style="border:0;width:${w}px;height:${h}px"></iframe></body>`;
 const KINDS = ['none', 'learned', 'sinusoidal', 'rope', 'alibi'];
 const WHERE = {
   learned: /added to x before Wq, Wk, Wv\. P\(i\) \. P\(j\) follows no distance/,
@@ -23,32 +20,8 @@ const WHERE = {
   alibi: /nothing enters x, q, k or v.*slopes m_h = 2\^\(-8h\/H\): 0\.0625, 0\.00391/,
 };
 
-async function openSlide(size, colorScheme, { phone = false } = {}) {
-  const context = await web.browser.newContext({
-    viewport: { width: size[0], height: size[1] },
-    colorScheme,
-    ...(phone ? { deviceScaleFactor: 2, isMobile: true, hasTouch: true } : {}),
-  });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  const theme = colorScheme === 'dark' ? 'dark' : 'light';
-  if (phone) {
-    await page.goto(`${web.server.url}embed.html?panel=order&theme=${theme}`);
-    await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
-    return { context, page, frame: page.mainFrame(), errors };
-  }
-  await page.route(`${web.server.url}deck.html`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: DECK(`embed.html?panel=order&theme=${theme}`, size) }),
-  );
-  await page.goto(`${web.server.url}deck.html`);
-  const frame = page.frames().find((f) => f.url().includes('embed.html'));
-  await frame.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
-  return { context, page, frame, errors };
-}
-
-const settle = (frame) =>
-  frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+const openOrderSlide = (size, colorScheme, { phone = false } = {}) =>
+  openSlide(web.browser, web.server.url, `embed.html?panel=order&theme=${colorScheme}`, size, { colorScheme, phone });
 
 // What the panel shows: texts, controls, and for the difference figure (the third map) each row's
 // printed cell values and whether any of its cells is coloured (not the colour of 0).
@@ -141,7 +114,7 @@ describe('word order', () => {
     ['phone-dark', [390, 844], 'dark', true],
   ]) {
     test(`${name}: the claim first, the mask and the five kinds, numbers colours and words agreeing`, async () => {
-      const { context, page, frame, errors } = await openSlide(size, scheme, { phone });
+      const { context, page, frame, errors } = await openOrderSlide(size, scheme, { phone });
       try {
         const neutral = await frame.evaluate(NEUTRAL);
         const first = await frame.evaluate(LOOK);

@@ -65,14 +65,17 @@ describe('one change, one forward per version shown', () => {
       expect(c.whole.tokens.join(' ')).toBe('The dog chased the ball , but it could not catch it');
       // The kv panel's layers (8 query heads, width 32): the multi-head one, the grouped one and the
       // grouped one at kvHeads = heads (the equality), one forward each with intermediates.
-      const kv = layers.filter((l) => l.config.heads === 8 && l.config.dModel === 32);
+      const kv = layers.filter((l) => l.config.heads === 8 && l.config.dModel === 32 && l.config.attention === 'mha');
+      // Beside them, the latent layer: two forwards (its explicit and absorbed forms).
+      const latent = layers.filter((l) => l.config.attention === 'mla');
+      expect(latent.map((l) => forwardsOn(calls, l.label).length)).toEqual([2]);
       expect(kv.map((l) => [l.config.kvHeads, forwardsOn(calls, l.label)])).toEqual([
         [undefined, ['forward fused +intermediates']],
         [2, ['forward fused +intermediates']],
         [8, ['forward fused +intermediates']],
       ]);
       const others = layers
-        .filter((l) => l !== main && l !== whole && !kv.includes(l))
+        .filter((l) => l !== main && l !== whole && !kv.includes(l) && !latent.includes(l))
         .map((l) => forwardsOn(calls, l.label));
       expect(others).toEqual([
         ['forward fused +intermediates'],

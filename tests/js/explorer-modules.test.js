@@ -4,11 +4,11 @@ import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { loadHeadwise } from '../../web/headwise.js';
-import { sentenceBatch, tokenize } from '../../web/explorer/tokenizer.js';
+import { sentenceBatch, tokenize } from '../../web/explorer/lecture/tokenizer.js';
 import { optionsFromQuery, queryOf } from '../../web/explorer/options.js';
 import { designTeachingWeights } from '../../web/explorer/panels/why/teaching-weights.js';
-import { embedTokens, tokenVector } from '../../web/explorer/token-embeddings.js';
-import { DEFAULT_SENTENCE } from '../../web/explorer/presets.js';
+import { embedTokens, tokenVector } from '../../web/explorer/lecture/token-embeddings.js';
+import { DEFAULT_SENTENCE } from '../../web/explorer/lecture/presets.js';
 
 const hw = await loadHeadwise({
   wasmBinary: await readFile(new URL('../../web/build/headwise-core.wasm', import.meta.url)),

@@ -21,7 +21,7 @@ import {
   pageBudgetProblem,
 } from '../../web/explorer/compute-budget.js';
 import { defaultOptions } from '../../web/explorer/options.js';
-import { PRESETS } from '../../web/explorer/presets.js';
+import { PRESETS } from '../../web/explorer/lecture/presets.js';
 import { BUDGET_MS, partSteps, runSlices } from '../../web/explorer/render-slices.js';
 import { countingModule } from './counting-module.js';
 

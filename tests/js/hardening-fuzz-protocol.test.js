@@ -121,6 +121,7 @@ const FIELDS = {
   },
   options: trainerOptions,
   steps: () => (chance(0.9) ? 1 + int(3) : pick([0, 1000, 1001, 1.5, -1, HOSTILE()])),
+  repeats: () => (chance(0.9) ? 1 + int(3) : pick([0, 17, 1.5, -1, HOSTILE()])),
   ids: (m) => {
     const held = trainersHeld.get(m.trainer);
     const fits = held && chance(0.8);

@@ -7,9 +7,16 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadHeadwise } from '../../web/headwise.js';
 import { ExplorerComputation } from '../../web/explorer/computation.js';
 import { defaultOptions } from '../../web/explorer/options.js';
-import { KV_HEADS, KV_WIDTH, kvChoices, poolHeads } from '../../web/explorer/panels/kv/kv-numbers.js';
+import {
+  KV_HEADS,
+  KV_WIDTH,
+  MLA_LATENT,
+  MLA_ROPE,
+  kvChoices,
+  poolHeads,
+} from '../../web/explorer/panels/kv/kv-numbers.js';
 import { formatBytes } from '../../web/explorer/panels/kv/kv-figures.js';
-import { kvSentences } from '../../web/explorer/panels/kv/kv-panel.js';
+import { kvSentences, latentSentence } from '../../web/explorer/panels/kv/kv-panel.js';
 
 let hw;
 let computation;
@@ -102,4 +109,26 @@ test("the presets' bars are hw.cacheBytes', the published models among them", ()
   expect(llama70.bars.map((b) => formatBytes(b.bytes))).toEqual(['320 KiB', '2.5 MiB']);
   const deepseek = presets.find((p) => /DeepSeek/.test(p.label));
   expect(deepseek.bars.map((b) => formatBytes(b.bytes))).toEqual(['67.5 KiB', '3.75 MiB']);
+});
+
+test('latent attention beside it: the two forms and the cache per token, as the API gives them here', () => {
+  const { mla, kv } = computation.compute({ ...defaultOptions(), seed: 1, kvHeads: 2 }, { parts: ['kv', 'mla'] });
+  const T = kv.tokens.length;
+  const layer = hw.createAttention({ ...mla.config });
+  const explicit = layer.forward(kv.input);
+  const absorbed = layer.forward(kv.input, { form: 'absorbed' });
+  layer.dispose();
+  const maxDiff = (a, b) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0);
+  expect(mla.forms.maxDiff).toBe(maxDiff(explicit, absorbed)); // the same layer, the same numbers
+  expect(mla.forms.maxDiff).toBeLessThanOrEqual(1e-6 * mla.forms.scale);
+  expect(mla.decode.maxDiff).toBeLessThanOrEqual(1e-5);
+  // Per token: the latent and the RoPE key, against multi-head's K and V of 8 heads of 4 (float32).
+  expect(mla.perToken).toEqual({
+    numbers: MLA_LATENT + MLA_ROPE,
+    bytes: (MLA_LATENT + MLA_ROPE) * 4,
+    mhaNumbers: 2 * KV_HEADS * (KV_WIDTH / KV_HEADS),
+    mhaBytes: 2 * KV_WIDTH * 4,
+  });
+  expect(mla.cache).toEqual(Array.from({ length: T }, (_, t) => (t + 1) * (MLA_LATENT + MLA_ROPE) * 4));
+  expect(latentSentence(mla)).toContain(`holds 10 numbers per token (40 B) against multi-head's 64 (256 B`);
 });

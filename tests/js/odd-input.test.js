@@ -1,7 +1,7 @@
 // What the explorer says about an input it cannot draw, and the choices it offers.
 import { describe, expect, test } from 'vitest';
 import { divisorsOf, oddInput } from '../../web/explorer/odd-input.js';
-import { DEFAULT_TEXT } from '../../web/explorer/presets.js';
+import { DEFAULT_TEXT } from '../../web/explorer/lecture/presets.js';
 
 const base = { dModel: 6, heads: 2, sentence: DEFAULT_TEXT, maxTokens: 64 };
 

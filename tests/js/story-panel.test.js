@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, expect, test } from 'vitest';
 import { loadHeadwise } from '../../web/headwise.js';
 import { ExplorerComputation } from '../../web/explorer/computation.js';
-import { tokenize } from '../../web/explorer/tokenizer.js';
+import { tokenize } from '../../web/explorer/lecture/tokenizer.js';
 import {
   ablationOf,
   ablationText,

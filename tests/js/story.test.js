@@ -5,10 +5,10 @@
 // zeroHeads refused with errors naming them, the module working after.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { loadHeadwise } from '../../web/headwise.js';
-import { DEFAULT_SENTENCE, LECTURE_BATCH } from '../../web/explorer/presets.js';
+import { DEFAULT_SENTENCE, LECTURE_BATCH } from '../../web/explorer/lecture/presets.js';
 import { ORDER_SENTENCES } from '../../web/explorer/panels/order/order-numbers.js';
 import { SAMPLE_WORDS } from '../../web/explorer/panels/learn/learn-verdict.js';
-import { tokenize } from '../../web/explorer/tokenizer.js';
+import { tokenize } from '../../web/explorer/lecture/tokenizer.js';
 
 const PROBES = ['subject', 'object', 'possessive', 'agreement', 'name'];
 let hw;

@@ -1,7 +1,7 @@
 // The tokenizer: words and punctuation of spaced scripts as before; scripts written without spaces
 // (Chinese, Japanese, Thai) split into words by Intl.Segmenter instead of one token per line.
 import { describe, expect, test } from 'vitest';
-import { sentenceBatch, tokenize } from '../../web/explorer/tokenizer.js';
+import { sentenceBatch, tokenize } from '../../web/explorer/lecture/tokenizer.js';
 
 describe('tokenize', () => {
   test('spaced text: words and punctuation marks', () => {

@@ -8,7 +8,7 @@ import { beforeAll, expect, test } from 'vitest';
 import { loadHeadwise } from '../../web/headwise.js';
 import { ExplorerComputation } from '../../web/explorer/computation.js';
 import { defaultOptions } from '../../web/explorer/options.js';
-import { tokenize } from '../../web/explorer/tokenizer.js';
+import { tokenize } from '../../web/explorer/lecture/tokenizer.js';
 import {
   checkpointFor,
   firstRows,

@@ -49,6 +49,10 @@ test('every public member is declared, and every declared member exists', async 
   const layer = hw.createAttention();
   expect(sorted(classes.Headwise)).toEqual(sorted(runtimeMembers(hw)));
   expect(sorted(classes.MultiHeadAttention)).toEqual(sorted(runtimeMembers(layer)));
+  const latent = hw.createAttention({ attention: 'mla', kvLatent: 2 });
+  expect(sorted(classes.LatentAttention)).toEqual(sorted(runtimeMembers(latent)));
+  expect(sorted(interfaces.LatentWeights)).toEqual(sorted(Object.keys(latent.getWeights())));
+  latent.dispose();
   const trainer = hw.createTrainer({ evalSize: 1 });
   expect(sorted(classes.Trainer)).toEqual(sorted(runtimeMembers(trainer)));
   trainer.dispose();

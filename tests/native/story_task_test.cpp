@@ -44,8 +44,8 @@ TEST(StoryTask, VocabularyHoldsEverySentenceTheProjectShows) {
   EXPECT_EQ(task->tokens, 64u);
   std::set<std::string> seen;
   for (std::size_t i = 0; i < task->vocab; ++i) EXPECT_TRUE(seen.insert(task->words[i]).second);
-  // The explorer's default (web/explorer/presets.js), the verb-and-noun sample (README, Learn
-  // panel), the order panel's pair, the class's sentences in issue 33, and every word of the
+  // The explorer's default (web/explorer/lecture/presets.js), the verb-and-noun sample (README,
+  // Learn panel), the order panel's pair, the class's sentences in issue 33, and every word of the
   // verb-and-noun and order tasks.
   const char* sentences[] = {
       "The dog chased the ball, but it could not catch it.",

@@ -18,6 +18,7 @@
 
 #include "attention_options.hpp"
 #include "boundary.hpp"
+#include "latent_model.hpp"
 #include "layers/positions/position_kind.hpp"
 #include "model.hpp"
 #include "option_table.hpp"
@@ -56,7 +57,8 @@ val validate_config(AttentionOptions options) {
   headwise::Limits limits = module_limits();
   Config c;
   headwise::Status s = headwise::config_from_options(options, &limits, &c);
-  if (s.is_ok()) s = headwise::validate(c, limits);
+  if (s.is_ok())
+    s = c.latent ? headwise::LatentModel::validate(c, limits) : headwise::validate(c, limits);
   return text(s.message().c_str());
 }
 
@@ -66,6 +68,8 @@ int create_model(AttentionOptions options) {
   Config c;
   std::unique_ptr<Model> model;
   headwise::Status s = headwise::config_from_options(options, &limits, &c);
+  if (s.is_ok() && c.latent)
+    s = headwise::Status::error("attention \"mla\" is a latent layer: createLatent makes it");
   if (s.is_ok()) s = Model::create(c, limits, static_cast<std::uint64_t>(options.seed), &model);
   if (!s.is_ok()) return fail(s.message()), 0;
   return handles().add(std::move(model));
@@ -104,6 +108,9 @@ val shape_trace(AttentionOptions options) {
   Config c;
   headwise::Status s = headwise::config_from_options(options, &limits, &c);
   if (s.is_ok()) s = headwise::validate_shape(c, limits);
+  if (s.is_ok() && c.latent)
+    s = headwise::Status::error(
+        "shapeTrace traces multi-head attention; a latent layer's tensors are layer.shapes");
   if (!s.is_ok()) return fail(s.message()), val::null();
   val entries = val::array();
   for (const auto& e : headwise::shape_trace(c)) {
@@ -196,7 +203,8 @@ val position_kinds() {
 }
 
 val simd_arch() { return text(xsimd::default_arch::name()); }
-int live_models() { return handles().count<Model>(); }
+// Layers of either kind (multi-head and latent).
+int live_models() { return handles().count<Model>() + handles().count<headwise::LatentModel>(); }
 
 // Bytes of linear memory (grows, never shrinks), bytes malloc currently hands out, and where the
 // stack pointer stands at this call depth (the same on every call if nothing leaks stack).

@@ -27,6 +27,8 @@ struct AttentionOptions {
   double head_offset = 0;  // this layer's heads start here in a layer of total_heads
   double total_heads = 0;  // 0: heads (the layer is whole)
   double kv_heads = 0;     // 0: heads (multi-head attention)
+  std::string attention = "mha";
+  double kv_latent = 0, rope_dim = 0;  // attention "mla" only
 };
 
 using AttentionOptionRow = OptionRow<AttentionOptions>;
@@ -61,6 +63,14 @@ inline const AttentionOptionRow kAttentionOptionRows[] = {
     integer_row("kvHeads", 1, double(kDefaultLimits.max_heads), &AttentionOptions::kv_heads,
                 "K/V heads, each shared by heads / kvHeads query heads (left out: heads, "
                 "multi-head; 1: multi-query); must divide heads"),
+    choice_row("attention", &AttentionOptions::attention, layers::attention_kind_names,
+               "\"mha\": multi-head; \"mla\": multi-head latent attention (DeepSeek-V2), keys "
+               "and values through a latent of kvLatent numbers per position"),
+    integer_row("kvLatent", 0, double(kDefaultLimits.max_d_model), &AttentionOptions::kv_latent,
+                "attention \"mla\": the latent's width (d_c), what the cache holds per position"),
+    integer_row("ropeDim", 0, double(kDefaultLimits.max_head_dim), &AttentionOptions::rope_dim,
+                "attention \"mla\": the decoupled RoPE key's width (d_r, even, at most headDim; "
+                "0: none), shared by the heads"),
 };
 
 inline const AttentionOptionRow* attention_option_rows() { return kAttentionOptionRows; }
@@ -87,6 +97,9 @@ inline Status config_from_options(const AttentionOptions& o, Limits* limits, Con
   c.head_offset = std::size_t(o.head_offset);
   c.total_heads = std::size_t(o.total_heads);
   c.kv_heads = std::size_t(o.kv_heads);
+  c.latent = o.attention == "mla";
+  c.kv_latent = std::size_t(o.kv_latent);
+  c.rope_dim = std::size_t(o.rope_dim);
   const std::size_t total = c.total_heads > 0 ? c.total_heads : c.heads;
   if (c.head_offset + c.heads > total) {
     return Status::error("headOffset + heads (" + std::to_string(c.head_offset + c.heads) +

@@ -6,8 +6,8 @@
 // of its result: they never call the module. Each part is remembered under the inputs it depends
 // on, so a change that does not touch a part (a step, a slide message, the panel shown) costs no
 // module call; the main layer lives until the configuration changes.
-import { sentenceBatch } from './tokenizer.js';
-import { embedTokens } from './token-embeddings.js';
+import { sentenceBatch } from './lecture/tokenizer.js';
+import { embedTokens } from './lecture/token-embeddings.js';
 import { pageBudgetProblem, PAGE_MAX_WIDTH } from './compute-budget.js';
 import { PANELS } from './panels/index.js';
 
@@ -89,6 +89,9 @@ const PARTS = Object.freeze({
     ),
   ),
 });
+
+/** The parts computed from the input panel's layer (its preset, sizes and seed), the layer's own first. */
+export const LAYER_PART_NAMES = Object.freeze(Object.keys(PARTS).filter((name) => PARTS[name].layer));
 
 export class ExplorerComputation {
   #hw;

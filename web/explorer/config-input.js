@@ -2,7 +2,7 @@
 // partial options object, through the same schema, rules and words as URL parameters. Anything
 // that cannot be used throws, so nothing is half applied.
 import { readOptions, optionRow, OPTION_NAMES } from './options.js';
-import { presetOf } from './presets.js';
+import { presetOf } from './lecture/presets.js';
 
 /**
  * @param {object} config e.g. { preset: 'gpt2', heads: 4 } or { width: '8', causal: false }

@@ -465,6 +465,7 @@ export class HeadwiseExplorer extends ElementBase {
     const o = this.#options;
     const { wrapper, nav, notes, loading, main } = this.#ui;
     wrapper.classList.toggle('slide', o.slide);
+    this.toggleAttribute('data-slide', Boolean(o.slide)); // the container of the slide's sizes (styles.js)
     nav.hidden = Boolean(o.panel);
     notes.textContent = this.#notes.join(' ');
     notes.hidden = this.#notes.length === 0;

@@ -1,8 +1,8 @@
 // What is wrong with an input the explorer cannot draw (heads that do not divide the width, lines
 // of different lengths, an empty sentence, too many tokens), in words, with the valid choices as
 // options one click applies. The element keeps the last good figures on screen beside it.
-import { DEFAULT_TEXT } from './presets.js';
-import { tokenize } from './tokenizer.js';
+import { DEFAULT_TEXT } from './lecture/presets.js';
+import { tokenize } from './lecture/tokenizer.js';
 import { el } from './dom.js';
 
 /** The divisors of n in increasing order, at most `limit` of them. */

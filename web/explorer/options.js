@@ -5,8 +5,8 @@
 // its entry in the registry (panels/index.js) and are marked with its id. URL parameters,
 // attributes, setConfig, postMessage, setOptions, getState and queryOf all go through this table.
 // A value that cannot be used is reported in words and replaced by the default.
-import { PRESETS, DEFAULT_TEXT, presetOf } from './presets.js';
-import { DEFAULT_TOKEN_LIMIT } from './tokenizer.js';
+import { PRESETS, DEFAULT_TEXT, presetOf } from './lecture/presets.js';
+import { DEFAULT_TOKEN_LIMIT } from './lecture/tokenizer.js';
 import { PANELS } from './panels/index.js';
 
 /** The theme option's values: 'auto' follows the viewer's light or dark setting. */

@@ -75,7 +75,11 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
 .tables { overflow-x: auto; }
 .notes { color: var(--warn); }
 .loading { color: var(--muted); }
-.explorer.slide { max-width: none; min-height: 100vh; padding: 1.5vw 2.5vw; font-size: clamp(15px, 1.45vw, 30px); }
+/* A slide's sizes follow the element's own width (container units; the host is the container in
+   slide mode): in an iframe that is the frame's width, and in a deck that scales a fixed-size slide
+   (Slidev) it is the slide's, so its text keeps its place on the slide at any window size. */
+:host([data-slide]) { container-type: inline-size; }
+.explorer.slide { max-width: none; min-height: 100vh; padding: 1.5cqw 2.5cqw; font-size: clamp(15px, 1.45cqw, 30px); }
 .explorer.slide nav, .explorer.slide .exports, .explorer.slide details.numbers,
 .explorer.slide .page-title { display: none; }
 .explorer.slide .panel { border: 0; padding-top: 0; padding-bottom: 0; }
@@ -97,7 +101,7 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
 /* On a 16:9 slide, panels whose text is long put it beside their figures. */
 @media (min-aspect-ratio: 4/3) and (min-width: 900px) {
   .explorer.slide .panel.two-column:not([hidden]) { display: grid;
-    grid-template-columns: minmax(0, 1fr) minmax(0, 1.15fr); column-gap: 2.5vw; align-items: start;
+    grid-template-columns: minmax(0, 1fr) minmax(0, 1.15fr); column-gap: 2.5cqw; align-items: start;
     grid-template-rows: repeat(7, auto) 1fr; }
   .explorer.slide .panel.two-column > * { grid-column: 1; }
   /* No figure (shapes only, a sweep not yet run): the text takes the whole width. */

@@ -169,6 +169,10 @@ export class Pool {
   /** Creates a layer (its weights from config.seed, as Headwise.createAttention) whose forward is async. */
   createAttention(config = {}) {
     this.#live();
+    if (config?.attention === 'mla')
+      throw new RangeError(
+        'the pool splits multi-head attention by heads: make attention "mla" with Headwise.createAttention',
+      );
     const layer = new PooledAttention(this, this.#nextLayerId++, this.#hw.createAttention(config));
     this.#layers.add(layer);
     return layer;

@@ -31,6 +31,10 @@ export const SLOWEST_MULTIPLY_ADDS_PER_MS = 2.5e5;
 export const REQUEST_WORK_LIMIT = 2e10;
 /** Most token ids one trainerAttention request may carry (checked before anything is read). */
 export const MAX_IDS = 4096;
+/** Most forward passes one forwardTime request may time. */
+export const MAX_TIMED_REPEATS = 16;
+/** Most positions one decodeTime request may decode. */
+export const MAX_TIMED_DECODES = 4096;
 const MAX_OPTIONS = 64;
 const MAX_TENSORS = 256;
 const MAX_OPTION_TEXT = 200;
@@ -106,6 +110,10 @@ const FIELD_CHECKS = {
   batchState: (v) => (Number.isSafeInteger(v) && v >= 0 && v < 2 ** 32 ? null : 'must be a whole number below 2^32'),
   from: (v) => (Number.isSafeInteger(v) && v >= 0 ? null : 'must be a whole number >= 0'),
   to: (v) => (Number.isSafeInteger(v) && v >= 1 ? null : 'must be a whole number >= 1'),
+  repeats: (v) =>
+    Number.isSafeInteger(v) && v >= 1 && v <= MAX_TIMED_REPEATS
+      ? null
+      : `must be a whole number from 1 to ${MAX_TIMED_REPEATS}`,
 };
 
 /** op -> its fields (all required unless the check accepts undefined). */
@@ -115,6 +123,10 @@ export const REQUESTS = Object.freeze({
   weights: ['layer', 'weights'],
   forward: ['layer', 'x'],
   dispose: ['layer'],
+  // Timed in the worker (the kv panel's "Time generation"): x's positions decoded one by one into
+  // the layer's KV cache, or forward(x) `repeats` times; each call's milliseconds on the worker's clock.
+  decodeTime: ['layer', 'x'],
+  forwardTime: ['layer', 'x', 'repeats'],
   stats: [],
   trainerCreate: ['trainer', 'options'],
   trainerStep: ['trainer', 'steps'],
@@ -171,6 +183,15 @@ const RESULT_CHECKS = {
       ? null
       : `forward must answer a Float32Array of ${expectedLength} values`,
   dispose: (r) => (r === null ? null : 'dispose must answer null'),
+  // expected: how many calls were timed (the positions decoded, or the repeats).
+  decodeTime: (r, expected) =>
+    isPlainObject(r) && Object.keys(r).length === 2 && isCount(r.length) && timesProblem(r.ms, expected) === null
+      ? null
+      : `decodeTime must answer { length (the cache's positions), ms: ${expected ?? 'one'} times of calls }`,
+  forwardTime: (r, expected) =>
+    isPlainObject(r) && Object.keys(r).length === 1 && timesProblem(r.ms, expected) === null
+      ? null
+      : `forwardTime must answer { ms: ${expected ?? 'one'} times of calls }`,
   stats: (r) =>
     isPlainObject(r) && ['liveLayers', 'wasmMemoryBytes', 'heapInUseBytes'].every((k) => Number.isSafeInteger(r[k]))
       ? null
@@ -284,6 +305,13 @@ const RESULT_CHECKS = {
   },
   trainerSetWeights: (r) => (r === null ? null : 'trainerSetWeights must answer null'),
 };
+
+// Milliseconds of `expected` calls (any number of them when not said): finite numbers >= 0.
+function timesProblem(ms, expected) {
+  if (!Array.isArray(ms) || ms.length < 1 || ms.length > MAX_TIMED_DECODES) return 'not an array of times';
+  if (expected !== undefined && ms.length !== expected) return `not ${expected} times`;
+  return ms.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0) ? null : 'a time not >= 0';
+}
 
 // Role scores: per layer, per head { role, <score>: a share }.
 function rolesProblem(roles, info) {

@@ -5,7 +5,7 @@
 // without waiting between them.
 import { meanOfSteps, zeroHeadsOf } from '../trainer-contract.js';
 import { FORWARD_IN_PLACE } from './internal-keys.js';
-import { errorOf, REQUEST_WORK_LIMIT, requestProblem } from './protocol.js';
+import { errorOf, MAX_TIMED_DECODES, REQUEST_WORK_LIMIT, requestProblem } from './protocol.js';
 
 /**
  * @param {{ post(message: object, transfer?: Transferable[]): void, listen(handler: (data) => void): void }} port
@@ -70,6 +70,42 @@ export function serve(port, load) {
         layers.get(layer)?.dispose();
         layers.delete(layer);
         return { result: null };
+      },
+    ],
+    // Timed here, on this worker's clock (the kv panel's "Time generation"): each call's wall ms.
+    [
+      'decodeTime',
+      ({ layer, x }) => {
+        const l = layerOf(layer);
+        const width = l.config.batch * l.config.dModel;
+        const positions = x.length / width;
+        if (!Number.isInteger(positions) || positions < 1 || positions > MAX_TIMED_DECODES) {
+          throw new RangeError(
+            `decodeTime: x must hold 1 to ${MAX_TIMED_DECODES} positions of batch x dModel = ${width} values, ` +
+              `got ${x.length} values`,
+          );
+        }
+        const ms = [];
+        for (let p = 0; p < positions; p += 1) {
+          const token = x.subarray(p * width, (p + 1) * width);
+          const start = performance.now();
+          l.decode(token);
+          ms.push(performance.now() - start);
+        }
+        return { result: { length: l.cache.length, ms } };
+      },
+    ],
+    [
+      'forwardTime',
+      ({ layer, x, repeats }) => {
+        const l = layerOf(layer);
+        const ms = [];
+        for (let r = 0; r < repeats; r += 1) {
+          const start = performance.now();
+          l.forward(x);
+          ms.push(performance.now() - start);
+        }
+        return { result: { ms } };
       },
     ],
     [

@@ -226,8 +226,21 @@ export class WorkerTrainer extends DescribedTrainer {
   }
 }
 
-// `send` runs when the host's previous request has settled; its promise is the answer.
-function inTurn(host, send) {
+/**
+ * @internal a place in one of the page's trainer workers (worker-slots.js: opened here, or shared
+ * with the trainers already there); worker-timer.js times layers in them too.
+ */
+export function joinTrainerHost(hw, kinds, workerUrl, signal) {
+  const key = JSON.stringify([kinds, workerUrl ? String(workerUrl) : null]);
+  const open = (onBreak) => {
+    workerNumber += 1;
+    return openChannel(hw, `trainer worker ${workerNumber}`, kinds, workerUrl, onBreak);
+  };
+  return joinHost(key, open, signal);
+}
+
+/** @internal `send` runs when the host's previous request has settled; its promise is the answer. */
+export function inTurn(host, send) {
   const answer = host.turn.then(send, send);
   host.turn = answer.catch(() => {});
   return answer;
@@ -256,15 +269,7 @@ function settingsOf(given) {
 export async function createWorkerTrainer(hw, options, settings = {}) {
   const { kinds: asked, workerUrl, timeoutMs, signal } = settingsOf(settings);
   const kinds = asked ?? workerKinds({ workerUrl });
-  const key = JSON.stringify([kinds, workerUrl ? String(workerUrl) : null]);
-  const host = await joinHost(
-    key,
-    (onBreak) => {
-      workerNumber += 1;
-      return openChannel(hw, `trainer worker ${workerNumber}`, kinds, workerUrl, onBreak);
-    },
-    signal,
-  );
+  const host = await joinTrainerHost(hw, kinds, workerUrl, signal);
   let trainer;
   try {
     const opened = await untilAborted(host.opened, signal);

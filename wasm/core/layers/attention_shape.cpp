@@ -6,6 +6,43 @@
 
 namespace headwise::layers {
 
+namespace {
+
+const char* const kAttentionKinds[] = {"mha", "mla", nullptr};
+
+Status check_latent(const AttentionShape& s) {
+  const std::string mla = "attention \"mla\"";
+  if (!s.latent) {
+    if (s.kv_latent == 0 && s.rope_dim == 0) return Status::ok();
+    return Status::error(std::string(s.kv_latent ? "kvLatent" : "ropeDim") +
+                         " belongs to multi-head latent attention: give attention \"mla\" too "
+                         "(or leave it out)");
+  }
+  if (s.kv_latent == 0)
+    return Status::error(mla + " needs kvLatent, the latent's width (at least 1)");
+  const std::size_t head_dim = s.head_dim ? s.head_dim : s.d_model / s.heads;
+  if (s.rope_dim % 2 != 0)
+    return Status::error("ropeDim " + std::to_string(s.rope_dim) +
+                         " must be even: RoPE rotates pairs of numbers");
+  if (s.rope_dim > head_dim)
+    return Status::error("ropeDim " + std::to_string(s.rope_dim) + " is more than headDim (" +
+                         std::to_string(head_dim) + ")");
+  if (s.kv_heads > 0)
+    return Status::error(mla +
+                         " shares keys and values through its latent: leave kvHeads out (it "
+                         "groups multi-head attention's K/V heads)");
+  if (s.bias) return Status::error(mla + " has no biases: leave bias out");
+  if (s.position && s.position->name != std::string("none"))
+    return Status::error(mla + " has its own decoupled RoPE key (ropeDim): leave positions out");
+  if (s.head_offset > 0 || s.total_heads > 0)
+    return Status::error(mla + " is a whole layer: leave headOffset and totalHeads out");
+  return Status::ok();
+}
+
+}  // namespace
+
+const char* const* attention_kind_names() { return kAttentionKinds; }
+
 Status check_dimensions(const AttentionShape& s) {
   if (s.head_dim == 0 && s.d_model % s.heads != 0) {
     return Status::error("width " + std::to_string(s.d_model) + " is not divisible by " +
@@ -21,7 +58,7 @@ Status check_dimensions(const AttentionShape& s) {
                          std::to_string(s.heads) +
                          "): each K/V head is shared by the same number of query heads");
   }
-  return Status::ok();
+  return check_latent(s);
 }
 
 AttentionShape resolved(AttentionShape s) {

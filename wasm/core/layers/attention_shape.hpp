@@ -37,10 +37,19 @@ struct AttentionShape {
   std::size_t group() const { return heads / kv(); }  // query heads per K/V head
   std::size_t kv_head_of(std::size_t h) const { return h / group(); }
   bool bias = false;  // bq, bk, bv, bout exist
+  // Multi-head latent attention (latent_attention.hpp) instead of multi-head: keys and values
+  // through a latent of kv_latent numbers per position, plus a decoupled RoPE key of rope_dim
+  // shared by the heads. kv_latent and rope_dim are 0 for multi-head attention.
+  bool latent = false;
+  std::size_t kv_latent = 0, rope_dim = 0;
 };
 
+// The attention kinds, as JavaScript spells them ("mha", "mla"), null-terminated.
+const char* const* attention_kind_names();
+
 // The dimension rule, for sizes of at least 1: head_dim derivable (width divisible by heads) or
-// given, kv_heads dividing heads. Refusals name the numbers.
+// given, kv_heads dividing heads; latent attention with a latent, an even rope_dim of at most
+// head_dim, and none of multi-head's K/V heads, biases or positions. Refusals name the numbers.
 Status check_dimensions(const AttentionShape& s);
 // The shape with head_dim derived where it is 0 (after check_dimensions succeeded).
 AttentionShape resolved(AttentionShape s);

@@ -72,6 +72,26 @@ void rope_queries(const LatentShape& s, const LatentParams& w, const float* x, s
   rotate_rows(q_r, rows, s.heads, s.rope_dim, first);
 }
 
+// Sequence b of a forward pass, begun as both forms begin it: its x, and its latent c and RoPE key
+// k_r (written into t's, at positions 0..T-1), with the queries' RoPE parts written to q_r.
+struct Sequence {
+  const float* x;
+  float *c, *k_r;
+};
+Sequence begin_sequence(const LatentShape& s, const LatentParams& w, const float* x,
+                        const LatentTensors& t, std::size_t b, float* q_r) {
+  const std::size_t T = s.tokens;
+  const Sequence q{x + b * T * s.d_model, t.c + b * T * s.kv_latent, t.k_r + b * T * s.rope_dim};
+  latents(s, w, q.x, T, 0, q.c, q.k_r);
+  rope_queries(s, w, q.x, T, 0, q_r);
+  return q;
+}
+
+// Where head h of sequence b keeps its (T, T) softmax weights, or null when they are not kept.
+float* attention_of(const LatentShape& s, const LatentTensors& t, std::size_t b, std::size_t h) {
+  return t.attention ? t.attention + (b * s.heads + h) * s.tokens * s.tokens : nullptr;
+}
+
 }  // namespace
 
 CheckedU64 latent_absorbed_floats(const LatentShape& s) {
@@ -107,19 +127,15 @@ void latent_forward_explicit(const LatentShape& s, const LatentParams& w, const 
   float* q_r = concat + T * C;
   float* scores = q_r + T * H * dr;
   for (std::size_t b = 0; b < s.batch; ++b) {
-    const float* xb = x + b * T * D;
-    float* c = t.c + b * T * dc;
-    float* k_r = t.k_r + b * T * dr;
-    latents(s, w, xb, T, 0, c, k_r);
-    rope_queries(s, w, xb, T, 0, q_r);
-    matmul(T, C, D, xb, w.w_q, nullptr, q);
-    matmul(T, C, dc, c, w.w_uk, nullptr, k);  // the up-projections: every head's keys, values
-    matmul(T, C, dc, c, w.w_uv, nullptr, v);
+    const Sequence seq = begin_sequence(s, w, x, t, b, q_r);
+    matmul(T, C, D, seq.x, w.w_q, nullptr, q);
+    matmul(T, C, dc, seq.c, w.w_uk, nullptr, k);  // the up-projections: every head's keys, values
+    matmul(T, C, dc, seq.c, w.w_uv, nullptr, v);
     for (std::size_t h = 0; h < H; ++h) {
-      const TwoPartQuery parts{q + h * dh, C, k + h * dh, C, dh, q_r + h * dr, H * dr, k_r, dr, dr};
+      const TwoPartQuery parts{q + h * dh,   C,      k + h * dh, C,  dh,
+                               q_r + h * dr, H * dr, seq.k_r,    dr, dr};
       attend_two_part(T, T, 0, s.causal, score_scale(s), parts, v + h * dh, C, dh, scores,
-                      t.attention ? t.attention + (b * H + h) * T * T : nullptr, concat + h * dh,
-                      C);
+                      attention_of(s, t, b, h), concat + h * dh, C);
     }
     matmul(T, D, C, concat, w.w_out, nullptr, y + b * T * D);
   }
@@ -133,17 +149,13 @@ void latent_forward_absorbed(const LatentShape& s, const LatentParams& w, const 
   float* q_r = latent + T * H * dc;
   float* scores = q_r + T * H * dr;
   for (std::size_t b = 0; b < s.batch; ++b) {
-    const float* xb = x + b * T * D;
-    float* c = t.c + b * T * dc;
-    float* k_r = t.k_r + b * T * dr;
-    latents(s, w, xb, T, 0, c, k_r);
-    rope_queries(s, w, xb, T, 0, q_r);
-    matmul(T, H * dc, D, xb, a.w_q_uk, nullptr, q);
+    const Sequence seq = begin_sequence(s, w, x, t, b, q_r);
+    matmul(T, H * dc, D, seq.x, a.w_q_uk, nullptr, q);
     for (std::size_t h = 0; h < H; ++h) {
-      const TwoPartQuery parts{q + h * dc, H * dc, c, dc, dc, q_r + h * dr, H * dr, k_r, dr, dr};
-      attend_two_part(T, T, 0, s.causal, score_scale(s), parts, c, dc, dc, scores,
-                      t.attention ? t.attention + (b * H + h) * T * T : nullptr, latent + h * dc,
-                      H * dc);
+      const TwoPartQuery parts{q + h * dc,   H * dc, seq.c,   dc, dc,
+                               q_r + h * dr, H * dr, seq.k_r, dr, dr};
+      attend_two_part(T, T, 0, s.causal, score_scale(s), parts, seq.c, dc, dc, scores,
+                      attention_of(s, t, b, h), latent + h * dc, H * dc);
     }
     matmul(T, D, H * dc, latent, a.w_uv_out, nullptr, y + b * T * D);
   }

@@ -4,7 +4,7 @@
 import { Figure } from './figure.js';
 import { textOn } from './colour-scale.js';
 import { textWidth, wrapText } from './text-boxes.js';
-import { LECTURE_WORDS } from '../presets.js';
+import { LECTURE_WORDS } from '../lecture/presets.js';
 import { headColour } from './head-colours.js';
 import {
   cellColours,

@@ -1,7 +1,7 @@
 // The heads panel's numbers: its trained models (TRAINED_CHECKPOINTS: 2 heads and 4 heads on the
 // story task), loaded once and kept by the owner, and the part 'trained': the page's sentence
 // through a model's attention layer, trained and before training.
-import { tokenize } from '../../tokenizer.js';
+import { tokenize } from '../../lecture/tokenizer.js';
 import {
   BESIDE_CHECKPOINT,
   checkpointFor,

@@ -3,7 +3,7 @@
 import { PanelFrame } from '../../panel-frame.js';
 import { el, shapeText } from '../../dom.js';
 import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
-import { DEFAULT_TEXT as LECTURE_TEXT, PRESETS, presetOf } from '../../presets.js';
+import { DEFAULT_TEXT as LECTURE_TEXT, PRESETS, presetOf } from '../../lecture/presets.js';
 import { divisorsOf } from '../../odd-input.js';
 
 // The lecture's sentence: the sentence option's default, as the options schema gives it.

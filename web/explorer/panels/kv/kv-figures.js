@@ -5,6 +5,7 @@ import { Figure, movedItem } from '../../figures/figure.js';
 import { heatmapFigure } from '../../figures/heatmap.js';
 import { textWidth } from '../../figures/text-boxes.js';
 import { headColour } from '../../figures/head-colours.js';
+import { formatNumber } from '../../dom.js';
 
 /** Bytes as people say them: 36 KiB, 2.5 MiB, 96 B (binary units, up to 3 significant digits). */
 export function formatBytes(bytes) {
@@ -94,13 +95,15 @@ export function groupFigure({ kv, queryHeads, attention, tokens, mapSize, perRow
 
 /**
  * The cache after each decode step: a bar per token (its bytes with the K/V heads shared) and,
- * outlined over it, the multi-head cache of the same layer; the last step's bytes printed.
+ * outlined over it, the multi-head cache of the same layer; the last step's bytes printed. With
+ * `latent` (kv-numbers.js latentNumbers), the latent layer's cache as a narrow dark bar in each
+ * band and a second legend line.
  */
-export function cacheGrowthFigure({ cache, kvHeads, heads, maxWidth, height = 150, textScale: k = 1 }) {
+export function cacheGrowthFigure({ cache, latent = null, kvHeads, heads, maxWidth, height = 150, textScale: k = 1 }) {
   const title = `KV cache after each token (float32)`;
   const titleSize = 13 * k;
   const size = 11 * k;
-  const top = Math.ceil(titleSize * 1.5 + size * 1.6);
+  const top = Math.ceil(titleSize * 1.5 + size * (latent ? 4.4 : 1.6));
   const left = 2;
   const n = cache.length;
   const band = Math.max(4, Math.floor((maxWidth - left - 4) / n));
@@ -118,6 +121,13 @@ export function cacheGrowthFigure({ cache, kvHeads, heads, maxWidth, height = 15
       : `${kvHeads} K/V head${kvHeads === 1 ? '' : 's'}: ${formatBytes(last.bytes)}; ` +
         `outlined, ${heads}: ${formatBytes(last.mhaBytes)}`;
   fig.text(0, titleSize * 1.5 + size * 0.7, legend, { size, fill: 'muted' });
+  if (latent) {
+    const numbers = latent.perToken.numbers;
+    const said = `narrow bars, latent attention (${numbers} numbers a token): ${formatBytes(latent.cache.at(-1))}`;
+    fig.text(0, titleSize * 1.5 + size * 2.1, said, { size, fill: 'muted' });
+    const forms = `its explicit and absorbed forms: max |difference| ${formatNumber(latent.forms.maxDiff)}`;
+    fig.text(0, titleSize * 1.5 + size * 3.5, forms, { size, fill: 'muted' });
+  }
   const base = top + plot;
   fig.line(left, base, left + band * n, base, 'grid');
   fig.bars = [];
@@ -127,7 +137,14 @@ export function cacheGrowthFigure({ cache, kvHeads, heads, maxWidth, height = 15
     const hm = (c.mhaBytes / maxBytes) * plot;
     fig.rect(x, base - h, band - 2, h, 'accent');
     if (c.mhaBytes !== c.bytes) fig.rect(x, base - hm, band - 2, hm, null, 'muted', 1);
-    fig.bars.push({ token: c.token, bytes: c.bytes, mhaBytes: c.mhaBytes, height: h });
+    const bar = { token: c.token, bytes: c.bytes, mhaBytes: c.mhaBytes, height: h };
+    if (latent) {
+      const hl = (latent.cache[t] / maxBytes) * plot;
+      const wl = Math.max(2, Math.floor((band - 2) / 3));
+      fig.rect(x + Math.floor((band - 2 - wl) / 2), base - hl, wl, hl, 'fg');
+      bar.latentBytes = latent.cache[t];
+    }
+    fig.bars.push(bar);
     fig.text(x + band / 2, base + 4 * k, c.token, { size, rotate: 45 });
   });
   return fig;

@@ -5,10 +5,11 @@
 // multi-head checkpoint to GQA). With kvHeads = heads the pooling is the identity, so the two layers
 // must agree bit for bit; with fewer K/V heads the output moves, by what is printed. Then the shared
 // layer decodes the sentence one token at a time (its KV cache growing) against its causal forward
-// pass, and the presets' cache per token comes from hw.cacheBytes.
-import { tokenize } from '../../tokenizer.js';
-import { embedTokens } from '../../token-embeddings.js';
-import { DEFAULT_SENTENCE } from '../../presets.js';
+// pass, and the presets' cache per token comes from hw.cacheBytes. Beside it, multi-head latent
+// attention (latentNumbers) on the same sentence: its two forms and its cache as the core gave them.
+import { tokenize } from '../../lecture/tokenizer.js';
+import { embedTokens } from '../../lecture/token-embeddings.js';
+import { DEFAULT_SENTENCE } from '../../lecture/presets.js';
 import { largestAbs, maxAbsDiff } from '../../arrays.js';
 
 export const KV_SENTENCE = DEFAULT_SENTENCE;
@@ -59,12 +60,11 @@ export function sharedWeights(weights, { dModel, heads, kvHeads }) {
  * decode: { maxDiff, scale }, presets: [{ name, label, source, bars: [{ name, bytes }] }] }.
  */
 export function kvNumbers({ hw, withLayer }, { seed, kvHeads }) {
-  const { tokens } = tokenize(KV_SENTENCE);
+  const { tokens, x } = panelInput(hw);
   const T = tokens.length;
   const dModel = KV_WIDTH;
   const heads = KV_HEADS;
   const config = { batch: 1, tokens: T, dModel, heads, causal: true, seed };
-  const x = embedTokens(hw, tokens, dModel).map((v) => v * KV_INPUT_SCALE);
   // Decodes x one token at a time; the cache after each step and the outputs, stacked.
   const decodeAll = (layer) => {
     layer.resetCache();
@@ -118,6 +118,69 @@ export function kvNumbers({ hw, withLayer }, { seed, kvHeads }) {
       }),
       decode: { maxDiff: maxAbsDiff(out, output), scale: largestAbs(output) },
       presets: presetBars(hw),
+    };
+  });
+}
+
+// The lecture's sentence as the panel's layers read it: its tokens' vectors, scaled.
+function panelInput(hw) {
+  const { tokens } = tokenize(KV_SENTENCE);
+  return { tokens, x: embedTokens(hw, tokens, KV_WIDTH).map((v) => v * KV_INPUT_SCALE) };
+}
+
+/** The latent layer beside the panel's: KV_HEADS heads, a latent of 8 and a RoPE key of 2 a position. */
+export const MLA_LATENT = 8;
+export const MLA_ROPE = 2;
+
+/**
+ * Multi-head latent attention (DeepSeek-V2) on the sentence, at the panel's width and heads: its
+ * explicit and absorbed forms (forms: { maxDiff, scale }), its decode steps against its forward
+ * pass (decode: { maxDiff }), and its cache per token against multi-head's K and V (perToken:
+ * { numbers, bytes, mhaNumbers, mhaBytes }, float32; bytes from the layer's own cache), and the
+ * cache after each step (cache: [bytes], the filled share of the allocated cache).
+ */
+export function latentNumbers({ hw, withLayer }, { seed }) {
+  const { tokens, x } = panelInput(hw);
+  const T = tokens.length;
+  const config = {
+    batch: 1,
+    tokens: T,
+    dModel: KV_WIDTH,
+    heads: KV_HEADS,
+    seed,
+    attention: 'mla',
+    kvLatent: MLA_LATENT,
+    ropeDim: MLA_ROPE,
+  };
+  return withLayer(config, (layer) => {
+    const explicit = layer.forward(x);
+    const absorbed = layer.forward(x, { form: 'absorbed' });
+    const decoded = new Float32Array(T * KV_WIDTH);
+    const cache = [];
+    for (let t = 0; t < T; t += 1) {
+      decoded.set(layer.decode(x.subarray(t * KV_WIDTH, (t + 1) * KV_WIDTH)), t * KV_WIDTH);
+      const c = layer.cache;
+      cache.push((c.length * c.bytes) / c.capacity);
+    }
+    const sizes = hw.cacheBytes({
+      heads: KV_HEADS,
+      headDim: KV_WIDTH / KV_HEADS,
+      attention: 'mla',
+      kvLatent: MLA_LATENT,
+      ropeDim: MLA_ROPE,
+      bytesPerNumber: 4,
+    });
+    return {
+      config,
+      forms: { maxDiff: maxAbsDiff(explicit, absorbed), scale: largestAbs(explicit) },
+      decode: { maxDiff: maxAbsDiff(decoded, explicit) },
+      perToken: {
+        numbers: sizes.numbersPerTokenPerLayer,
+        bytes: layer.cache.bytes / T,
+        mhaNumbers: sizes.mhaNumbersPerTokenPerLayer,
+        mhaBytes: sizes.mhaBytesPerToken,
+      },
+      cache,
     };
   });
 }

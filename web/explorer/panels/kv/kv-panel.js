@@ -2,12 +2,18 @@
 // whose K/V heads the reader chooses (the divisors of 8): the query heads' maps in one box per K/V
 // head they share, the equality with multi-head attention as the module computed it, the KV cache
 // growing token by token as the layer decodes the sentence, and the published models' cache per
-// token from hw.cacheBytes. Numbers: kv-numbers.js; figures: kv-figures.js.
+// token from hw.cacheBytes; beside them, multi-head latent attention on the same sentence (its two
+// forms' difference and its cache per token). Numbers: kv-numbers.js; figures: kv-figures.js.
+// "Time generation": the next token's time with and without the cache at GPT-2 width, measured in a
+// worker (kv-timing.js, kv-timing-numbers.js; its figure kv-timing-figure.js).
 import { PanelFrame } from '../../panel-frame.js';
 import { el, formatNumber } from '../../dom.js';
 import { heatmapTable } from '../../figures/heatmap.js';
-import { KV_HEADS, KV_SENTENCE, kvChoices, kvNumbers } from './kv-numbers.js';
+import { KV_HEADS, KV_SENTENCE, MLA_LATENT, MLA_ROPE, kvChoices, kvNumbers, latentNumbers } from './kv-numbers.js';
 import { cacheGrowthFigure, formatBytes, groupFigure, presetBarsFigure, rowLabelWidth } from './kv-figures.js';
+import { KvRuns } from './kv-timing.js';
+import { GENERATION_CONFIG, generationSentence, msText, rateText } from './kv-timing-numbers.js';
+import { generationFigure, TIMING_TITLE } from './kv-timing-figure.js';
 
 const CHOICES = kvChoices();
 
@@ -59,6 +65,20 @@ export function kvSentences(data) {
   return { equality, move, steps };
 }
 
+/** Multi-head latent attention beside it, in words, from the numbers the module gave. */
+export function latentSentence(latent) {
+  const { forms, decode, perToken } = latent;
+  return (
+    `Multi-head latent attention (DeepSeek-V2), ${KV_HEADS} heads reading one latent of ${MLA_LATENT} numbers ` +
+    `and one RoPE key of ${MLA_ROPE} per token: its explicit form (every head's keys and values up-projected) ` +
+    `and its absorbed form (the up-projections folded into the queries and the output) differ by max ` +
+    `|difference| ${formatNumber(forms.maxDiff)}, against outputs up to ${formatNumber(forms.scale)}. ` +
+    `Its cache holds ${perToken.numbers} numbers per token (${formatBytes(perToken.bytes)}) against ` +
+    `multi-head's ${perToken.mhaNumbers} (${formatBytes(perToken.mhaBytes)}, K and V); decoding equals ` +
+    `the forward pass within ${formatNumber(decode.maxDiff)}.`
+  );
+}
+
 export class KvPanel extends PanelFrame {
   constructor(host) {
     super(
@@ -82,12 +102,21 @@ export class KvPanel extends PanelFrame {
     this.equal = el('p', { class: 'kv-equal' });
     this.moved = el('p', { class: 'kv-moved' });
     this.steps = el('p', { class: 'kv-decode' });
+    this.latent = el('p', { class: 'kv-latent' });
     this.about = el('p', {
       class: 'kv-about',
       text:
         "Maps: each query head's attention (causal), boxed by the K/V head it reads. Bars: the cache per token " +
         'of published models, computed by hw.cacheBytes from their shapes (docs/kv.md cites the sources).',
     });
+    this.timeButton = el('button', {
+      type: 'button',
+      class: 'kv-time',
+      text: 'Time generation',
+      onclick: () => this.timeGeneration(),
+    });
+    this.timingLine = el('p', { class: 'kv-timing', 'aria-live': 'polite' });
+    this.timing = null;
     this.body.append(
       el(
         'div',
@@ -98,16 +127,70 @@ export class KvPanel extends PanelFrame {
       this.equal,
       this.moved,
       this.steps,
+      this.latent,
       this.about,
+      el('div', { class: 'controls', role: 'group', 'aria-label': 'Generation timing' }, this.timeButton),
+      this.timingLine,
     );
+  }
+
+  /**
+   * "Time generation": the next token with and without the cache at GPT-2 width, in a worker
+   * (kv-timing.js). A press while a run is under way does nothing; returns the run's summary.
+   */
+  timeGeneration() {
+    const busy = ['starting', 'running'];
+    if (this.timing && busy.includes(this.timing.state)) return this.timingSummary();
+    try {
+      this.timing = this.host.kept('kv').generationTiming({ onChange: () => this.#timingChanged() });
+    } catch (error) {
+      this.timing = null;
+      this.#sayTiming(`Cannot time generation: ${error.message}`, 'failed');
+      return this.timingSummary();
+    }
+    this.timing.start();
+    this.#timingChanged();
+    return this.timingSummary();
+  }
+
+  /** { state, done, total, rows, error } of the last timing run. */
+  timingSummary() {
+    const t = this.timing;
+    if (!t) return { state: 'idle' };
+    return { state: t.state, done: t.done, total: t.plan.length, rows: t.rows, error: t.error };
+  }
+
+  #sayTiming(text, state) {
+    this.timingLine.textContent = text;
+    this.timingLine.classList.toggle('error', state === 'failed');
+    this.section.dataset.timing = state;
+  }
+
+  #timingChanged() {
+    const t = this.timing;
+    if (!t || t.disposed) return;
+    this.timeButton.disabled = t.state === 'starting' || t.state === 'running';
+    if (t.state === 'failed') return this.#sayTiming(`Timing generation failed: ${t.error}`, 'failed');
+    if (t.state === 'done') {
+      const cores = globalThis.navigator?.hardwareConcurrency;
+      this.#sayTiming(generationSentence(t.rows, { cores }), 'done');
+      this.timingLine.dataset.rows = JSON.stringify(t.rows);
+      // On a slide with its Details open, the figures are laid out when they are shown again.
+      if (this.section.classList.contains('details-open')) this.redrawOnFigures = true;
+      else this.draw();
+      return;
+    }
+    this.#sayTiming(`Timing generation in a worker: ${t.doing} (${t.done} of ${t.plan.length} done).`, t.state);
   }
 
   update(o, c) {
     const index = CHOICES.indexOf(o.kvHeads);
     this.slider.value = String(index < 0 ? 0 : index);
     const data = c?.kv;
-    if (data === this.data) return;
+    const latent = c?.mla;
+    if (data === this.data && latent === this.latentData) return;
     this.data = data;
+    this.latentData = latent && !latent.error ? latent : null;
     if (!data || data.error) {
       this.clearFigures();
       this.status(data?.error ? `This panel could not be computed: ${data.error}` : 'Waiting for the module.', 'error');
@@ -123,6 +206,8 @@ export class KvPanel extends PanelFrame {
     this.moved.dataset.maxDiff = String(data.moved.maxDiff);
     this.steps.textContent = said.steps;
     this.steps.dataset.maxDiff = String(data.decode.maxDiff);
+    this.latent.textContent = this.latentData ? latentSentence(this.latentData) : '';
+    this.latent.dataset.maxDiff = String(this.latentData?.forms.maxDiff ?? '');
     this.status('Computed by the module just now.');
     this.draw();
   }
@@ -181,6 +266,7 @@ export class KvPanel extends PanelFrame {
     const lower = Number.isFinite(room) ? Math.max(120, room - mapSize - 80 * k) : 180 * k;
     const growth = cacheGrowthFigure({
       cache: data.cache,
+      latent: this.latentData,
       kvHeads,
       heads: KV_HEADS,
       maxWidth: half,
@@ -195,8 +281,8 @@ export class KvPanel extends PanelFrame {
         table: () =>
           table(
             'KV cache after each decode step (float32)',
-            ['token', 'positions', `bytes, ${kvHeads} K/V heads`, `bytes, ${KV_HEADS} K/V heads`],
-            data.cache.map((c) => [c.token, c.length, c.bytes, c.mhaBytes]),
+            ['token', 'positions', `bytes, ${kvHeads} K/V heads`, `bytes, ${KV_HEADS} K/V heads`, 'bytes, latent'],
+            data.cache.map((c, t) => [c.token, c.length, c.bytes, c.mhaBytes, this.latentData?.cache[t] ?? '']),
           ),
       },
       {
@@ -210,7 +296,44 @@ export class KvPanel extends PanelFrame {
           ),
       },
     );
+    const timed = this.timing?.state === 'done' ? this.timing.rows : null;
+    if (timed) {
+      // On a slide the timing takes the presets' place (their bars stay in the tables), so that
+      // the panel still fits its frame; elsewhere it goes under them.
+      if (Number.isFinite(room)) items.pop();
+      items.push({
+        figure: generationFigure({ rows: timed, maxWidth: half, textScale: k }),
+        label: `${TIMING_TITLE}, with and without the KV cache, measured in a worker just now`,
+        table: () =>
+          table(
+            `The next token at GPT-2 width (dModel ${GENERATION_CONFIG.dModel}, ${GENERATION_CONFIG.heads} heads), ` +
+              'measured in a worker: medians, wall-clock ms',
+            ['T', 'with the cache: ms', 'tokens/s', 'without (forward over T): ms', 'tokens/s', 'ratio'],
+            timed.map((r) => [
+              r.T,
+              msText(r.cachedMs),
+              rateText(r.cachedPerSecond),
+              msText(r.forwardMs),
+              rateText(r.forwardPerSecond),
+              r.ratio.toFixed(1),
+            ]),
+          ),
+      });
+    }
     this.showFigures(items, { row: true });
+  }
+
+  showDetails(open) {
+    super.showDetails(open);
+    if (open || !this.redrawOnFigures) return;
+    this.redrawOnFigures = false;
+    this.draw();
+  }
+
+  /** The element was disconnected: the owner stopped the timing run (its keeps were freed). */
+  unload() {
+    this.timing = null;
+    this.timeButton.disabled = false;
   }
 
   exportData() {
@@ -226,6 +349,8 @@ export class KvPanel extends PanelFrame {
       decode: d.decode,
       cache: d.cache,
       presets: d.presets,
+      latent: this.latentData,
+      generation: this.timing?.state === 'done' ? { config: GENERATION_CONFIG, rows: this.timing.rows } : null,
     };
   }
 }
@@ -236,13 +361,17 @@ export default {
   aliases: ['gqa', 'kv-cache'],
   // The K/V heads of the panel's layer of KV_HEADS query heads: one of its divisors.
   options: [{ name: 'kv-heads', fallback: 2, choices: CHOICES }],
-  parts: ['kv'],
+  parts: ['kv', 'mla'],
   numbers: {
     kv: {
       key: (o) => [o.seed, o.kvHeads],
       run: (ctx) => kvNumbers(ctx, { seed: ctx.o.seed, kvHeads: ctx.o.kvHeads }),
     },
+    // Multi-head latent attention beside it: the same for every K/V head count.
+    mla: { key: (o) => [o.seed], run: (ctx) => latentNumbers(ctx, { seed: ctx.o.seed }) },
   },
   slide: { point: (view) => kvPoint(view.data) },
+  // "Time generation" runs in a worker of the page's (kv-timing.js), kept between renders.
+  keeps: (hw, settings) => new KvRuns(hw, settings),
   View: KvPanel,
 };

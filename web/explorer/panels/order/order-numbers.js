@@ -3,8 +3,8 @@
 // vectors in +-1 the attention is nearly uniform and every output is nearly the same average: 1.4%
 // of the outputs' scale apart; here about 25%), and for each position kind what the core computed
 // where it enters. The panel's own options (order-mask, order-positions) choose the run.
-import { tokenize } from '../../tokenizer.js';
-import { embedTokens, tokenKey } from '../../token-embeddings.js';
+import { tokenize } from '../../lecture/tokenizer.js';
+import { embedTokens, tokenKey } from '../../lecture/token-embeddings.js';
 import { largestAbs, maxAbsDiff, rowOf } from '../../arrays.js';
 
 export const ORDER_SENTENCES = Object.freeze(['All dogs are animals', 'All animals are dogs']);

@@ -208,6 +208,66 @@ function diagonalSpread({ dots, tableTokens: n }) {
   return spread;
 }
 
+/**
+ * The slide's point: whether the two orders give each word the same output, with the module's
+ * largest difference (the same threshold as the verdicts: float32 rounding).
+ */
+export function orderPoint({ data }) {
+  if (!data || data.error) return 'Without positions or a mask, attention sees a set of words, not a sequence.';
+  const d = formatNumber(data.maxDiff);
+  if (data.maxDiff < float32Zero(data))
+    return (
+      `Without positions or a mask, attention sees a set: each word's output is the same in both ` +
+      `orders (max |difference| ${d}).`
+    );
+  const kind = data.positionKind.name === 'none' ? null : data.positionKind.label;
+  const by = [data.config.causal ? 'the causal mask' : null, kind].filter(Boolean).join(' and ');
+  return `With ${by}, the same words in another order give other outputs (max |difference| ${d}).`;
+}
+
+// On a slide: the maps in columns (the two sentences' outputs and their difference in the first,
+// the kind's maps in the second), each column's maps sharing its height; cells as wide and as tall
+// as that leaves (a word's output is a row of dModel numbers: wider cells read as well as square ones).
+// The columns share a grid of SLOTS rows: each first-column map spans SLOTS / 3 of them, each of the
+// kind's maps SLOTS / its count. Returns the figures and the rows each spans.
+const SLOTS = 6;
+function slideLayout(maps, width, height, textScale, gap) {
+  const columns = [maps.slice(0, 3), maps.slice(3)].filter((column) => column.length);
+  const share = columns.length > 1 ? [0.58, 0.42] : [1];
+  const slot = (height - gap * (SLOTS - 1)) / SLOTS;
+  const spans = columns.flatMap((column) => column.map(() => Math.floor(SLOTS / column.length)));
+  const figures = columns.flatMap((column, c) => {
+    const w = Math.floor((width - gap * (columns.length - 1)) * share[c]) - 4;
+    const span = Math.floor(SLOTS / column.length);
+    const h = Math.floor(span * slot + (span - 1) * gap) - 1;
+    return column.map((m) => {
+      // The figure's labels and title around a grid of one-pixel cells, then the cells in what is left.
+      const bare = heatmapFigure({ ...m, maxWidth: w, textScale, cellSize: [1, 1] });
+      const grid = bare.items.find((it) => it.kind === 'grid');
+      const below = bare.height - grid.y - m.rows * grid.cellH;
+      const cellW = Math.max(4, Math.floor((w - grid.x - 8) / m.cols));
+      const cellH = Math.max(4, Math.floor((h - grid.y - below) / m.rows));
+      const figure = (ch) => {
+        const square = m.rows === m.cols; // P(i) . P(j) and the scores stay square
+        const size = square ? [Math.min(cellW, ch), Math.min(cellW, ch)] : [cellW, Math.min(ch, cellW)];
+        return heatmapFigure({ ...m, maxWidth: w, textScale, cellSize: size });
+      };
+      // A few tries: larger cells may turn column labels from upright to slanted or flat.
+      let ch = cellH;
+      let best = figure(ch);
+      for (let pass = 0; pass < 4; pass += 1) {
+        const step = best.height < h ? Math.floor((h - best.height) / m.rows) : -Math.ceil((best.height - h) / m.rows);
+        if (step === 0 || (step > 0 && ch >= cellW)) break;
+        const next = figure(Math.max(4, ch + step));
+        if (next.height > h && best.height <= h) break;
+        [ch, best] = [Math.max(4, ch + step), next];
+      }
+      return best;
+    });
+  });
+  return { figures, spans };
+}
+
 export class WordOrderPanel extends PanelFrame {
   constructor(host) {
     super('order', '6. Word order', `"${SENTENCE_A}" against "${SENTENCE_B}": the same words in another order.`, host);
@@ -231,7 +291,7 @@ export class WordOrderPanel extends PanelFrame {
       this.claim,
       el(
         'div',
-        { class: 'controls' },
+        { class: 'controls slide-keep' },
         el('label', { class: 'field check' }, this.mask, el('span', { text: 'Causal mask' })),
         el('label', { class: 'field' }, el('span', { text: 'Positions' }), this.kind),
       ),
@@ -300,15 +360,31 @@ export class WordOrderPanel extends PanelFrame {
   draw() {
     if (!this.data || this.data.error) return;
     const maps = [...orderMaps(this.data), ...kindMaps(this.data)];
+    const table = (m) => () => heatmapTable({ ...m, digits: Math.max(4, m.digits ?? 0) });
+    const room = this.heightBelow(this.figureArea);
+    // On a slide with a kind's maps: two columns, filled top to bottom (see slideLayout).
+    const columns = this.slideFirst && maps.length > 3;
+    this.figureArea.classList.toggle('grid', columns);
+    this.figureArea.style.gridAutoFlow = columns ? 'column' : '';
+    this.figureArea.style.gridTemplateRows = columns ? `repeat(${SLOTS}, auto)` : '';
+    if (this.slideFirst) {
+      const gap = parseFloat(getComputedStyle(this.figureArea).rowGap) || 0;
+      const { figures, spans } = slideLayout(maps, this.drawWidth, room - 8, this.textScale, Math.ceil(gap));
+      this.showFigures(maps.map((m, i) => ({ figure: figures[i], table: table(m) })));
+      const canvases = this.figureArea.querySelectorAll(':scope > canvas:not([hidden])');
+      canvases.forEach((canvas, i) => (canvas.style.gridRow = columns ? `span ${spans[i]}` : ''));
+      this.fitToFrame(); // with the rows each canvas spans now set
+      return;
+    }
     const perRow = Math.min(maps.length, this.drawWidth >= 900 ? 3 : this.drawWidth >= 440 ? 2 : 1);
     const w = perRow > 1 ? Math.floor(this.drawWidth / perRow) - 12 : this.drawWidth;
     // Side by side (a slide), the maps share the height left; one under another (a phone), the page scrolls.
     const rows = Math.ceil(maps.length / perRow);
-    const maxHeight = perRow > 1 ? Math.floor((this.heightBelow(this.figureArea) - 8) / rows) - 8 : Infinity;
+    const maxHeight = perRow > 1 ? Math.floor((room - 8) / rows) - 8 : Infinity;
     this.showFigures(
       maps.map((m) => ({
         figure: heatmapFigure({ ...m, maxWidth: w, maxHeight, textScale: this.textScale }),
-        table: () => heatmapTable({ ...m, digits: Math.max(4, m.digits ?? 0) }),
+        table: table(m),
       })),
       { row: true },
     );
@@ -329,6 +405,7 @@ export default {
     { name: 'order-mask', fallback: false },
     { name: 'order-positions', fallback: 'none', read: positionKindName },
   ],
+  slide: { point: orderPoint },
   parts: ['order'],
   numbers: {
     order: {

@@ -3,7 +3,7 @@
 // vocabulary and through the model (its one block's maps), with the checkpoint's roles, evaluation
 // and ablation table (the page says only the checkpoint's numbers: tests/js/story-panel.test.js
 // checks the table against the trainer's evaluate({ zeroHeads })).
-import { tokenize } from '../../tokenizer.js';
+import { tokenize } from '../../lecture/tokenizer.js';
 import { readStorySentence, STORY_CHECKPOINT } from './story-reading.js';
 
 /** What the owner keeps for the story panel: load() once, then on(sentence). */

@@ -9,7 +9,7 @@ import { PanelFrame } from '../../panel-frame.js';
 import { el } from '../../dom.js';
 import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
 import { barsFigure } from '../../figures/charts.js';
-import { LECTURE_WORDS } from '../../presets.js';
+import { LECTURE_WORDS } from '../../lecture/presets.js';
 import {
   ablationOf,
   ablationText,

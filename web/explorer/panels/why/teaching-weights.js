@@ -8,10 +8,10 @@
 // w_h, query column 0 maps the query token's vector x to c (so q . k_j = c * (w_h . x_j)); every
 // other query/key column is zero. c is chosen so the targets lead the best other token by
 // SHARPNESS in the scaled scores. Values and W_out stay the seeded ones.
-import { embedTokens, tokenKey } from '../../token-embeddings.js';
+import { embedTokens, tokenKey } from '../../lecture/token-embeddings.js';
 import { leastSquares, solve } from './linear-solve.js';
-import { tokenize } from '../../tokenizer.js';
-import { DEFAULT_SENTENCE } from '../../presets.js';
+import { tokenize } from '../../lecture/tokenizer.js';
+import { DEFAULT_SENTENCE } from '../../lecture/presets.js';
 
 const SHARPNESS = 8;
 

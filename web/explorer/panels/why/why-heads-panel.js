@@ -6,7 +6,7 @@ import { heatmapFigure, heatmapTable } from '../../figures/heatmap.js';
 import { barsFigure } from '../../figures/charts.js';
 import { headColour } from '../../figures/head-colours.js';
 import { stackFigures } from '../../figures/figure.js';
-import { DEFAULT_SENTENCE } from '../../presets.js';
+import { DEFAULT_SENTENCE } from '../../lecture/presets.js';
 import { WHY_WIDTH as WIDTH, whyRuns } from './teaching-weights.js';
 import { LearnedView } from '../learn/learned-view.js';
 import { SAMPLE_NOUN_AT, SAMPLE_VERB_AT } from '../learn/learn-verdict.js';
