@@ -200,7 +200,7 @@ test('heads-weights=random in the URL; 4 heads: the 4-head story model, named by
 });
 
 test('GPT-2 (768 x 12): no trained model, said so; the trained heads beside the random ones', async () => {
-  // On a page, the trained model's rows from the last "it" under the text.
+  // On a page, the trained model's rows from "catch" under the text.
   const { context, page, errors } = await openPanel('index.html?panel=heads&preset=gpt2');
   try {
     const seen = await settled(page, 'configuration');

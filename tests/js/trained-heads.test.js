@@ -13,6 +13,7 @@ import {
   checkpointFor,
   firstRows,
   headDifference,
+  leadRow,
   looksText,
   readingRow,
   readRows,
@@ -52,6 +53,11 @@ test("2 heads and 4 heads are the story models; the lecture's sentence is read w
     [CATCH, 'catch', 'catch → it'],
     [LAST_IT, 'it', 'it (last)'],
   ]);
+  // Highlighted first: "catch" (it predicts a pronoun); with no pronoun, the last word's row.
+  expect(leadRow(readRows(r))).toBe(CATCH);
+  const plain = readSentence(tokens('the dog chased the ball'), words);
+  expect(leadRow(readRows(plain))).toBe(4);
+  expect(leadRow([])).toBe(-1);
 });
 
 test('an unknown word is marked and left out, never replaced; rows map to the tokens and back', () => {

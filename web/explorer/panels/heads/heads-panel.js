@@ -15,6 +15,7 @@ import { SAMPLE_WORDS } from '../learn/learn-verdict.js';
 import {
   DEFAULT_HEADS_WEIGHTS,
   HEADS_WEIGHTS,
+  leadRow,
   looksText,
   readingRow,
   readingText,
@@ -68,11 +69,12 @@ function modelText(t, { brief = false } = {}) {
 }
 
 // The trained 2-head model beside a configuration that has none, as the LearnedView draws a run:
-// one row per head, the attention from the last read row (the lecture's last "it") before and
-// after training.
+// one row per head, the attention from the lead row (the lecture's "catch", before the last "it")
+// before and after training.
 function besideLearned(t) {
   const T = t.words.length;
-  const at = t.rows.at(-1)?.row ?? T - 1;
+  const lead = leadRow(t.rows);
+  const at = lead >= 0 ? lead : T - 1;
   const rows = (fused) =>
     Array.from({ length: t.heads }, (_, h) => [...fused.attention.subarray((h * T + at) * T, (h * T + at + 1) * T)]);
   // Row labels are cut at 12 characters (heatmap.js): the role alone where it fits.
@@ -285,7 +287,7 @@ export class HeadsPanel extends PanelFrame {
         roles: w.roles,
         difference: w.difference,
         reading: t.reading,
-        readRow: t.rows.at(-1)?.row,
+        readRow: leadRow(t.rows),
         batch: 1,
         joined: false,
       };
@@ -411,11 +413,11 @@ export class HeadsPanel extends PanelFrame {
     const focused = [...this.tokenBar.children].indexOf(this.tokenBar.getRootNode().activeElement);
     this.view = v;
     this.#sayWeights(o, c, v);
-    // The trained model's heads are read from the last read row (the lecture's last "it"): it is
+    // The trained model's heads are read from the lead row (the lecture's "catch"): it is
     // highlighted (and labelled) until the
     // reader points at another. A row the reader locked, pointed at or focused stays on its token when
     // the view changes (the trained heads arriving, the weights toggled).
-    const fromRead = v.roles ? (v.readRow ?? v.tokens.length - 1) : -1;
+    const fromRead = v.roles ? (v.readRow >= 0 ? v.readRow : v.tokens.length - 1) : -1;
     // The locked row is the heads-lock option (a copied link keeps it), which names the token in the
     // sentence as typed: the same token in every view (the trained model reads the sentence as its
     // own words). Another sentence unlocks.

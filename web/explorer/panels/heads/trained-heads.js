@@ -56,6 +56,12 @@ export function readingRow(reading, token) {
 export const readRows = (reading) => keyRows(reading).slice(-2);
 
 /**
+ * The row highlighted first: the first read row that predicts a pronoun (the lecture's "catch",
+ * where the antecedent head looks at "ball"), else the last read row; -1 with none.
+ */
+export const leadRow = (rows) => (rows.find((r) => r.label.includes('→')) ?? rows.at(-1))?.row ?? -1;
+
+/**
  * A model's outputs for T tokens cut to the first n rows (the drawn ones): attention and scores
  * (heads x n x n), concat and output (n x D). The model is causal, so the first n rows of its
  * T-token maps are the maps of those n words alone (each row sums to 1 over its first n columns).
