@@ -393,7 +393,13 @@ export interface HeadRoleScores {
 }
 
 /** A shipped checkpoint's name (web/checkpoints/<name>.json). */
-export type CheckpointName = 'induction-1-layer' | 'induction-2-layers' | 'verb-noun-1-head' | 'verb-noun-2-heads' | 'story-2-heads' | 'story-4-heads';
+export type CheckpointName =
+  | 'induction-1-layer'
+  | 'induction-2-layers'
+  | 'verb-noun-1-head'
+  | 'verb-noun-2-heads'
+  | 'story-2-heads'
+  | 'story-4-heads';
 export const CHECKPOINT_NAMES: ReadonlyArray<CheckpointName>;
 
 /** What scripts/make-checkpoints.sh measured while training a checkpoint (native trainer). */

@@ -107,7 +107,7 @@ export function headDifference(maps, n, rows, words) {
   return { looks, pairs };
 }
 
-/** The share a row gives a word: the weight of head map `map` (n x n) from `row` on the word's last place before it, or 0. */
+/** The weight of head map `map` (n x n) from `row` on the last place of `word` up to the row, or 0. */
 export function shareOn(map, n, row, words, word) {
   for (let j = row; j >= 0; j -= 1) if (words[j] === word) return map[row * n + j];
   return 0;
