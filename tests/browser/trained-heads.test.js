@@ -57,6 +57,7 @@ const READ = () => {
     weights: panel.dataset.headsWeights,
     model: panel.dataset.trainedModel,
     about: panel.querySelector('.trained-about').textContent,
+    point: panel.querySelector('.point').textContent,
     toggle: panel.querySelector('.weights-toggle').getAttribute('aria-pressed'),
     toggleDisabled: panel.querySelector('.weights-toggle').disabled,
     trainedToggle: panel.querySelector('.trained-toggle').hidden
@@ -244,8 +245,15 @@ for (const colorScheme of ['light', 'dark']) {
         await page.screenshot({ path: `${ARTIFACTS}trained-heads-slide-${name}.png` });
         assert.ok(seen.minText >= MIN_TEXT, `${name}: smallest figure text ${seen.minText.toFixed(1)} px`);
         assert.deepEqual(seen.scroll, [1280, 720], `${name}: the slide does not scroll`);
-        if (weights === 'trained') assert.notEqual(tellsLecture(seen), null, name);
-        else {
+        if (weights === 'trained') {
+          const h = tellsLecture(seen);
+          assert.notEqual(h, null, name);
+          // The slide's point says the drawn value: that head's weight from "catch" on "ball".
+          const words = seen.maps[h].colLabels;
+          const cell = seen.maps[h].rows[words.lastIndexOf('catch')][words.lastIndexOf('ball')].value;
+          assert.match(seen.point, /^64 = 2 x 32: 2 trained heads, each its own 12 x 12 map; /);
+          assert.ok(seen.point.endsWith(`head ${h + 1} puts ${cell.toFixed(2)} of "catch" on "ball".`), seen.point);
+        } else {
           assert.equal(seen.trainedToggle, 'Show the trained heads');
           await frame.locator('#panel-heads .trained-toggle').click();
           await frame.waitForTimeout(300);

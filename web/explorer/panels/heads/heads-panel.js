@@ -842,8 +842,22 @@ export class HeadsPanel extends PanelFrame {
 function headsPoint(view) {
   const c = view.computed;
   if (!c?.config) return 'One attention map per head.';
+  const v = view.view;
+  // The trained heads: their shape, and where the antecedent head (else the first) looks from the
+  // lead row (the lecture's "catch"), the drawn value.
+  const look = v?.source === 'trained' ? v.difference.looks.find((r) => r.row === v.readRow) : null;
+  if (look) {
+    const T = v.tokens.length;
+    const named = v.roles.findIndex((r) => /antecedent/.test(r.role));
+    const h = Math.max(0, named);
+    const top = look.heads[h];
+    return (
+      `${v.dModel} = ${v.heads} x ${v.headDim}: ${v.heads} trained heads, each its own ${T} x ${T} map; ` +
+      `head ${h + 1} puts ${top.weight.toFixed(2)} of "${look.word}" on "${top.word}".`
+    );
+  }
   const { dModel, heads } = c.config;
-  const T = view.view?.tokens.length ?? c.config.tokens; // the tokens the maps draw
+  const T = v?.tokens.length ?? c.config.tokens; // the tokens the maps draw
   return `${dModel} = ${heads} x ${dModel / heads}: ${heads} heads, each its own ${T} x ${T} attention map.`;
 }
 
