@@ -847,12 +847,12 @@ function headsPoint(view) {
   // lead row (the lecture's "catch"), the drawn value.
   const look = v?.source === 'trained' ? v.difference.looks.find((r) => r.row === v.readRow) : null;
   if (look) {
-    const T = v.tokens.length;
+    // One line on a 1280x720 slide (two lines left the maps 100 px tall).
     const named = v.roles.findIndex((r) => /antecedent/.test(r.role));
     const h = Math.max(0, named);
     const top = look.heads[h];
     return (
-      `${v.dModel} = ${v.heads} x ${v.headDim}: ${v.heads} trained heads, each its own ${T} x ${T} map; ` +
+      `${v.dModel} = ${v.heads} x ${v.headDim}, trained: ` +
       `head ${h + 1} puts ${top.weight.toFixed(2)} of "${look.word}" on "${top.word}".`
     );
   }
