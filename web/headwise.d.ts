@@ -765,6 +765,44 @@ export function createWorkerTrainer(
     signal?: AbortSignal;
   },
 ): Promise<WorkerTrainer>;
+/**
+ * Layers timed off the calling thread, in one of the page's trainer workers (shared with the worker
+ * trainers, taking turns): each call's milliseconds on the worker's own clock, so the calling thread
+ * does none of the work it times (the explorer's "Time generation"). open() refuses in words where
+ * no worker starts.
+ */
+export class WorkerTimer {
+  private constructor();
+  static open(
+    module: Headwise,
+    settings?: {
+      kinds?: ReadonlyArray<'node' | 'module' | 'blob'>;
+      workerUrl?: string | URL;
+      /** The fixed part of every request's deadline (default 15000); the work's part is added. */
+      timeoutMs?: number;
+      signal?: AbortSignal;
+    },
+  ): Promise<WorkerTimer>;
+  readonly disposed: boolean;
+  /** Why its worker broke (died, missed a deadline, sent a wrong reply), or null. */
+  readonly failure: string | null;
+  /** A layer (createAttention's config, checked in the worker); resolves with its id. */
+  create(config: AttentionConfig): Promise<number>;
+  /** x (positions x batch x dModel, transferred) decoded a position a call into the layer's cache. */
+  decodeTime(
+    layer: number,
+    x: Float32Array,
+    work: { positions: number; multiplyAdds: number },
+  ): Promise<{ length: number; ms: number[] }>;
+  /** forward(x) `repeats` times (x transferred): each call's milliseconds. */
+  forwardTime(
+    layer: number,
+    x: Float32Array,
+    work: { repeats: number; multiplyAdds: number },
+  ): Promise<{ ms: number[] }>;
+  disposeLayer(layer: number): Promise<void>;
+  dispose(): void;
+}
 /** How many trainer workers may run at once here: the shared pool's default size, at least 2. */
 export function workerSlotLimit(): Promise<number>;
 /**

@@ -19,4 +19,5 @@ export { headRoles, ROLE_SHARE, MIXED_SHARE } from './head-roles.js';
 export { createPool } from './pool/pool.js';
 export { sharedPool } from './pool/shared.js';
 export { createWorkerTrainer, WorkerTrainer, workerKinds } from './pool/worker-trainer.js';
+export { WorkerTimer } from './pool/worker-timer.js';
 export { workerSlotLimit, workerSlotStats } from './pool/worker-slots.js';

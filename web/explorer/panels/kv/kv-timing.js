@@ -2,7 +2,7 @@
 // trainer workers (web/pool/worker-timer.js, the workers "Train live" uses), so the page's thread
 // only sends requests and reads the worker's milliseconds. The page makes the input once (a
 // deterministic pseudo-random sequence, a few ms) and sends each request its positions.
-import { WorkerTimer } from '../../../pool/worker-timer.js';
+import { WorkerTimer } from '../../../headwise.js';
 import {
   DECODES_TIMED,
   FORWARD_REPEATS,
