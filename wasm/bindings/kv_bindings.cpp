@@ -5,65 +5,16 @@
 
 #include "boundary.hpp"
 #include "cache_sizes.hpp"
+#include "decode_entries.hpp"
 #include "model.hpp"
 
 using emscripten::val;
 using headwise::Model;
 using headwise::bindings::can_allocate;
 using headwise::bindings::fail;
-using headwise::bindings::handles;
 using headwise::bindings::text;
 
 namespace {
-
-Model* find(int handle) {
-  Model* m = handles().find<Model>(handle);
-  if (!m) fail("this attention layer was disposed");
-  return m;
-}
-
-// Allocates the cache on first use (budget checked); refuses a full one.
-bool prepare_decode(int handle) {
-  if (!can_allocate()) return false;
-  Model* m = find(handle);
-  if (!m) return false;
-  const headwise::Status s = m->prepare_decode();
-  return s.is_ok() || fail(s.message());
-}
-
-// which 0: the step's input (B, dModel), 1: its output; valid until the next allocation.
-val decode_view(int handle, int which) {
-  Model* m = find(handle);
-  if (!m || !m->decode_input() || which < 0 || which > 1) return val::null();
-  const std::size_t n = m->shape().batch * m->shape().d_model;
-  return val(emscripten::typed_memory_view(n, which == 0 ? m->decode_input() : m->decode_output()));
-}
-
-bool decode_step(int handle) {
-  if (!can_allocate()) return false;
-  Model* m = find(handle);
-  if (!m) return false;
-  const headwise::Status s = m->decode();
-  return s.is_ok() || fail(s.message());
-}
-
-// { length, capacity, bytes }: positions cached, the most it holds, K and V bytes held.
-val cache_state(int handle) {
-  Model* m = find(handle);
-  if (!m) return val::null();
-  val state = val::object();
-  state.set(text("length"), static_cast<double>(m->cache_length()));
-  state.set(text("capacity"), static_cast<double>(m->shape().tokens));
-  state.set(text("bytes"), static_cast<double>(m->cache_bytes()));
-  return state;
-}
-
-bool reset_cache(int handle) {
-  Model* m = find(handle);
-  if (!m) return false;
-  m->reset_cache();
-  return true;
-}
 
 val sizes_value(const headwise::CacheSizes& s) {
   val out = val::object();
@@ -114,11 +65,12 @@ val cache_presets() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(headwise_kv) {
-  emscripten::function("prepareDecode", &prepare_decode);
-  emscripten::function("decodeView", &decode_view);
-  emscripten::function("decodeStep", &decode_step);
-  emscripten::function("cacheState", &cache_state);
-  emscripten::function("resetCache", &reset_cache);
+  using Decode = headwise::bindings::DecodeEntries<Model>;
+  emscripten::function("prepareDecode", &Decode::prepare);
+  emscripten::function("decodeView", &Decode::view);
+  emscripten::function("decodeStep", &Decode::step);
+  emscripten::function("cacheState", &Decode::state);
+  emscripten::function("resetCache", &Decode::reset);
   emscripten::function("cacheSizes", &cache_sizes);
   emscripten::function("cachePresets", &cache_presets);
 }

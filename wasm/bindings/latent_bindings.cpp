@@ -8,6 +8,7 @@
 
 #include "attention_options.hpp"
 #include "boundary.hpp"
+#include "decode_entries.hpp"
 #include "latent_model.hpp"
 
 using emscripten::val;
@@ -20,11 +21,7 @@ using headwise::bindings::text;
 
 namespace {
 
-LatentModel* find(int handle) {
-  LatentModel* m = handles().find<LatentModel>(handle);
-  if (!m) fail("this attention layer was disposed");
-  return m;
-}
+LatentModel* find(int handle) { return headwise::bindings::find_layer<LatentModel>(handle); }
 
 int create_latent(headwise::AttentionOptions options) {
   if (!can_allocate()) return 0;
@@ -84,48 +81,6 @@ bool latent_weights_changed(int handle) {
   return true;
 }
 
-bool latent_prepare_decode(int handle) {
-  if (!can_allocate()) return false;
-  LatentModel* m = find(handle);
-  if (!m) return false;
-  const headwise::Status s = m->prepare_decode();
-  return s.is_ok() || fail(s.message());
-}
-
-// which 0: the step's input (B, dModel), 1: its output; valid until the next allocation.
-val latent_decode_view(int handle, int which) {
-  LatentModel* m = find(handle);
-  if (!m || !m->decode_input() || which < 0 || which > 1) return val::null();
-  const std::size_t n = m->shape().batch * m->shape().d_model;
-  return val(emscripten::typed_memory_view(n, which == 0 ? m->decode_input() : m->decode_output()));
-}
-
-bool latent_decode_step(int handle) {
-  if (!can_allocate()) return false;
-  LatentModel* m = find(handle);
-  if (!m) return false;
-  const headwise::Status s = m->decode();
-  return s.is_ok() || fail(s.message());
-}
-
-// { length, capacity, bytes }: positions cached, the most it holds, latent and RoPE key bytes.
-val latent_cache_state(int handle) {
-  LatentModel* m = find(handle);
-  if (!m) return val::null();
-  val state = val::object();
-  state.set(text("length"), static_cast<double>(m->cache_length()));
-  state.set(text("capacity"), static_cast<double>(m->shape().tokens));
-  state.set(text("bytes"), static_cast<double>(m->cache_bytes()));
-  return state;
-}
-
-bool latent_reset_cache(int handle) {
-  LatentModel* m = find(handle);
-  if (!m) return false;
-  m->reset_cache();
-  return true;
-}
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(headwise_latent) {
@@ -135,9 +90,10 @@ EMSCRIPTEN_BINDINGS(headwise_latent) {
   emscripten::function("latentView", &latent_view);
   emscripten::function("latentForward", &latent_forward);
   emscripten::function("latentWeightsChanged", &latent_weights_changed);
-  emscripten::function("latentPrepareDecode", &latent_prepare_decode);
-  emscripten::function("latentDecodeView", &latent_decode_view);
-  emscripten::function("latentDecodeStep", &latent_decode_step);
-  emscripten::function("latentCacheState", &latent_cache_state);
-  emscripten::function("latentResetCache", &latent_reset_cache);
+  using Decode = headwise::bindings::DecodeEntries<LatentModel>;
+  emscripten::function("latentPrepareDecode", &Decode::prepare);
+  emscripten::function("latentDecodeView", &Decode::view);
+  emscripten::function("latentDecodeStep", &Decode::step);
+  emscripten::function("latentCacheState", &Decode::state);
+  emscripten::function("latentResetCache", &Decode::reset);
 }
