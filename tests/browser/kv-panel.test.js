@@ -12,41 +12,14 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadavg } from 'node:os';
 import { chromiumAndWeb } from './web-session.js';
-import { ARTIFACTS } from './page-checks.js';
+import { ARTIFACTS, openSlide, settle } from './page-checks.js';
 import { longTasks, traceMainThread } from './main-thread-work.js';
 
 const web = chromiumAndWeb();
-const DECK = (src, [w, h]) =>
-  `<!doctype html><link rel="icon" href="data:,"><body style="margin:0">` +
-  `<iframe id="slide" src="${src}" style="border:0;width:${w}px;height:${h}px"></iframe></body>`;
-
-async function open(size, colorScheme, { phone = false, kv = null } = {}) {
-  const context = await web.browser.newContext({
-    viewport: { width: size[0], height: size[1] },
-    colorScheme,
-    ...(phone ? { deviceScaleFactor: 2, isMobile: true, hasTouch: true } : {}),
-  });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  const theme = colorScheme === 'dark' ? 'dark' : 'light';
-  const src = `embed.html?panel=kv&theme=${theme}${kv ? `&kv-heads=${kv}` : ''}`;
-  if (phone) {
-    await page.goto(`${web.server.url}${src}`);
-    await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
-    return { context, page, frame: page.mainFrame(), errors };
-  }
-  await page.route(`${web.server.url}deck.html`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: DECK(src, size) }),
-  );
-  await page.goto(`${web.server.url}deck.html`);
-  const frame = page.frames().find((f) => f.url().includes('embed.html'));
-  await frame.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
-  return { context, page, frame, errors };
+function open(size, colorScheme, { phone = false, kv = null } = {}) {
+  const src = `embed.html?panel=kv&theme=${colorScheme}${kv ? `&kv-heads=${kv}` : ''}`;
+  return openSlide(web.browser, web.server.url, src, size, { colorScheme, phone });
 }
-
-const settle = (frame) =>
-  frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
 
 // What the page shows, and what the test computes itself through the API for the same sentence,
 // seed and K/V heads.
