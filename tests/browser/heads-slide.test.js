@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from './chromium.js';
 import { serveDir, STRICT_CSP, WEB_DIR } from './static-server.js';
-import { ARTIFACTS } from './page-checks.js';
+import { ARTIFACTS, openInDeck } from './page-checks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SITE = `${ROOT}build/site/`;
@@ -173,16 +173,9 @@ function assertMapsTellIt(name, m, px) {
   assert.ok(m.toggle, `${name}: a button shows the W_out mixing`);
 }
 
-const DECK = (src, [w, h]) =>
-  `<!doctype html><link rel="icon" href="data:,"><body style="margin:0">` +
-  `<iframe id="slide" src="${src}" style="border:0;width:${w}px;height:${h}px"></iframe></body>`;
-
 async function framed(src, size, colorScheme) {
   const opened = await newPage({ width: size[0], height: size[1] }, { colorScheme });
-  await opened.page.route(`${servers.web.url}deck.html`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: DECK(src, size) }),
-  );
-  await opened.page.goto(`${servers.web.url}deck.html`);
+  await openInDeck(opened.page, servers.web.url, src, size);
   await opened.page.waitForFunction(() => document.getElementById('slide').contentDocument);
   return opened;
 }

@@ -11,16 +11,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
-import { ARTIFACTS } from './page-checks.js';
+import { ARTIFACTS, openInDeck } from './page-checks.js';
 
 const web = chromiumAndWeb();
 // The page's sentence (its two lines, read as one): every word known, the "," a word of its own.
 const LECTURE_WORDS = 'the dog chased the ball , but it could not catch it'.split(' ');
 const MIN_TEXT = 11;
-const DECK = (src, [w, h]) =>
-  `<!doctype html><link rel="icon" href="data:,"><body style="margin:0">` +
-  `<iframe id="slide" src="${src}" style="border:0;width:${w}px;height:${h}px"></iframe></body>`;
-
 // In the page: the heads panel as drawn. For each shown head map (the figure area's canvases): its
 // title, its column labels, and for each row each cell's brightness read from the canvas pixels
 // (viridis grows brighter with the weight) and the value the cell was coloured by;
@@ -233,12 +229,8 @@ for (const colorScheme of ['light', 'dark']) {
       const page = await context.newPage();
       const errors = [];
       page.on('pageerror', (e) => errors.push(e.message));
-      await page.route(`${web.server.url}deck.html`, (route) =>
-        route.fulfill({ contentType: 'text/html', body: DECK(query, [1280, 720]) }),
-      );
       try {
-        await page.goto(`${web.server.url}deck.html`);
-        const frame = page.frame({ url: /embed\.html/ });
+        const frame = await openInDeck(page, web.server.url, query, [1280, 720]);
         await frame.waitForFunction(() => document.querySelector('headwise-explorer')?.dataset.ready === 'true');
         const seen = await settled(frame, weights);
         const name = `${weights === 'trained' ? 'lecture' : 'gpt2'}-${colorScheme}`;
