@@ -422,15 +422,15 @@ describe('explorer layouts and embedding', () => {
       await page.keyboard.press('Enter');
       const toSweep = await tabUntil((a) => a.cls.includes('run-sweep'), 2);
       assert.ok(toNav + 1 + toSweep <= 9, `keys to the sweep button: ${toNav} Tabs, Enter, ${toSweep} Tabs`);
-      // The heads panel's 12 tokens (the sentence in the trained model's words): one Tab enters the bar,
+      // The heads panel's tokens (the sentence as the trained model reads it): one Tab enters the bar,
       // arrows walk it, one Tab leaves it.
       await page.locator('[data-panel="heads"] .token-bar button').first().focus();
       assert.equal((await active()).text, 'the');
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
-      assert.deepEqual(await active(), { cls: 'token', text: 'chase', pressed: 'true' });
+      assert.deepEqual(await active(), { cls: 'token', text: 'chased', pressed: 'true' });
       await page.keyboard.press('End');
-      assert.equal((await active()).text, '?');
+      assert.equal((await active()).text, 'it');
       await page.keyboard.press('Tab');
       assert.notEqual((await active()).cls, 'token', 'one Tab leaves the token bar');
       await page.keyboard.press('Shift+Tab');

@@ -43,6 +43,8 @@ const MIN_SLIDE_FIRST_TEXT = 16;
 export const MIN_FIGURE_TEXT = 11;
 
 export class PanelFrame {
+  #near = null; // whenNear's observer, until the panel comes near the view
+
   /**
    * host: the element, as far as a panel may reach it, the same for every panel: palette(),
    * width(id), viewportHeight(), options(), setOptions(partial, { quiet }) (a panel's own options
@@ -286,6 +288,30 @@ export class PanelFrame {
     this.tableMakers = [];
     this.figureArea.replaceChildren();
     this.tables.replaceChildren();
+  }
+
+  /**
+   * Runs `load` once, when the panel comes within 200 px of the view (at once where there is no
+   * IntersectionObserver). Loading a trained model takes a task of about 0.4 s the first time (the
+   * module's memory for its trainer touched anew), which a page of every panel should not spend in
+   * its first render on a panel the reader has not reached (tests/browser/heavy-config).
+   */
+  whenNear(load) {
+    if (this.#near) return;
+    if (typeof IntersectionObserver !== 'function') {
+      load();
+      return;
+    }
+    this.#near = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        this.#near.disconnect();
+        this.#near = null;
+        load();
+      },
+      { rootMargin: '200px' },
+    );
+    this.#near.observe(this.section);
   }
 
   #buildTables() {

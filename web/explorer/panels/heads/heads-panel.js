@@ -385,7 +385,7 @@ export class HeadsPanel extends PanelFrame {
   update(o, c) {
     this.options = o;
     this.computed = c;
-    if (c && c.trained === null) this.#loadTrained();
+    if (c && c.trained === null) this.whenNear(() => this.#loadTrained()); // the models, once near the view
     if (!c || c.status !== 'ok') {
       this.view = null;
       this.learnedView.update(c?.learned);

@@ -54,7 +54,6 @@ export function headRowMaps(s) {
 
 export class StoryPanel extends PanelFrame {
   #loading = false;
-  #near = null; // the observer that loads the model once the panel is near the view
   #error = '';
   #zeroed = null; // the head switched off (its index), chosen when the model is there
 
@@ -126,27 +125,6 @@ export class StoryPanel extends PanelFrame {
     this.wordsToggle.setAttribute('aria-expanded', String(open));
   }
 
-  // The model is loaded once the panel comes near the view: making its trainer takes a task of about
-  // 0.4 s the first time (the module's memory for it touched anew), which a page of every panel should
-  // not spend in its first render on a panel the reader has not reached (tests/browser/heavy-config).
-  #loadWhenNear() {
-    if (this.#near) return;
-    if (typeof IntersectionObserver !== 'function') {
-      this.#load();
-      return;
-    }
-    this.#near = new IntersectionObserver(
-      (entries) => {
-        if (!entries.some((e) => e.isIntersecting)) return;
-        this.#near.disconnect();
-        this.#near = null;
-        this.#load();
-      },
-      { rootMargin: '200px' },
-    );
-    this.#near.observe(this.section);
-  }
-
   #load() {
     if (this.#loading || this.#error) return;
     this.#loading = true;
@@ -171,7 +149,7 @@ export class StoryPanel extends PanelFrame {
     if (this.input.getRootNode().activeElement !== this.input) this.input.value = o.sentence.replace(/\s+/g, ' ');
     const s = c?.story;
     if (s === null || s === undefined) {
-      if (s === null) this.#loadWhenNear();
+      if (s === null) this.whenNear(() => this.#load()); // the model, once near the view
       this.s = null;
       this.clearFigures();
       this.status(
