@@ -97,6 +97,18 @@ async function assertHeatmapMatchesTable(page, h, T) {
   }
 }
 
+// The heads panel draws its trained models once they have loaded, which it starts when the panel
+// nears the view: brought into view, then waited for (its maps and tables change when they arrive).
+async function headsTrained(page) {
+  await page.locator('[data-panel="heads"]').scrollIntoViewIfNeeded();
+  await page.waitForFunction(
+    () =>
+      document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-heads').dataset.headsWeights ===
+      'trained',
+    null,
+    { timeout: 60_000 },
+  );
+}
 for (const origin of ['http', 'file']) {
   describe(`explorer over ${origin}`, () => {
     test('every panel shows real content, the numbers agree, bad width is explained', async () => {
@@ -106,6 +118,7 @@ for (const origin of ['http', 'file']) {
         for (const { id } of PANELS) {
           assert.ok(await page.locator(`[data-panel="${id}"]`).isVisible(), `panel ${id} is visible`);
         }
+        await headsTrained(page);
         await assertPanelsDrawn(page, ['input', 'why', 'steps', 'heads', 'order', 'learn', 'kv']);
         assert.equal(await page.locator('.tokens li').count(), BATCH * DEFAULT_TOKENS);
         for (const h of [0, 1]) await assertHeatmapMatchesTable(page, h, WHOLE);
@@ -424,6 +437,7 @@ describe('explorer layouts and embedding', () => {
       assert.ok(toNav + 1 + toSweep <= 9, `keys to the sweep button: ${toNav} Tabs, Enter, ${toSweep} Tabs`);
       // The heads panel's tokens (the sentence as the trained model reads it): one Tab enters the bar,
       // arrows walk it, one Tab leaves it.
+      await headsTrained(page);
       await page.locator('[data-panel="heads"] .token-bar button').first().focus();
       assert.equal((await active()).text, 'the');
       await page.keyboard.press('ArrowRight');
@@ -434,7 +448,7 @@ describe('explorer layouts and embedding', () => {
       await page.keyboard.press('Tab');
       assert.notEqual((await active()).cls, 'token', 'one Tab leaves the token bar');
       await page.keyboard.press('Shift+Tab');
-      assert.deepEqual(await active(), { cls: 'token', text: '?', pressed: 'true' });
+      assert.deepEqual(await active(), { cls: 'token', text: 'it', pressed: 'true' });
       const stops = await page
         .locator('[data-panel="heads"] .token-bar button')
         .evaluateAll((bs) => bs.filter((b) => b.tabIndex === 0).length);
@@ -574,6 +588,7 @@ describe('explorer hardening and export', () => {
         ]);
         return { name: download.suggestedFilename(), bytes: await readFile(await download.path()) };
       };
+      await headsTrained(page);
       // Each heatmap has a table equivalent (rows: tokens; columns: tokens; masked cells say so).
       await page.locator('[data-panel="heads"] details summary').click();
       await page.locator('[data-panel="heads"] details caption').first().waitFor();
@@ -593,11 +608,11 @@ describe('explorer hardening and export', () => {
       assert.deepEqual(data.attentionShape, [1, 2, WHOLE, WHOLE]);
       assert.equal(data.attention.length, 2 * WHOLE * WHOLE);
       assert.equal(data.tokens.length, WHOLE);
-      // "?" (row 11) can look at "ball" (column 4): causal, so every earlier column is open.
+      // The last "it" (row 11) can look at "ball" (column 4): causal, so every earlier column is open.
       assert.equal(data.weights, 'trained');
-      assert.deepEqual([data.tokens[4], data.tokens[WHOLE - 1]], ['ball', '?']);
+      assert.deepEqual([data.tokens[4], data.tokens[WHOLE - 1]], ['ball', 'it']);
       for (const h of [0, 1])
-        assert.ok(data.attention[(h * WHOLE + WHOLE - 1) * WHOLE + 4] > 0, `head ${h + 1}: ? -> ball`);
+        assert.ok(data.attention[(h * WHOLE + WHOLE - 1) * WHOLE + 4] > 0, `head ${h + 1}: it -> ball`);
       // Each unmasked attention row sums to 1.
       for (let r = 0; r < 2 * WHOLE; r += 1) {
         const sum = data.attention.slice(r * WHOLE, (r + 1) * WHOLE).reduce((a, b) => a + b, 0);
@@ -607,7 +622,7 @@ describe('explorer hardening and export', () => {
       assert.equal(svg.name, 'headwise-heads.svg');
       assert.match(
         svg.bytes.toString('utf8'),
-        /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*>[\s\S]*<rect[\s\S]*>chase<\/text>[\s\S]*<\/svg>$/,
+        /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*>[\s\S]*<rect[\s\S]*>catch<\/text>[\s\S]*<\/svg>$/,
       );
       const png = await saved('PNG');
       assert.equal(png.name, 'headwise-heads.png');
