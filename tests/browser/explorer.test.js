@@ -6,7 +6,7 @@ import { chromiumAndWeb } from './web-session.js';
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { WEB_DIR } from './static-server.js';
-import { ARTIFACTS, canvasColourCounts, openExplorer, panelText } from './page-checks.js';
+import { ARTIFACTS, canvasColourCounts, headsTrained, openExplorer, panelText } from './page-checks.js';
 import { viridis } from '../../web/explorer/figures/colour-scale.js';
 import { LIGHT } from '../../web/explorer/figures/figure.js';
 import { PANELS } from '../../web/explorer/panels/index.js';
@@ -97,18 +97,6 @@ async function assertHeatmapMatchesTable(page, h, T) {
   }
 }
 
-// The heads panel draws its trained models once they have loaded, which it starts when the panel
-// nears the view: brought into view, then waited for (its maps and tables change when they arrive).
-async function headsTrained(page) {
-  await page.locator('[data-panel="heads"]').scrollIntoViewIfNeeded();
-  await page.waitForFunction(
-    () =>
-      document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-heads').dataset.headsWeights ===
-      'trained',
-    null,
-    { timeout: 60_000 },
-  );
-}
 for (const origin of ['http', 'file']) {
   describe(`explorer over ${origin}`, () => {
     test('every panel shows real content, the numbers agree, bad width is explained', async () => {

@@ -101,3 +101,20 @@ export const storyDrawn = (frame) =>
     null,
     { timeout: 60_000 },
   );
+
+/**
+ * The heads panel's trained models drawn: they load once the panel nears the view (so it is brought
+ * into view first), and its maps, tokens and tables change when they arrive.
+ */
+export async function headsTrained(page) {
+  await page.locator('[data-panel="heads"]').scrollIntoViewIfNeeded();
+  await page.waitForFunction(
+    () =>
+      Boolean(
+        document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-heads').dataset.trainedModel,
+      ),
+    null,
+    { timeout: 60_000 },
+  );
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}

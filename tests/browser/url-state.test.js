@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
-import { ARTIFACTS, openExplorer } from './page-checks.js';
+import { ARTIFACTS, headsTrained, openExplorer } from './page-checks.js';
 
 const web = chromiumAndWeb();
 const VIEWPORT = { width: 1280, height: 720 };
@@ -58,6 +58,7 @@ describe('the URL follows the state', () => {
       assert.equal(params['learn-heads'], '1,2,4');
       assert.equal(params.origins, 'https://deck.example', 'a parameter that is not an option stays');
       assert.equal(await first.page.evaluate(() => history.length), historyLength, 'no history entry per change');
+      await headsTrained(first.page);
       const state = await first.page.locator('headwise-explorer').evaluate((h) => h.getState());
       const pixels = await digest(first.page);
       assert.ok(pixels.length >= 3, `${pixels.length} figures`);
@@ -65,6 +66,7 @@ describe('the URL follows the state', () => {
       const link = await first.page.evaluate(() => location.href);
       const second = await openExplorer(web.browser, link, VIEWPORT);
       try {
+        await headsTrained(second.page);
         const again = await second.page.locator('headwise-explorer').evaluate((h) => h.getState());
         await second.page.screenshot({ path: `${ARTIFACTS}url-state-copied-link.png` });
         for (const key of ['panel', 'preset', 'width', 'heads', 'seed', 'sentence', 'learnSeed', 'learnHeads']) {
@@ -112,12 +114,8 @@ describe('the URL follows the state', () => {
       });
     const inPanel = (id, selector) => first.page.locator(`[data-panel="${id}"] ${selector}`);
     try {
-      // The trained heads (the default weights) load after the first render: lock a row in them.
-      await first.page.waitForFunction(
-        () =>
-          document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-heads').dataset.headsWeights ===
-          'trained',
-      );
+      // The trained heads (the default weights) load once the panel nears the view: lock a row in them.
+      await headsTrained(first.page);
       await inPanel('steps', 'button:text-is("Next step")').click();
       await inPanel('steps', 'button:text-is("Next step")').click();
       await inPanel('order', '.order-mask').check();
@@ -150,11 +148,7 @@ describe('the URL follows the state', () => {
       const link = await first.page.evaluate(() => location.href);
       const second = await openExplorer(web.browser, link, VIEWPORT);
       try {
-        await second.page.waitForFunction(
-          () =>
-            document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-heads').dataset
-              .headsWeights === 'trained',
-        );
+        await headsTrained(second.page);
         await second.page.waitForFunction(() =>
           /RoPE/.test(
             document.querySelector('headwise-explorer').shadowRoot.querySelector('[data-panel="order"] .order-diff')
