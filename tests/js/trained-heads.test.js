@@ -172,3 +172,45 @@ test('a configuration with no trained model gets the 2-head story model beside i
   expect(one.matches).toBe(false);
   expect(one.name).toBe('story-2-heads');
 });
+
+test('a configuration loads only the model it draws; "Random weights" adds the same model before training', async () => {
+  const own = new ExplorerComputation(hw, { checkpointSource: read });
+  const kept = own.kept('heads');
+  try {
+    const o = { ...defaultOptions(), sentence: LECTURE }; // 2 heads
+    expect(own.compute(o, { parts: ['trained'] }).trained).toBeNull();
+    expect(kept.missing(o)).toEqual([{ name: 'story-2-heads', random: false }]);
+    await kept.load(o);
+    expect(Object.keys(kept.models)).toEqual(['story-2-heads']);
+    const trained = own.compute(o, { parts: ['trained'] }).trained;
+    expect(trained.name).toBe('story-2-heads');
+    expect(trained.random).toBeNull();
+    expect(kept.missing({ ...o, heads: 12 })).toEqual([]); // beside it, the same model; not its untrained twin
+    const random = { ...o, headsWeights: 'random' };
+    expect(kept.missing(random)).toEqual([{ name: 'story-2-heads', random: true }]);
+    await kept.load(random);
+    expect(kept.missing(random)).toEqual([]);
+    const both = own.compute(random, { parts: ['trained'] }).trained;
+    expect(both.random.roles.map((r) => r.role)).toEqual(['mixed', 'mixed']);
+    expect(both.trained.fused.attention).toEqual(trained.trained.fused.attention);
+    expect(kept.missing({ ...o, dModel: 64, heads: 4 })).toEqual([{ name: 'story-4-heads', random: false }]);
+  } finally {
+    own.dispose();
+  }
+}, 60_000);
+
+test("the model before training holds the weights its checkpoint's options give, whatever its batch and held-out set", () => {
+  for (const name of Object.values(TRAINED_CHECKPOINTS)) {
+    const { options } = read(name);
+    const saved = hw.createTrainer(options); // the options as trained: batch 32, 400 held-out sequences
+    try {
+      const shown = owner.kept('heads').models[name].random.weights;
+      const bytes = (a) => new Uint8Array(Float32Array.from(a).buffer);
+      const want = saved.getWeights();
+      for (const { name: tensor } of saved.parameters)
+        expect(bytes(shown[tensor]), tensor).toEqual(bytes(want[tensor]));
+    } finally {
+      saved.dispose();
+    }
+  }
+}, 60_000);

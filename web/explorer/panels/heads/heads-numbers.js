@@ -12,65 +12,134 @@ import {
   TRAINED_CHECKPOINTS,
 } from './trained-heads.js';
 
-// Held-out sequences the untrained heads' roles are measured on (a few milliseconds).
-const UNTRAINED_EVAL = 256;
+// Held-out sequences the untrained heads' roles are measured on. Writing them (when the trainer is
+// made) and measuring them are one call of the core each, which cannot be split: 256 took 400-900
+// ms of the page's thread, 64 about 120 ms. Untrained heads score 0.04-0.08 on every role on 32 as
+// on 256 (they are "mixed").
+const UNTRAINED_EVAL = 32;
+// A trainer made only to hold weights: one sequence per batch, one held-out sequence (the checkpoint's
+// 400 held-out stories took ~300 ms to write). The initial weights depend on neither (the options'
+// seed alone: tests/js/trained-heads.test.js compares their bytes).
+const HOLDER = { batch: 1, evalSize: 1 };
+
+/** Gives the thread back to the page (its events, a frame) before the next step of a load. */
+const yieldToPage = () =>
+  typeof globalThis.scheduler?.yield === 'function'
+    ? globalThis.scheduler.yield()
+    : new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
- * What the owner keeps for the heads panel. load() loads the models once (a promise; after that
- * `models` is set and the part 'trained' is computed). Each model keeps its trained weights and those
- * it had before training (a trainer made from the checkpoint's options and seed, step 0), and the
- * core's role scores of both (the checkpoint's, measured when it was saved, and the untrained
- * trainer's). checkpointSource(name) is what loadCheckpoint takes.
+ * What the owner keeps for the heads panel: its trained models, each loaded when a configuration
+ * draws it (load(o)) and kept. A model keeps its trained weights and the core's role scores
+ * measured when it was saved, and, once "Random weights" shows it, the same model before training
+ * (`random`: a trainer made from the checkpoint's options and seed, step 0: its weights and the
+ * core's role scores of them; null until then). Each step of a load is its own task: the page's
+ * thread is given back between them. checkpointSource(name) is what loadCheckpoint takes.
  */
 export class TrainedModels {
   #hw;
   #source;
-  #loading = null;
+  #loading = null; // the load under way (a promise), one at a time
+  #generation = 0; // dispose() ends the loads under way
   #layers = new Map(); // name -> the attention layer their maps are computed in
-  models = null; // { name -> model }, once loaded
+  models = {}; // { name -> model }, those loaded
 
   constructor(hw, { checkpointSource }) {
     this.#hw = hw;
     this.#source = checkpointSource;
   }
 
-  load() {
-    this.#loading ??= this.#load(this.#source).catch((error) => {
-      this.#loading = null;
-      throw error;
-    });
-    return this.#loading;
+  /**
+   * What options `o` draw that is not loaded yet: [{ name, random }] (random: the model before
+   * training, for "Random weights" on a head count that has a trained model), [] when nothing is.
+   * Without options: every model and each before training.
+   */
+  missing(o) {
+    const wanted = o
+      ? [
+          {
+            name: checkpointFor(o.heads) ?? BESIDE_CHECKPOINT,
+            random: o.headsWeights === 'random' && checkpointFor(o.heads) !== null,
+          },
+        ]
+      : [...new Set(Object.values(TRAINED_CHECKPOINTS))].map((name) => ({ name, random: true }));
+    return wanted.filter(({ name, random }) => !this.models[name] || (random && !this.models[name].random));
   }
 
-  async #load(source) {
-    const models = {};
-    for (const name of new Set(Object.values(TRAINED_CHECKPOINTS))) {
-      const trainer = await this.#hw.loadCheckpoint(await source(name));
-      let fresh = null;
-      try {
-        const { options, steps, roles, evaluation, curve, about } = trainer.checkpoint;
-        // The same model before training: its options and seed give its initial weights; its roles
-        // are measured on UNTRAINED_EVAL held-out sequences (2048 would hold the page for a second).
-        fresh = this.#hw.createTrainer({ ...options, evalSize: UNTRAINED_EVAL });
-        models[name] = {
-          name,
-          about,
-          options,
-          steps,
-          evaluation,
-          curve,
-          words: trainer.task.words,
-          tokens: trainer.task.tokens,
-          trained: { weights: trainer.getWeights(), roles: roles.at(-1) },
-          random: { weights: fresh.getWeights(), roles: fresh.roleScores().at(-1) },
-        };
-      } finally {
-        trainer.dispose();
-        fresh?.dispose();
+  /** Loads what `o` draws (without options: everything), one step per task; a promise. */
+  load(o) {
+    const loading = this.#loading ?? Promise.resolve();
+    const next = loading
+      .catch(() => {})
+      .then(() => this.#load(this.missing(o), this.#generation))
+      .finally(() => {
+        if (this.#loading === next) this.#loading = null;
+      });
+    this.#loading = next;
+    return next;
+  }
+
+  async #load(missing, generation) {
+    for (const { name, random } of missing) {
+      if (!this.models[name]) {
+        const model = await this.#trained(name, generation);
+        if (generation !== this.#generation) return;
+        this.models[name] = model;
+      }
+      if (random && !this.models[name].random) {
+        const before = await this.#untrained(this.models[name].options, generation);
+        if (generation !== this.#generation) return;
+        this.models[name] = { ...this.models[name], random: before };
       }
     }
-    this.models = models;
-    return models;
+    await yieldToPage(); // the panel draws what arrived in a task of its own
+  }
+
+  // A checkpoint's trained weights, words and saved numbers: its trainer holds them for a moment.
+  async #trained(name, generation) {
+    const checkpoint = await this.#source(name);
+    await yieldToPage();
+    if (generation !== this.#generation) return null;
+    const object = checkpoint !== null && typeof checkpoint === 'object';
+    const trainer = await this.#hw.loadCheckpoint(
+      object ? { ...checkpoint, options: { ...checkpoint.options, ...HOLDER } } : checkpoint,
+    );
+    try {
+      const { steps, roles, evaluation, curve, about } = trainer.checkpoint;
+      const options = object ? checkpoint.options : trainer.checkpoint.options; // as saved
+      return {
+        name,
+        about,
+        options,
+        steps,
+        evaluation,
+        curve,
+        words: trainer.task.words,
+        tokens: trainer.task.tokens,
+        trained: { weights: trainer.getWeights(), roles: roles.at(-1) },
+        random: null,
+      };
+    } finally {
+      trainer.dispose();
+    }
+  }
+
+  // The same model before training: its options and seed give its initial weights; its roles are
+  // measured on UNTRAINED_EVAL held-out sequences. Made, read and measured in separate tasks.
+  async #untrained(options, generation) {
+    await yieldToPage();
+    if (generation !== this.#generation) return null;
+    const fresh = this.#hw.createTrainer({ ...options, batch: 1, evalSize: UNTRAINED_EVAL });
+    try {
+      await yieldToPage();
+      if (generation !== this.#generation) return null;
+      const weights = fresh.getWeights();
+      await yieldToPage();
+      if (generation !== this.#generation) return null;
+      return { weights, roles: fresh.roleScores().at(-1) };
+    } finally {
+      fresh.dispose();
+    }
   }
 
   // The sentence through a trained model's attention layer, with its trained weights and with its
@@ -126,20 +195,27 @@ export class TrainedModels {
       rows,
       reading,
       trained: run(m.trained),
-      random: run(m.random),
+      random: m.random ? run(m.random) : null,
     };
   }
 
   dispose() {
     for (const layer of this.#layers.values()) layer.dispose();
     this.#layers.clear();
-    this.models = null;
+    this.models = {};
     this.#loading = null;
+    this.#generation += 1;
   }
 }
 
-/** The part 'trained': null until the models are loaded. */
+/**
+ * The part 'trained': null until the model drawn for the options is loaded; its `random` (the same
+ * model before training) null until measured.
+ */
 export const trainedPart = {
-  key: (o, { kept }) => (kept.models ? [o.sentence, checkpointFor(o.heads)] : null),
+  key: (o, { kept }) => {
+    const m = kept.models[checkpointFor(o.heads) ?? BESIDE_CHECKPOINT];
+    return m ? [o.sentence, checkpointFor(o.heads), Boolean(m.random)] : null;
+  },
   run: ({ o, kept }) => kept.on(o),
 };

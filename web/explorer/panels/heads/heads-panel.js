@@ -89,8 +89,9 @@ function besideLearned(t) {
       {
         heads: t.heads,
         trained: rows(t.trained.fused),
-        untrained: rows(t.random.fused),
-        labels: { trained: labels(t.trained), untrained: labels(t.random) },
+        // The same model before training, once measured (it is not drawn here; the export has it).
+        untrained: t.random && rows(t.random.fused),
+        labels: { trained: labels(t.trained), untrained: t.random && labels(t.random) },
       },
     ],
   };
@@ -269,11 +270,13 @@ export class HeadsPanel extends PanelFrame {
   }
 
   // What the maps draw. With a trained model for the head count: its heads (trained, or before
-  // training with "Random weights"); otherwise, or while the model loads, the configuration's layer.
+  // training with "Random weights"); otherwise, or while the model (or the same before training)
+  // loads, the configuration's layer.
   #viewOf(o, c) {
     const t = c.trained && !c.trained.error ? c.trained : null;
-    if (t?.matches) {
-      const source = o.headsWeights === 'random' ? 'random' : 'trained';
+    const random = o.headsWeights === 'random';
+    if (t?.matches && (!random || t.random)) {
+      const source = random ? 'random' : 'trained';
       const w = t[source];
       return {
         source,
@@ -294,7 +297,8 @@ export class HeadsPanel extends PanelFrame {
     }
     const v = c.whole;
     const { heads, dModel, causal, batch } = c.config;
-    const source = t || o.headsWeights === 'random' ? 'configuration' : 'loading';
+    const measuring = t?.matches && random; // the model before training, measured next
+    const source = measuring || !(t || random) ? 'loading' : 'configuration';
     const { tokens, fused, joined } = v;
     return {
       source,
@@ -312,13 +316,14 @@ export class HeadsPanel extends PanelFrame {
     };
   }
 
-  // Loads the trained models once (the owner keeps them) and draws again when they are there.
+  // Loads what the options draw of the trained models (the owner keeps them) and draws again when
+  // it is there; what they draw then may ask for more (update).
   #loadTrained() {
     if (this.trainedLoading || this.trainedError) return;
     this.trainedLoading = true;
     this.host
       .kept(this.id)
-      .load()
+      .load(this.options)
       .then(
         () => {
           this.trainedLoading = false;
@@ -359,6 +364,8 @@ export class HeadsPanel extends PanelFrame {
         `Random weights: ${t.name} before training (its seeded weights, step 0). ` + briefDifference(view);
     } else if (failed) {
       this.about.textContent = `The trained heads could not be loaded: ${failed}. These maps use random weights.`;
+    } else if (view.source === 'loading' && t) {
+      this.about.textContent = `Measuring ${t.name} before training (its seeded weights, step 0)...`;
     } else if (view.source === 'loading') {
       this.about.textContent = 'Loading the trained heads (web/checkpoints/story-*-heads.json)...';
     } else if (t && !random) {
@@ -385,7 +392,11 @@ export class HeadsPanel extends PanelFrame {
   update(o, c) {
     this.options = o;
     this.computed = c;
-    if (c && c.trained === null) this.whenNear(() => this.#loadTrained()); // the models, once near the view
+    // What the options draw of the trained models, once near the view: the model, or with "Random
+    // weights" the same before training.
+    const t = c?.trained;
+    const unmeasured = t && !t.error && t.matches && o.headsWeights === 'random' && !t.random;
+    if (t === null || unmeasured) this.whenNear(() => this.#loadTrained());
     if (!c || c.status !== 'ok') {
       this.view = null;
       this.learnedView.update(c?.learned);
@@ -819,7 +830,7 @@ export class HeadsPanel extends PanelFrame {
       steps: t.steps,
       curve: t.curve,
       trained: { roles: t.trained.roles, difference: t.trained.difference },
-      random: { roles: t.random.roles, difference: t.random.difference },
+      random: t.random && { roles: t.random.roles, difference: t.random.difference }, // null until "Random weights" measures it
     };
     return {
       panel: 'heads',
