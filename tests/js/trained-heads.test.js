@@ -173,7 +173,7 @@ test('a configuration with no trained model gets the 2-head story model beside i
   expect(one.name).toBe('story-2-heads');
 });
 
-test('a configuration loads only the model it draws; "Random weights" adds the same model before training', async () => {
+test('a configuration loads only the model it draws; "Random weights" adds the model before training', async () => {
   const own = new ExplorerComputation(hw, { checkpointSource: read });
   const kept = own.kept('heads');
   try {
@@ -199,7 +199,7 @@ test('a configuration loads only the model it draws; "Random weights" adds the s
   }
 }, 60_000);
 
-test("the model before training holds the weights its checkpoint's options give, whatever its batch and held-out set", () => {
+test("the model before training holds its checkpoint options' weights, whatever its batch and held-out set", () => {
   for (const name of Object.values(TRAINED_CHECKPOINTS)) {
     const { options } = read(name);
     const saved = hw.createTrainer(options); // the options as trained: batch 32, 400 held-out sequences

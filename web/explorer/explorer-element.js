@@ -50,7 +50,7 @@ export class HeadwiseExplorer extends ElementBase {
   #owner = null; // the ExplorerComputation, while the element is loaded and connected
   #computed = null; // the owner's last result, which the panels show
   #lastGood = null; // the options of the last input the panels could draw
-  #address = { ours: null, search: null }; // the options' query and the address at the last write
+  #address = { ours: null, search: null, timer: 0 }; // the options' query and the address at the last write
   #lifecycle = new Lifecycle({
     loading: () => this.#load(),
     ready: (from) => this.#resume(from),
@@ -485,7 +485,10 @@ export class HeadwiseExplorer extends ElementBase {
       // the panels' drawing (for a render spread over frames, until the last panel is drawn).
       const { computeMs } = this.#work;
       const detail = { status: this.#computed.status, computeMs, panelsMs: performance.now() - t0 - computeMs };
-      this.dispatchEvent(new CustomEvent('headwise-render', { detail }));
+      const announce = () => this.dispatchEvent(new CustomEvent('headwise-render', { detail }));
+      // An address still to write is written first (timers of one delay run in order).
+      if (this.#address.timer) setTimeout(announce, 0);
+      else announce();
     };
     // The first render draws one panel first, so the first heatmap is on screen sooner. Later
     // renders draw the panels on screen first, then the others one by one. Each group's work is
@@ -521,11 +524,21 @@ export class HeadwiseExplorer extends ElementBase {
   }
 
   // With from-url, the address follows the options (replaceState: no history entry per change), so a
-  // copied link opens the same slide. Parameters that are not options (origins=...) stay. The host's
-  // address is parsed only when the options or the address changed since the last write: a host
-  // parameter of 1.8 MB made every render hold the thread 1.4-4.3 s.
+  // copied link opens the same slide. It is written in a task of its own after the change's (one
+  // replaceState took 0.4-37 ms of the thread, 10 ms a change in the bench), at most once however many
+  // changes come before it, and before the render's headwise-render event.
   #followInUrl() {
-    if (!this.hasAttribute('from-url') || !globalThis.history?.replaceState) return;
+    if (!this.hasAttribute('from-url') || !globalThis.history?.replaceState || this.#address.timer) return;
+    this.#address.timer = setTimeout(() => {
+      this.#address.timer = 0;
+      if (this.isConnected) this.#writeAddress();
+    }, 0);
+  }
+
+  // Parameters that are not options (origins=...) stay. The host's address is parsed only when the
+  // options or the address changed since the last write: a host parameter of 1.8 MB made every
+  // render hold the thread 1.4-4.3 s.
+  #writeAddress() {
     const ours = queryOf(this.#options);
     const { search: now } = location;
     if (ours === this.#address.ours && now === this.#address.search) return;
@@ -535,7 +548,7 @@ export class HeadwiseExplorer extends ElementBase {
     const text = params.toString();
     const search = text ? `?${text}` : '';
     if (search !== now) history.replaceState(history.state, '', `${location.pathname}${search}${location.hash}`);
-    this.#address = { ours, search: location.search };
+    Object.assign(this.#address, { ours, search: location.search });
   }
 
   // Whether a panel's section overlaps the window (layout is already clean at this point).

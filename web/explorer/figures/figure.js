@@ -226,7 +226,8 @@ export class Figure {
 }
 
 // One pixel per cell on a small canvas, scaled up without smoothing: thousands of cells cost one
-// drawImage instead of thousands of fillRects.
+// drawImage instead of thousands of fillRects. The canvas only grows (its top-left corner is drawn
+// from): resized for every grid of another size, each resize cost its next call a new allocation.
 let scratch = null;
 let scratchContext = null;
 // The pixels of a colours array already drawn in a palette (a figure redrawn with the same cells).
@@ -236,8 +237,8 @@ function drawGrid(ctx, it, colour, palette) {
   const image = cached?.palette === palette && cached.image.width === it.cols ? cached.image : gridImage(it, colour);
   gridImages.set(it.colours, { palette, image });
   scratch ??= document.createElement('canvas');
-  if (scratch.width !== it.cols) scratch.width = it.cols;
-  if (scratch.height !== it.rows) scratch.height = it.rows;
+  if (scratch.width < it.cols) scratch.width = it.cols;
+  if (scratch.height < it.rows) scratch.height = it.rows;
   scratchContext ??= scratch.getContext('2d');
   scratchContext.putImageData(image, 0, 0);
   const small = scratch;

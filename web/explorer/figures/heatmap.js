@@ -155,9 +155,11 @@ export function heatmapFigure(o) {
   const zeroBelow = o.zeroBelow ?? 0;
   const maxAbs = scale === 'signed' ? (o.maxAbs ?? maxAbsVisible(values, rows, cols, { offset, masked: o.masked })) : 0;
   const colours = cellColours(p, scale, maxAbs, zeroBelow);
-  // Values are printed only when every one fits its cell (by the estimate and as measured).
+  // Values are printed only when every one fits its cell (by the estimate and as measured); in rows
+  // shorter than the text none does, and none is written (thousands of cells, a layout's trial maps).
   const cellTexts = [];
-  for (let n = 0; n < colours.length; n += 1) {
+  const mayPrint = o.showValues ?? cellH >= valueSize + 8;
+  for (let n = 0; mayPrint && n < colours.length; n += 1) {
     if (p.hidden[n]) continue;
     const i = Math.floor(n / p.c);
     const j = n % p.c;

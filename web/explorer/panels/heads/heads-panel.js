@@ -830,7 +830,8 @@ export class HeadsPanel extends PanelFrame {
       steps: t.steps,
       curve: t.curve,
       trained: { roles: t.trained.roles, difference: t.trained.difference },
-      random: t.random && { roles: t.random.roles, difference: t.random.difference }, // null until "Random weights" measures it
+      // The same model before training: null until "Random weights" has measured it.
+      random: t.random && { roles: t.random.roles, difference: t.random.difference },
     };
     return {
       panel: 'heads',
