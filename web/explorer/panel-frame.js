@@ -292,9 +292,9 @@ export class PanelFrame {
 
   /**
    * Runs `load` once, when the panel comes within 200 px of the view (at once where there is no
-   * IntersectionObserver). Loading a trained model takes a task of about 0.4 s the first time (the
-   * module's memory for its trainer touched anew), which a page of every panel should not spend in
-   * its first render on a panel the reader has not reached (tests/browser/heavy-config).
+   * IntersectionObserver). Loading a trained model is work (tens of ms in several tasks for the heads
+   * panel, tests/browser/heads-load-work) that a page of every panel should not spend in its first
+   * render on a panel the reader has not reached (tests/browser/heavy-config).
    */
   whenNear(load) {
     if (this.#near) return;
