@@ -87,8 +87,7 @@ test('headwise.d.ts takes the unions and option fields from the generated file a
   );
   const imported = imports.importClause.namedBindings.elements.map((e) => e.name.text);
   // ExplorerPanel is the explorer's (explorer-element.d.ts takes it; explorer-types.test.js).
-  for (const name of generated.declarations.keys())
-    if (name !== 'ExplorerPanel') expect(imported).toContain(name);
+  for (const name of generated.declarations.keys()) if (name !== 'ExplorerPanel') expect(imported).toContain(name);
   for (const name of ['PositionKind', 'PositionEntry', 'TrainTask', 'HeadRole', 'TraceStep'])
     expect(api.declarations.has(name), `${name} declared by hand`).toBe(false);
   const heritage = (name) => api.declarations.get(name).heritageClauses?.[0].types[0].getText() ?? '';
