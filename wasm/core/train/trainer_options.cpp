@@ -64,8 +64,7 @@ Status check_options(const TrainerOptions& o) {
     if (!s.is_ok()) return s;
   }
   // The rows made them whole numbers in range: the layer's rule (width divisible by heads).
-  return layers::check_heads(std::size_t(o.d_model), std::size_t(o.heads),
-                             std::size_t(o.head_dim));
+  return layers::check_heads(std::size_t(o.d_model), std::size_t(o.heads), std::size_t(o.head_dim));
 }
 
 TrainerOptions with_task_defaults(const TrainerOptions& o, const tasks::Task& task) {
