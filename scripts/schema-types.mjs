@@ -60,7 +60,7 @@ export function schemaTypes(hw, panels = PANELS) {
     `export type TraceStep = ${union(steps)};\n`,
     fields('AttentionOptionFields', hw.attentionOptions(), "createAttention's options, from the core's table."),
     fields('TrainerOptionFields', hw.trainerOptions(), "createTrainer's options, from the core's table."),
-    doc(`The explorer's panels, in page order: ${panels.map((p) => `'${p.id}' ${p.label}`).join('; ')}.`),
+    doc("The explorer's panel ids, in page order (web/explorer/panels/index.js)."),
     `export type ExplorerPanel = ${union(panels.map((p) => p.id))};\n`,
   ].join('');
 }
