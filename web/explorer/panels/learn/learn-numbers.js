@@ -5,9 +5,12 @@ import { LearnSession } from './learn-session.js';
 import { SAMPLE_WORDS } from './learn-verdict.js';
 import { INDUCTION_CHECKPOINTS, inductionSequence } from './induction-data.js';
 import { InductionLive } from './induction-live.js';
-import { STORY_MODELS } from './story-data.js';
+import { resultsModel, STORY_MODELS, STORY_RESULTS } from './story-data.js';
+import { readShippedResults } from '../../../checkpoint.js';
 import { tokenize } from '../../lecture/tokenizer.js';
 import { LECTURE_SENTENCE, readStorySentence } from '../story/story-reading.js';
+
+const headsName = (n) => `${n} head${n === 1 ? '' : 's'}`;
 
 export class LearnRuns {
   #hw;
@@ -85,11 +88,27 @@ export class LearnRuns {
       const reading = readStorySentence(tokenize(LECTURE_SENTENCE, 4096).tokens, words, T);
       const models = trainers.map((t) => {
         const { options, steps, curve, roles, evaluation, ablation } = structuredClone(t.checkpoint);
-        const name = `${options.heads} head${options.heads === 1 ? '' : 's'}`;
         const maps = t.attention(reading.words).layers.map((layer) => layer.heads);
-        const { layers, heads } = options;
-        return { name, layers, heads, options, steps, curve, roles, evaluation, ablation, maps };
+        return {
+          name: headsName(options.heads),
+          layers: options.layers,
+          heads: options.heads,
+          options,
+          steps,
+          curve,
+          roles,
+          evaluation,
+          ablation,
+          maps,
+        };
       });
+      // The models shipped as results only (1 head): their maps are the file's rows on the sentence.
+      for (const name of STORY_RESULTS) {
+        const source = await this.#settings.checkpointSource(name);
+        const results = typeof source === 'string' ? await readShippedResults(source) : source;
+        models.push({ name: headsName(results.options.heads), ...resultsModel(results, reading, T) });
+      }
+      models.sort((a, b) => a.heads - b.heads);
       return { sequence: { ids: reading.words }, reading, T, models };
     } finally {
       for (const t of trainers) t.dispose();

@@ -31,7 +31,7 @@ const MIN_SCALE = 0.65;
 const pct = (v) => (v === null ? '-' : `${(100 * v).toFixed(1)}%`);
 const headsName = (n) => `${n} head${n === 1 ? '' : 's'}`;
 const HEAD_CHOICE_TEXT = { '1,2': '1 and 2', '1,2,4': '1, 2 and 4' };
-const EXPERIMENT_TEXT = { heads: '1 head vs 2 heads', layers: '1 layer vs 2 layers', story: '2 and 4 heads: story' };
+const EXPERIMENT_TEXT = { heads: '1 head vs 2 heads', layers: '1 layer vs 2 layers', story: '1, 2 and 4 heads: story' };
 // The experiments drawn from shipped checkpoints (their view, its intro); 'heads' is the panel's own.
 const CHECKPOINT_VIEWS = {
   layers: { View: InductionView, intro: INDUCTION_INTRO },
@@ -109,7 +109,7 @@ export class LearnPanel extends PanelFrame {
 
   /**
    * Whether the panel shows an experiment of shipped checkpoints (learn-experiment=layers: 1 layer
-   * vs 2 layers; story: 2 and 4 heads on the story task), drawn by `induction`.
+   * vs 2 layers; story: 1, 2 and 4 heads on the story task), drawn by `induction`.
    */
   get layers() {
     return this.experiment in CHECKPOINT_VIEWS;
@@ -492,8 +492,8 @@ export default {
     { name: 'learn-seed', range: [0, 0xffffffff], fallback: DEFAULT_LEARN_SEED },
     { name: 'learn-width', choices: LEARN_WIDTHS, fallback: DEFAULT_LEARN_WIDTH },
     { name: 'learn-heads', choices: Object.keys(LEARN_HEAD_CHOICES), fallback: DEFAULT_LEARN_HEADS },
-    // Which experiment the panel shows: 1 head vs 2 heads, 1 layer vs 2 layers (induction), or 2 and
-    // 4 heads on the story task.
+    // Which experiment the panel shows: 1 head vs 2 heads, 1 layer vs 2 layers (induction), or 1, 2
+    // and 4 heads on the story task.
     { name: 'learn-experiment', choices: LEARN_EXPERIMENTS, fallback: DEFAULT_LEARN_EXPERIMENT },
     // How "Train live" of 1 layer vs 2 layers trains: a worker per model, or each model's batches
     // split across the page's shared pool (induction-live.js).

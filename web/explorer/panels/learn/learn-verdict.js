@@ -26,7 +26,7 @@ export const DEFAULT_LEARN_HEADS = '1,2';
 /**
  * The panel's experiments: "heads" (1 head vs 2 heads on latest verb and latest noun, trained in
  * the tab), "layers" (1 layer vs 2 layers on the induction task, from the shipped checkpoints;
- * induction-view.js) and "story" (2 and 4 heads on the story task, from the shipped checkpoints;
+ * induction-view.js) and "story" (1, 2 and 4 heads on the story task, from the shipped checkpoints;
  * story-view.js).
  */
 export const LEARN_EXPERIMENTS = Object.freeze(['heads', 'layers', 'story']);

@@ -1,5 +1,6 @@
 // The Learn panel's third experiment, "1, 2 and 4 heads" on the story task (learn-experiment=story):
-// the shipped story checkpoints drawn at once (learn-numbers.js loads them), or their training
+// the shipped story checkpoints (2 and 4 heads) and results (1 head: no weights shipped) drawn at
+// once (learn-numbers.js loads them), or their training
 // replayed from scratch in the page's trainer workers ("Train live", induction-live.js, with each
 // head zeroed in turn at the end). It is the "1 layer vs 2 layers" view (induction-view.js: its
 // buttons, live run, redraws and summary) with the story's data (story-data.js), text and figures:
@@ -17,7 +18,7 @@ import { MAPS_EVERY, MEASURE_EVERY } from './induction-live.js';
 import { ablationTable, antecedentScore, antecedentStep, probeSeries, storyAccount } from './story-data.js';
 
 export const STORY_INTRO =
-  '2 and 4 heads of one attention layer at the same width (64), trained to predict the next word of ' +
+  '1, 2 and 4 heads of one attention layer at the same width (64), trained to predict the next word of ' +
   "lecture-like English: a pronoun needs its antecedent, a verb its subject's number, a name its earlier " +
   `mention. Curves: each probe's held-out accuracy over its candidates; maps: each head on "${LECTURE_SENTENCE}"`;
 const two = (v) => (v === null || v === undefined ? '-' : v.toFixed(2));
@@ -33,7 +34,7 @@ export class StoryView extends InductionView {
   }
 
   loadingText() {
-    return 'Loading the trained models (web/checkpoints/story-2-heads.json, story-4-heads.json)...';
+    return 'Loading the trained models (web/checkpoints/story-1-head.json, story-2-heads.json, story-4-heads.json)...';
   }
 
   loadData() {
