@@ -100,11 +100,18 @@ export class StoryView extends InductionView {
     if (this.storyTableKey === key) return;
     this.storyTableKey = key;
     this.ablationTable ??= el('table', { class: 'story-ablation' });
-    if (!this.ablationTable.isConnected) this.account.after(this.ablationTable);
+    // In a box of the text column's width that scrolls sideways where the table is wider (a phone).
+    if (!this.ablationTable.isConnected) {
+      const box = el('div', { class: 'story-ablation-box' }, this.ablationTable);
+      Object.assign(box.style, { overflowX: 'auto', maxWidth: '100%' });
+      this.account.after(box);
+    }
     const head = el(
       'tr',
       {},
-      ...['model', 'heads on', ...STORY_SKILLS.map(([, label]) => label)].map((text) => el('th', { text })),
+      ...['model', 'heads on', ...STORY_SKILLS.map(([, label]) => label.replace(' pronoun', ''))].map((text) =>
+        el('th', { text }),
+      ),
     );
     const rows = models.flatMap((m) => {
       const table = m.evaluation ? ablationTable(m) : [];
@@ -120,7 +127,7 @@ export class StoryView extends InductionView {
           'tr',
           { 'data-model': m.name, 'data-zeroed': String(h) },
           el('th', { text: m.name }),
-          el('td', { text: `head ${h + 1} off (${role})` }),
+          el('td', { text: `head ${h + 1} off`, title: role }),
           ...cells.map((c) => el('td', { class: c.change <= -FALLS ? 'falls' : '', text: two(c.without) })),
         ),
       );
@@ -168,7 +175,9 @@ export class StoryView extends InductionView {
       const maps = headRowMaps({ reading, maps: m.maps[0], T, roles: m.roles[0] });
       const across = Math.min(m.heads, Math.max(1, Math.floor(width / (300 * k))));
       const w = Math.floor((width - 16 * (across - 1)) / across);
-      const figures = maps.map((spec) => heatmapFigure({ ...spec, maxWidth: w, textScale: k }));
+      const figures = maps.map((spec) =>
+        heatmapFigure({ ...spec, title: `${m.name}, ${spec.title}`, maxWidth: w, textScale: k }),
+      );
       const rows = [];
       for (let i = 0; i < figures.length; i += across) rows.push(figures.slice(i, i + across));
       items.push({
