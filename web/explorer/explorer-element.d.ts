@@ -7,7 +7,7 @@ export type { ExplorerPanel };
 
 export type ExplorerLearnHeads = '1,2' | '1,2,4';
 /** The Learn panel's experiment: 1 head vs 2 heads, or 1 layer vs 2 layers (induction). */
-export type ExplorerLearnExperiment = 'heads' | 'layers';
+export type ExplorerLearnExperiment = 'heads' | 'layers' | 'story';
 /** The heads panel's weights: a shipped model's trained heads, or the same shapes untrained. */
 export type ExplorerHeadsWeights = 'trained' | 'random';
 /** How "Train live" of 1 layer vs 2 layers trains: a worker per model, or batches split over the pool. */
