@@ -160,7 +160,8 @@ const TRAINER_ALIASES = Object.freeze({ variant: 'task' });
 
 /**
  * The trainer's options: every one filled in (defaults from the core; evalSize left out or 0 is
- * the task's own, table.taskDefaults) and checked; frozen.
+ * the task's own, table.taskDefaults) and each checked by its row; frozen. The rules between
+ * options (width divisible by heads) are the core's, refused when it creates the trainer.
  */
 export function normalizeTrainerOptions(table, options = {}) {
   const given = givenOptions('trainer options', table, options, { aliases: TRAINER_ALIASES });
@@ -175,8 +176,5 @@ export function normalizeTrainerOptions(table, options = {}) {
   for (const row of table.options)
     out[row.name] = checkValue(row, Object.hasOwn(given, row.name) ? given[row.name] : row.default);
   if (out.evalSize === 0) out.evalSize = table.taskDefaults[out.task].evalSize;
-  if (out.headDim === 0 && out.dModel % out.heads !== 0) {
-    throw new RangeError(`dModel (${out.dModel}) must be a multiple of heads (${out.heads}), or give headDim`);
-  }
   return Object.freeze(out);
 }

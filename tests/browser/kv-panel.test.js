@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadavg } from 'node:os';
 import { chromiumAndWeb } from './web-session.js';
-import { ARTIFACTS, openSlide, settle } from './page-checks.js';
+import { ARTIFACTS, openExplorer, openSlide, settle } from './page-checks.js';
 import { longTasks, traceMainThread } from './main-thread-work.js';
 
 const web = chromiumAndWeb();
@@ -342,6 +342,7 @@ test("Time generation: timed in a worker, the figure the panel's numbers, no lon
         text: line.textContent,
         rows: line.dataset.rows ? JSON.parse(line.dataset.rows) : null,
         bars: figure?.bars ?? null,
+        title: figure?.title ?? '',
         texts: figure ? figure.items.filter((it) => it.kind === 'text').map((it) => it.text) : [],
         disabled: root.querySelector('.kv-time').disabled,
       };
@@ -407,6 +408,66 @@ test("Time generation: timed in a worker, the figure the panel's numbers, no lon
     assert.ok(slide.bottom <= slide.height, `the panel ends at ${slide.bottom} in ${slide.height}`);
     await page.screenshot({ path: `${ARTIFACTS}/kv-panel-timing.png`, fullPage: true });
     assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// What sharing costs trained models, on the page (a slide keeps it in the table): the figure's bars
+// and the paragraph's numbers are the shipped results' means, read here from the results file.
+test('trained with 4, 2 and 1 K/V heads: bars and words are the shipped results', async () => {
+  const { page, context, problems } = await openExplorer(web.browser, `${web.server.url}index.html?panel=kv`, {
+    width: 1280,
+    height: 900,
+  });
+  try {
+    await page.waitForFunction(
+      () => document.querySelector('headwise-explorer').shadowRoot.querySelector('.kv-equal')?.textContent,
+    );
+    const seen = await page.evaluate(async () => {
+      const { default: results } = await import('/explorer/panels/kv/kv-sharing-results.js');
+      const root = document.querySelector('headwise-explorer').shadowRoot;
+      const figure = [...root.querySelectorAll('#panel-kv .figures canvas:not([hidden])')]
+        .map((c) => c.headwiseFigure)
+        .find((f) => /held-out accuracy per probe/.test(f?.title ?? ''));
+      return {
+        results,
+        bars: figure?.bars ?? null,
+        title: figure?.title ?? '',
+        texts: figure ? figure.items.filter((i) => i.kind === 'text').map((i) => i.text) : [],
+        words: root.querySelector('#panel-kv .kv-trained').textContent,
+      };
+    });
+    assert.ok(seen.bars, 'no figure of the trained models');
+    const skills = ['subject', 'object', 'possessive', 'agreement', 'name'];
+    // The step the figure's title names, read at that step in the results.
+    const step = Number(/^Trained (\d+) steps/.exec(seen.title)?.[1]);
+    assert.ok(
+      seen.results.models[0].seeds[0].points.some((p) => p.step === step),
+      seen.title,
+    );
+    const at = (s) => s.points.find((p) => p.step === step);
+    const means = seen.results.models.map((m) =>
+      skills.map((skill) => m.seeds.reduce((a, s) => a + at(s).skills[skill], 0) / m.seeds.length),
+    );
+    const widest = Math.max(...seen.bars.map((b) => b.width));
+    const most = Math.max(...means.flat());
+    skills.forEach((skill, s) =>
+      seen.results.models.forEach((m, i) => {
+        const bar = seen.bars.find((b) => b.skill === skill && b.kvHeads === m.kvHeads);
+        assert.ok(Math.abs(bar.value - means[i][s]) < 1e-12, `${skill}, ${m.kvHeads} K/V heads`);
+        assert.ok(Math.abs(bar.width / widest - means[i][s] / most) < 1e-6, `${skill}, ${m.kvHeads}: length`);
+        assert.ok(seen.texts.includes(means[i][s].toFixed(2)), `${skill}, ${m.kvHeads}: value printed`);
+      }),
+    );
+    const pronouns = (i) => (means[i][0] + means[i][1] + means[i][2]) / 3;
+    assert.ok(seen.words.includes(`at step ${step}: `), seen.words);
+    for (const i of [0, 1, 2])
+      assert.ok(
+        seen.words.includes(`pronouns ${pronouns(i).toFixed(2)}, agreement ${means[i][3].toFixed(2)}`),
+        seen.words,
+      );
+    assert.deepEqual(problems, []);
   } finally {
     await context.close();
   }

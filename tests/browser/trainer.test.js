@@ -51,7 +51,10 @@ test('in Chromium a trainer steps, evaluates and reloads its weights, matching N
     assert.ok(result.losses[29] < result.losses[0], 'the loss falls');
     assert.equal(result.reloaded.loss, result.evaluation.loss);
     assert.equal(result.heads, 2);
-    assert.equal(result.refused, 'RangeError: dModel (32) must be a multiple of heads (3), or give headDim');
+    assert.equal(
+      result.refused,
+      'HeadwiseError: width 32 is not divisible by 3 heads (heads x head_dim must equal width)',
+    );
   } finally {
     await page.close();
   }

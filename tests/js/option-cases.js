@@ -53,10 +53,11 @@ export const OPTION_CASES = [
   { name: 'learn-heads', value: '3', error: 'learn-heads="3" was ignored: use 1,2 or 1,2,4' },
   { name: 'learn-experiment', value: 'layers', state: { learnExperiment: 'layers' } },
   { name: 'learn-experiment', value: 'heads', state: { learnExperiment: 'heads' } },
+  { name: 'learn-experiment', value: 'story', state: { learnExperiment: 'story' } },
   {
     name: 'learn-experiment',
     value: 'depth',
-    error: 'learn-experiment="depth" was ignored: use heads or layers',
+    error: 'learn-experiment="depth" was ignored: use heads, layers or story',
   },
   { name: 'learn-split', value: 'data', state: { learnSplit: 'data' } },
   { name: 'learn-split', value: 'heads', error: 'learn-split="heads" was ignored: use model or data' },

@@ -190,7 +190,8 @@ function stillWorks() {
 }
 
 test.each([
-  [{ heads: 3 }, RangeError, 'dModel (32) must be a multiple of heads (3)'],
+  // The layer's rule, refused by the core (trainer_options.cpp calls layers::check_heads).
+  [{ heads: 3 }, HeadwiseError, 'width 32 is not divisible by 3 heads (heads x head_dim must equal width)'],
   [{ heads: 0 }, RangeError, 'heads must be a whole number between 1 and 64, got 0'],
   [{ heads: '2' }, TypeError, 'heads must be a number, got "2"'],
   [{ dModel: 32.5 }, RangeError, 'dModel must be a whole number between 1 and 1024, got 32.5'],

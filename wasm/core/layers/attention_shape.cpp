@@ -43,12 +43,16 @@ Status check_latent(const AttentionShape& s) {
 
 const char* const* attention_kind_names() { return kAttentionKinds; }
 
+Status check_heads(std::size_t d_model, std::size_t heads, std::size_t head_dim) {
+  if (head_dim != 0 || d_model % heads == 0) return Status::ok();
+  return Status::error("width " + std::to_string(d_model) + " is not divisible by " +
+                       std::to_string(heads) + (heads == 1 ? " head" : " heads") +
+                       " (heads x head_dim must equal width)");
+}
+
 Status check_dimensions(const AttentionShape& s) {
-  if (s.head_dim == 0 && s.d_model % s.heads != 0) {
-    return Status::error("width " + std::to_string(s.d_model) + " is not divisible by " +
-                         std::to_string(s.heads) + (s.heads == 1 ? " head" : " heads") +
-                         " (heads x head_dim must equal width)");
-  }
+  Status heads = check_heads(s.d_model, s.heads, s.head_dim);
+  if (!heads.is_ok()) return heads;
   if (s.kv_heads > s.heads) {
     return Status::error("kvHeads " + std::to_string(s.kv_heads) + " is more than heads (" +
                          std::to_string(s.heads) + ")");

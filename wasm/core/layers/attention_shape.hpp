@@ -51,6 +51,9 @@ const char* const* attention_kind_names();
 // given, kv_heads dividing heads; latent attention with a latent, an even rope_dim of at most
 // head_dim, and none of multi-head's K/V heads, biases or positions. Refusals name the numbers.
 Status check_dimensions(const AttentionShape& s);
+// Its first rule, the one place it is written (the trainer's options use it too): head_dim given
+// (not 0), or width divisible by heads (at least 1).
+Status check_heads(std::size_t d_model, std::size_t heads, std::size_t head_dim);
 // The shape with head_dim derived where it is 0 (after check_dimensions succeeded).
 AttentionShape resolved(AttentionShape s);
 // B, T, Tq, D, H, hd, C, Hkv, Ckv and S (the attention kernel's scratch) of a resolved shape;

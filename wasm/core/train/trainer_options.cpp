@@ -1,7 +1,5 @@
 #include "trainer_options.hpp"
 
-#include <cmath>
-
 #include "config.hpp"
 
 namespace headwise::train {
@@ -65,11 +63,8 @@ Status check_options(const TrainerOptions& o) {
     Status s = check_row(r, o);
     if (!s.is_ok()) return s;
   }
-  if (o.head_dim == 0 && std::fmod(o.d_model, o.heads) != 0) {
-    return Status::error("dModel (" + format_number(o.d_model) + ") must be a multiple of heads (" +
-                         format_number(o.heads) + "), or give headDim");
-  }
-  return Status::ok();
+  // The rows made them whole numbers in range: the layer's rule (width divisible by heads).
+  return layers::check_heads(std::size_t(o.d_model), std::size_t(o.heads), std::size_t(o.head_dim));
 }
 
 TrainerOptions with_task_defaults(const TrainerOptions& o, const tasks::Task& task) {

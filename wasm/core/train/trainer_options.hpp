@@ -35,7 +35,8 @@ using headwise::OptionType;
 const OptionRow* option_rows();
 std::size_t option_row_count();
 
-// Every row's check, then the rules between options (dModel a multiple of heads).
+// Every row's check, then the rules between options (layers::check_heads: width divisible by
+// heads).
 Status check_options(const TrainerOptions& o);
 
 // o with what it leaves to its task filled in (evalSize 0: the task's eval_size); o.task known.

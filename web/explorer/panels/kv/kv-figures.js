@@ -180,3 +180,48 @@ export function presetBarsFigure({ presets, maxWidth, textScale: k = 1 }) {
   });
   return fig;
 }
+
+const SHARING_FILLS = ['accent', 'accent2', 'muted'];
+
+/**
+ * What sharing costs trained models: per probe, one bar per model (its mean held-out accuracy over
+ * the seeds, with its value), a key naming the models by their K/V heads. rows: sharingRows().
+ */
+export function sharingFigure({ rows, step, queryHeads, maxWidth, textScale: k = 1 }) {
+  const title = `Trained ${step} steps, ${queryHeads} query heads: held-out accuracy per probe`;
+  const titleSize = 13 * k;
+  const size = 11 * k;
+  const skills = rows[0].skills.map((s) => s.label);
+  const labelWidth = Math.ceil(Math.max(...skills.map((t) => textWidth(t, size))) + 6 * k);
+  const valueWidth = Math.ceil(textWidth('0.00', size) + 8 * k);
+  const names = rows.map((r) => `${r.kvHeads} K/V (${r.name})`);
+  const keyWidth = names.reduce((w, name) => w + size + 16 * k + textWidth(name, size), 0);
+  const width = Math.max(maxWidth, keyWidth, labelWidth + valueWidth + 80 * k);
+  const plot = width - labelWidth - valueWidth;
+  const bar = Math.ceil(size * 1.15);
+  const group = rows.length * bar + Math.ceil(6 * k);
+  const keyTop = Math.ceil(titleSize * 1.6);
+  const top = keyTop + Math.ceil(size * 1.8);
+  const fig = new Figure(width, top + skills.length * group, title);
+  fig.text(0, titleSize * 0.75, title, { size: titleSize, weight: '600' });
+  let x = 0;
+  names.forEach((name, m) => {
+    fig.rect(x, keyTop, size, size, SHARING_FILLS[m]);
+    fig.text(x + size + 4 * k, keyTop + size / 2, name, { size });
+    x += size + 4 * k + textWidth(name, size) + 12 * k;
+  });
+  fig.bars = [];
+  skills.forEach((label, s) => {
+    const y0 = top + s * group;
+    fig.text(labelWidth - 6 * k, y0 + (rows.length * bar) / 2, label, { size, anchor: 'end' });
+    rows.forEach((r, m) => {
+      const value = r.skills[s].mean;
+      const w = Math.max(1, value * plot);
+      const y = y0 + m * bar;
+      fig.rect(labelWidth, y + 1, w, bar - 2, SHARING_FILLS[m]);
+      fig.text(labelWidth + w + 4 * k, y + bar / 2, value.toFixed(2), { size: size * 0.9 });
+      fig.bars.push({ skill: r.skills[s].skill, kvHeads: r.kvHeads, value, width: w });
+    });
+  });
+  return fig;
+}

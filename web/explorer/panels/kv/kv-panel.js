@@ -10,12 +10,26 @@ import { PanelFrame } from '../../panel-frame.js';
 import { el, formatNumber } from '../../dom.js';
 import { heatmapTable } from '../../figures/heatmap.js';
 import { KV_HEADS, KV_SENTENCE, MLA_LATENT, MLA_ROPE, kvChoices, kvNumbers, latentNumbers } from './kv-numbers.js';
-import { cacheGrowthFigure, formatBytes, groupFigure, presetBarsFigure, rowLabelWidth } from './kv-figures.js';
+import {
+  cacheGrowthFigure,
+  formatBytes,
+  groupFigure,
+  presetBarsFigure,
+  rowLabelWidth,
+  sharingFigure,
+} from './kv-figures.js';
+import { KV_SHARING_RUN, sharingRows, sharingText } from './kv-sharing.js';
+import SHARING_RESULTS from './kv-sharing-results.js';
 import { KvRuns } from './kv-timing.js';
 import { GENERATION_CONFIG, generationSentence, msText, rateText } from './kv-timing-numbers.js';
 import { generationFigure, TIMING_TITLE } from './kv-timing-figure.js';
 
 const CHOICES = kvChoices();
+// What sharing costs trained models: shipped results (scripts/make-kv-sharing.mjs), compared at
+// KV_SHARING_RUN.compared steps and at the last.
+const SHARING_STEP = KV_SHARING_RUN.compared;
+const SHARING_ROWS = sharingRows(SHARING_RESULTS, SHARING_STEP);
+const SHARING_LAST = sharingRows(SHARING_RESULTS);
 
 const table = (caption, head, rows) =>
   el(
@@ -109,6 +123,7 @@ export class KvPanel extends PanelFrame {
         "Maps: each query head's attention (causal), boxed by the K/V head it reads. Bars: the cache per token " +
         'of published models, computed by hw.cacheBytes from their shapes (docs/kv.md cites the sources).',
     });
+    this.trained = el('p', { class: 'kv-trained', text: sharingText(SHARING_ROWS, SHARING_LAST) });
     this.timeButton = el('button', {
       type: 'button',
       class: 'kv-time',
@@ -129,6 +144,7 @@ export class KvPanel extends PanelFrame {
       this.steps,
       this.latent,
       this.about,
+      this.trained,
       el('div', { class: 'controls', role: 'group', 'aria-label': 'Generation timing' }, this.timeButton),
       this.timingLine,
     );
@@ -296,6 +312,8 @@ export class KvPanel extends PanelFrame {
           ),
       },
     );
+    // Off a slide (no frame to fit), what sharing costs trained models, under the presets.
+    if (!Number.isFinite(room)) items.push(this.#sharingItem(half, k));
     const timed = this.timing?.state === 'done' ? this.timing.rows : null;
     if (timed) {
       // On a slide the timing takes the presets' place (their bars stay in the tables), so that
@@ -321,6 +339,34 @@ export class KvPanel extends PanelFrame {
       });
     }
     this.showFigures(items, { row: true });
+  }
+
+  #sharingItem(maxWidth, k) {
+    const probes = SHARING_ROWS[0].skills.map((s) => s.label);
+    return {
+      figure: sharingFigure({
+        rows: SHARING_ROWS,
+        step: SHARING_STEP,
+        queryHeads: KV_SHARING_RUN.options.heads,
+        maxWidth,
+        textScale: k,
+      }),
+      label:
+        `Trained with ${KV_SHARING_RUN.kvHeads.join(', ')} K/V heads: held-out accuracy per probe ` +
+        `at step ${SHARING_STEP}`,
+      table: () =>
+        table(
+          `Trained (${KV_SHARING_RUN.describe}): mean held-out accuracy (lowest-highest of the seeds)`,
+          ['step', 'K/V heads', 'parameters', 'cached numbers a token', ...probes],
+          [...SHARING_ROWS, ...SHARING_LAST].map((r, i) => [
+            i < SHARING_ROWS.length ? SHARING_STEP : KV_SHARING_RUN.steps.at(-1),
+            `${r.kvHeads} (${r.name})`,
+            r.parameters,
+            r.cachePerToken,
+            ...r.skills.map((s) => `${s.mean.toFixed(2)} (${s.low.toFixed(2)}-${s.high.toFixed(2)})`),
+          ]),
+        ),
+    };
   }
 
   showDetails(open) {
@@ -351,6 +397,7 @@ export class KvPanel extends PanelFrame {
       presets: d.presets,
       latent: this.latentData,
       generation: this.timing?.state === 'done' ? { config: GENERATION_CONFIG, rows: this.timing.rows } : null,
+      trained: { run: KV_SHARING_RUN, compared: SHARING_ROWS, last: SHARING_LAST },
     };
   }
 }

@@ -13,6 +13,10 @@
 // split: 'data' instead trains each model data-parallel across the page's shared pool
 // (web/pool/data-parallel.js): every worker takes a slice of each batch, the page sums the
 // gradients in worker order and takes the Adam step; both models share the pool's workers.
+//
+// ablate: at the end each run is evaluated whole and with each head zeroed alone
+// (evaluate({ zeroHeads }), on the LIVE_EVAL_SIZE held-out sequences): run.evaluation and
+// run.ablation, as the story checkpoints hold them (the story experiment, story-view.js).
 import { createWorkerTrainer, sharedPool, workerKinds } from '../../../headwise.js';
 
 export const MEASURE_EVERY = 50;
@@ -42,9 +46,12 @@ export class InductionLive {
    * ({ ids }); onChange(): called after every new number (the panel redraws on its next frame);
    * kinds: the worker kinds to try, best first (default: what spawn.js finds usable here).
    * split: 'model' (one worker per model) or 'data' (each model's batches split across the
-   * shared pool's workers).
+   * shared pool's workers). ablate: measure each head zeroed at the end (see the top of this file).
    */
-  constructor(hw, { models, sequence, onChange = () => {}, kinds = workerKinds(), split = DEFAULT_SPLIT }) {
+  constructor(
+    hw,
+    { models, sequence, onChange = () => {}, kinds = workerKinds(), split = DEFAULT_SPLIT, ablate = false },
+  ) {
     if (!SPLITS.includes(split)) throw new RangeError(`split must be "model" or "data", got ${String(split)}`);
     this.#hw = hw;
     this.#kinds = kinds;
@@ -54,6 +61,7 @@ export class InductionLive {
     this.instances = null;
     this.sequence = sequence;
     this.onChange = onChange;
+    this.ablate = ablate;
     /** 'idle', 'starting', 'training', 'paused', 'done' or 'failed' (error says why). */
     this.state = 'idle';
     this.error = null;
@@ -170,6 +178,7 @@ export class InductionLive {
       step: (n) => trainer.step(Math.min(n, trainer.maxStepsPerCall)),
       measure: () => trainer.measure(),
       maps: async () => (await trainer.attention(this.sequence.ids)).layers.map((layer) => layer.heads),
+      evaluate: (options) => trainer.evaluate(options),
       stopped: () => false,
       stepped: () => {},
     };
@@ -191,6 +200,7 @@ export class InductionLive {
       step: (n) => trainer.step(Math.min(n, trainer.maxStepsPerCall)),
       measure: () => trainer.measure(),
       maps: async () => (await trainer.attention(this.sequence.ids)).layers.map((layer) => layer.heads),
+      evaluate: (options) => trainer.evaluate(options),
       stopped: () => trainer.disposed,
       // Its workers kept failing: the pool trains on this thread from now on.
       stepped: () => {
@@ -227,5 +237,23 @@ export class InductionLive {
       this.onChange(i);
       if (run.where === 'page') await nextFrame();
     }
+    if (this.ablate && !this.#disposed && !trainer.stopped()) await this.#ablate(run, i, trainer);
+  }
+
+  // The run's evaluation whole and with each head zeroed alone (a task each on the page).
+  async #ablate(run, i, trainer) {
+    run.evaluation = await trainer.evaluate();
+    const ablation = [];
+    for (let layer = 0; layer < run.layers; layer += 1) {
+      for (let head = 0; head < run.options.heads; head += 1) {
+        if (!(await this.#go()) || trainer.stopped()) return;
+        if (run.where === 'page') await nextFrame();
+        ablation.push({ layer, head, evaluation: await trainer.evaluate({ zeroHeads: [{ layer, head }] }) });
+      }
+    }
+    run.ablation = ablation;
+    run.version += 1;
+    this.#tick();
+    this.onChange(i);
   }
 }

@@ -3,7 +3,9 @@
 // training replayed from scratch in Workers ("Train live", induction-live.js) with the curves growing
 // as it goes. Figures: induction-charts.js; the phase change, the shown sequence and the account in
 // words: induction-data.js. The Learn panel (learn-panel.js) owns the section and hands this view
-// its controls' place, its figure area and its status line.
+// its controls' place, its figure area and its status line. The story experiment's view
+// (story-view.js) is this one with its own data, text and figures: the methods under "What the
+// experiment shows" are the ones it replaces.
 import { el } from '../../dom.js';
 import { drawOnCanvases } from '../../panel-frame.js';
 import { headsFigure, headTiles, lossFigure } from './induction-charts.js';
@@ -114,10 +116,8 @@ export class InductionView {
 
   async #load() {
     this.error = null;
-    this.panel.status(
-      'Loading the trained models (web/checkpoints/induction-1-layer.json, induction-2-layers.json)...',
-    );
-    this.loading = this.host.kept('learn').induction();
+    this.panel.status(this.loadingText());
+    this.loading = this.loadData();
     try {
       this.data = await this.loading;
     } catch (error) {
@@ -130,8 +130,8 @@ export class InductionView {
 
   /** The models drawn: the live run's once it has maps, else the checkpoints'. */
   #models() {
-    if (this.live && this.live.runs.every((r) => r.maps)) return this.live.runs.map(liveModel);
-    return this.data ? this.data.models.map(checkpointModel) : null;
+    if (this.live && this.live.runs.every((r) => r.maps)) return this.live.runs.map((r) => this.liveModel(r));
+    return this.data ? this.data.models.map((m) => this.checkpointModel(m)) : null;
   }
 
   // -- Training --------------------------------------------------------------------------------
@@ -153,6 +153,7 @@ export class InductionView {
         models: this.data.models.map(({ name, layers, options, steps }) => ({ name, layers, options, steps })),
         sequence: this.data.sequence,
         split: this.panel.options?.learnSplit ?? 'model',
+        ablate: this.ablate,
         onChange: () => this.#changed(),
       });
     } catch (error) {
@@ -251,20 +252,17 @@ export class InductionView {
     }
     const models = this.#models();
     if (!models) return;
-    const { sequence } = this.data;
-    const [one, deep] = models;
-    const phase = phaseChange(deep.curve);
     // Layout is read first (the height left on a slide), before any text changes it.
-    const layout = this.#layout(models);
+    const layout = this.figureLayout(models);
     const section = this.panel.section.dataset;
-    section.step = String(this.live ? this.live.step : deep.steps);
-    section.phaseStep = phase ? String(phase.step) : '';
-    this.panel.status(this.#statusText(phase));
-    const newText = this.#fillAccount(one, deep, phase, sequence);
-    this.#fillTable(models);
+    section.step = String(this.live ? this.live.step : models.at(-1).steps);
+    this.markSection(models, section);
+    this.panel.status(this.#statusText(models));
+    const newText = this.#setParagraphs(this.accountText(models));
+    this.fillTable(models);
     const area = this.panel.figureArea;
     area.classList.add('grid');
-    area.style.setProperty('--columns', '1');
+    area.style.setProperty('--columns', String(layout.columns ?? 1));
     // The figures change with a new curve point or new maps only (the step count more often).
     const key = JSON.stringify([
       layout,
@@ -273,7 +271,8 @@ export class InductionView {
     ]);
     if (!newText && key === this.#figuresKey && this.panel.figureArea.querySelector('canvas:not([hidden])')) return;
     this.#figuresKey = key;
-    const items = this.#items(models, phase, layout).map((figure) => ({ figure }));
+    // figureItems gives figures, or { figure, span } (a figure across `span` of the grid's columns).
+    const items = this.figureItems(models, layout).map((f) => (f.figure ? f : { figure: f }));
     // Figures of the sizes already on screen (a live run's next point) are redrawn in place: the
     // layout is unchanged, so the panel need not be fitted to its frame again (a forced layout).
     const shown = this.panel.figures;
@@ -289,10 +288,10 @@ export class InductionView {
     this.#inPlace = true;
   }
 
-  #statusText(phase) {
+  #statusText(models) {
     const live = this.live;
     if (!live) {
-      const [, deep] = this.data.models;
+      const deep = this.data.models.at(-1);
       return (
         `The shipped checkpoints: seed ${deep.options.seed}, ${deep.steps} steps, ${deep.options.evalSize} ` +
         `held-out sequences. "Train live" replays the training here.`
@@ -311,7 +310,7 @@ export class InductionView {
           : '';
     const steps = live.runs.map((r) => `${r.name} step ${r.step}`).join(', ');
     const held = `held-out points every ${MEASURE_EVERY} steps on ${LIVE_EVAL_SIZE} sequences`;
-    const phaseAt = phase ? ` Phase change at step ${phase.step}.` : '';
+    const phaseAt = this.liveNote(models);
     if (live.state === 'starting') return `Starting the live training${where}...`;
     if (live.state === 'done')
       return `Trained live${where} in ${seconds(live.elapsedMs)}: ${steps} (${held}).${phaseAt}`;
@@ -319,25 +318,62 @@ export class InductionView {
     return `${verb}${where}: ${steps} of ${live.runs[0].steps} (${held}), ${seconds(live.elapsedMs)}.${phaseAt}`;
   }
 
-  // Returns whether the text changed.
-  #fillAccount(one, deep, phase, sequence) {
+  // -- What the experiment shows (story-view.js replaces these) ---------------------------------
+
+  /** Which experiment (learn-experiment) this view shows. */
+  get experiment() {
+    return 'layers';
+  }
+
+  loadingText() {
+    return 'Loading the trained models (web/checkpoints/induction-1-layer.json, induction-2-layers.json)...';
+  }
+
+  /** The checkpoints' data: { sequence ({ ids }: what the maps are drawn on), models }. */
+  loadData() {
+    return this.host.kept('learn').induction();
+  }
+
+  checkpointModel(m) {
+    return checkpointModel(m);
+  }
+
+  liveModel(run) {
+    return liveModel(run);
+  }
+
+  /** Marks on the section's dataset for tests (the phase change). */
+  markSection(models, dataset) {
+    const phase = phaseChange(models[1].curve);
+    dataset.phaseStep = phase ? String(phase.step) : '';
+  }
+
+  /** What the status line adds to a live run's state. */
+  liveNote(models) {
+    const phase = phaseChange(models[1].curve);
+    return phase ? ` Phase change at step ${phase.step}.` : '';
+  }
+
+  /** The account's paragraphs. */
+  accountText([one, deep]) {
+    const phase = phaseChange(deep.curve);
+    const { sequence } = this.data;
     // While a live run trains, its numbers are in the status line and the figures; the account of
     // its heads is written when it is done (a text that changed every point would lay the slide out
     // again each time).
     if (this.live && this.live.state !== 'done') {
-      return this.#setParagraphs([
+      return [
         `Training from scratch: the curves grow, and the heads' roles and scores are measured on held-out ` +
           `sequences every ${MEASURE_EVERY} steps, their maps every ${MAPS_EVERY} steps. What the heads ` +
           `measure is said here when the run is done.`,
-      ]);
+      ];
     }
     if (!one.roles || !deep.roles || one.repeat === null || deep.repeat === null) {
-      return this.#setParagraphs([`The heads are measured every ${MEASURE_EVERY} steps.`]);
+      return [`The heads are measured every ${MEASURE_EVERY} steps.`];
     }
     const hits = hitsOnSequence(deep.maps[deep.maps.length - 1], sequence);
     const steps = this.live ? Math.min(...this.live.runs.map((r) => r.step)) : deep.steps;
-    const paragraphs = inductionAccount({ one, two: { ...deep, steps }, phase, hits });
-    return this.#setParagraphs(paragraphs);
+    return inductionAccount({ one, two: { ...deep, steps }, phase, hits });
   }
 
   // Only a changed text is written (each write lays the page out again).
@@ -350,7 +386,7 @@ export class InductionView {
   }
 
   // The role scores as numbers, for screen readers and tests.
-  #fillTable(models) {
+  fillTable(models) {
     const key = JSON.stringify(models.map((m) => [m.curve.length, m.roles]));
     if (this.#tableKey === key) return;
     this.#tableKey = key;
@@ -375,7 +411,8 @@ export class InductionView {
   }
 
   // The figures: the loss curves, then one per layer of heads (1 layer; 2 layers, layers 1 and 2).
-  #items(models, phase, { width, k, mapSize, plot, side }) {
+  figureItems(models, { width, k, mapSize, plot, side }) {
+    const phase = phaseChange(models[1].curve);
     const maxSteps = models[1].steps;
     const sequence = this.data.sequence;
     const sideRoom = width - MIN_SIDE_CHART * k - 2 * Math.round(HEAD_GAP * k);
@@ -427,7 +464,7 @@ export class InductionView {
    * and, on a slide, whose figures fit the height left (else the smallest, and fitToFrame shrinks
    * them); the scores chart beside the maps where it has MIN_SIDE_CHART px, else below them.
    */
-  #layout(models) {
+  figureLayout(models) {
     // While a live run redraws, the layout it started with (reading it again forces a layout).
     // (drawWidth is the element's width, measured once per render: a resize still lays out again.)
     const cached = this.#layoutCache?.layout;
@@ -437,7 +474,7 @@ export class InductionView {
     const available = this.panel.heightBelow(this.panel.figureArea);
     // Laid out for the checkpoints' figures, also while a live run is drawn (its roles and curves
     // change as it goes; fitToFrame takes up a line more or less).
-    models = this.data.models.map(checkpointModel);
+    models = this.data.models.map((m) => this.checkpointModel(m));
     const roles = models.flatMap((m) => m.roles.flat().map((h) => h.role));
     const key = [width, available, k, roles.join()].join('|');
     if (this.#layoutCache?.key === key) return this.#layoutCache.layout;
@@ -450,7 +487,6 @@ export class InductionView {
     );
     const fits = (m, room) => rows.every((r) => headTiles(r, m, room, k).width <= room);
     const sideRoom = width - MIN_SIDE_CHART * k - 2 * Math.round(HEAD_GAP * k);
-    const phase = phaseChange(models[1].curve);
     // The loss chart's plot (designed px) is as tall as a map where the figures must fit a slide.
     const at = (m, fit = true) => ({
       width,
@@ -460,7 +496,7 @@ export class InductionView {
       side: fits(m, sideRoom),
     });
     const height = (layout) => {
-      const figures = this.#items(models, phase, layout);
+      const figures = this.figureItems(models, layout);
       return figures.reduce((a, f) => a + f.height, 0) + gap * (figures.length - 1);
     };
     const sizes = [];
@@ -483,23 +519,31 @@ export class InductionView {
     return layout;
   }
 
+  /** What the summary says of a run, besides its name and roles. */
+  runSummary(m) {
+    return { repeatLoss: m.repeat, firstCopyLoss: m.firstCopy };
+  }
+
+  /** What the summary says besides the state (the phase change). */
+  summaryNote(models) {
+    return { phaseStep: (models ? phaseChange(models[1].curve) : null)?.step ?? null };
+  }
+
   /** A plain summary for getState and slide messages. */
   summary() {
     const models = this.#models();
-    const phase = models ? phaseChange(models[1].curve) : null;
     return {
-      experiment: 'layers',
+      experiment: this.experiment,
       state: this.state,
       source: this.live ? 'live' : 'checkpoints',
       where: this.live?.where ?? null,
-      step: this.live ? this.live.step : (models?.[1].steps ?? 0),
-      steps: models?.[1].steps ?? null,
+      step: this.live ? this.live.step : (models?.at(-1).steps ?? 0),
+      steps: models?.at(-1).steps ?? null,
       elapsedMs: this.live?.elapsedMs ?? null,
-      phaseStep: phase?.step ?? null,
+      ...this.summaryNote(models),
       runs: (models ?? []).map((m) => ({
         name: m.name,
-        repeatLoss: m.repeat,
-        firstCopyLoss: m.firstCopy,
+        ...this.runSummary(m),
         roles: m.roles?.map((layer) => layer.map((h) => h.role)) ?? null,
       })),
       error: this.live?.error ?? this.error,

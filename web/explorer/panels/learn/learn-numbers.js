@@ -5,11 +5,18 @@ import { LearnSession } from './learn-session.js';
 import { SAMPLE_WORDS } from './learn-verdict.js';
 import { INDUCTION_CHECKPOINTS, inductionSequence } from './induction-data.js';
 import { InductionLive } from './induction-live.js';
+import { resultsModel, STORY_MODELS, STORY_RESULTS } from './story-data.js';
+import { readShippedResults } from '../../../checkpoint.js';
+import { tokenize } from '../../lecture/tokenizer.js';
+import { LECTURE_SENTENCE, readStorySentence } from '../story/story-reading.js';
+
+const headsName = (n) => `${n} head${n === 1 ? '' : 's'}`;
 
 export class LearnRuns {
   #hw;
   #settings;
   #induction = null; // the checkpoints' data, a promise
+  #story = null; // the story experiment's, a promise
   #live = null;
   session = null; // the run, the one place the trained state lives
 
@@ -59,6 +66,55 @@ export class LearnRuns {
     }
   }
 
+  /**
+   * "1, 2 and 4 heads" on the story task from the shipped checkpoints (story-data.js STORY_MODELS),
+   * loaded once: { sequence ({ ids }: the lecture's sentence, as the model reads it), reading, T,
+   * models: [{ name, heads, layers, options, steps, curve, roles, evaluation, ablation, maps }] }.
+   */
+  story() {
+    this.#story ??= this.#loadStory().catch((error) => {
+      this.#story = null;
+      throw error;
+    });
+    return this.#story;
+  }
+
+  async #loadStory() {
+    const trainers = [];
+    try {
+      for (const name of STORY_MODELS)
+        trainers.push(await this.#hw.loadCheckpoint(await this.#settings.checkpointSource(name)));
+      const { words, tokens: T } = trainers[0].task;
+      const reading = readStorySentence(tokenize(LECTURE_SENTENCE, 4096).tokens, words, T);
+      const models = trainers.map((t) => {
+        const { options, steps, curve, roles, evaluation, ablation } = structuredClone(t.checkpoint);
+        const maps = t.attention(reading.words).layers.map((layer) => layer.heads);
+        return {
+          name: headsName(options.heads),
+          layers: options.layers,
+          heads: options.heads,
+          options,
+          steps,
+          curve,
+          roles,
+          evaluation,
+          ablation,
+          maps,
+        };
+      });
+      // The models shipped as results only (1 head): their maps are the file's rows on the sentence.
+      for (const name of STORY_RESULTS) {
+        const source = await this.#settings.checkpointSource(name);
+        const results = typeof source === 'string' ? await readShippedResults(source) : source;
+        models.push({ name: headsName(results.options.heads), ...resultsModel(results, reading, T) });
+      }
+      models.sort((a, b) => a.heads - b.heads);
+      return { sequence: { ids: reading.words }, reading, T, models };
+    } finally {
+      for (const t of trainers) t.dispose();
+    }
+  }
+
   /** A new live replay of the induction models (induction-live.js); the previous one is stopped. */
   inductionLive(config) {
     this.#live?.dispose();
@@ -71,6 +127,7 @@ export class LearnRuns {
     this.#live?.dispose();
     this.#live = null;
     this.#induction = null;
+    this.#story = null;
     this.session?.dispose();
     this.session = null;
   }

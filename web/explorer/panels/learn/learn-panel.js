@@ -6,6 +6,7 @@ import { PanelFrame } from '../../panel-frame.js';
 import { el } from '../../dom.js';
 import { curveFigure, mapsFigure } from './learn-charts.js';
 import { INDUCTION_INTRO, InductionView } from './induction-view.js';
+import { STORY_INTRO, StoryView } from './story-view.js';
 import { LearnRuns, learnedPart } from './learn-numbers.js';
 import {
   CHECK_EVERY,
@@ -30,7 +31,12 @@ const MIN_SCALE = 0.65;
 const pct = (v) => (v === null ? '-' : `${(100 * v).toFixed(1)}%`);
 const headsName = (n) => `${n} head${n === 1 ? '' : 's'}`;
 const HEAD_CHOICE_TEXT = { '1,2': '1 and 2', '1,2,4': '1, 2 and 4' };
-const EXPERIMENT_TEXT = { heads: '1 head vs 2 heads', layers: '1 layer vs 2 layers' };
+const EXPERIMENT_TEXT = { heads: '1 head vs 2 heads', layers: '1 layer vs 2 layers', story: '1, 2 and 4 heads: story' };
+// The experiments drawn from shipped checkpoints (their view, its intro); 'heads' is the panel's own.
+const CHECKPOINT_VIEWS = {
+  layers: { View: InductionView, intro: INDUCTION_INTRO },
+  story: { View: StoryView, intro: STORY_INTRO },
+};
 const headsIntro = () =>
   `1 head and 2 heads (or 1, 2 and 4) at the same width, trained side by side on "latest verb and latest ` +
   `noun": at "?" the model names the most recent verb and the most recent noun (64 answers, chance 1.6%). ` +
@@ -70,8 +76,9 @@ export class LearnPanel extends PanelFrame {
     this.#showOptions();
     const field = (label, input) => el('label', { class: 'field' }, el('span', { text: label }), input);
     this.experimentField = field('Experiment', this.experimentSelect);
-    // The "1 layer vs 2 layers" view, made when that experiment is first shown (its controls are
-    // not in the page before).
+    // The checkpoint experiments' views ("1 layer vs 2 layers", the story's), each made when its
+    // experiment is first shown (its controls are not in the page before); `induction` is the shown one.
+    this.views = {};
     this.induction = null;
     this.readout = el('p', { class: 'learn-readout', 'aria-live': 'off' });
     this.verdict = el('p', { class: 'learn-verdict', role: 'status' });
@@ -100,29 +107,34 @@ export class LearnPanel extends PanelFrame {
     this.body.append(this.headsPart);
   }
 
-  /** Whether the panel shows "1 layer vs 2 layers" (learn-experiment=layers). */
+  /**
+   * Whether the panel shows an experiment of shipped checkpoints (learn-experiment=layers: 1 layer
+   * vs 2 layers; story: 1, 2 and 4 heads on the story task), drawn by `induction`.
+   */
   get layers() {
-    return this.experiment === 'layers';
+    return this.experiment in CHECKPOINT_VIEWS;
   }
 
-  // Shows one experiment's controls, text and figures; the other one's training pauses.
+  // Shows one experiment's controls, text and figures; the others' training pauses.
   #showExperiment(experiment) {
-    if (experiment === this.experiment && this.headsPart.hidden === (experiment === 'layers')) return;
-    const layers = experiment === 'layers';
-    if (layers) this.#pauseHeads();
+    if (experiment === this.experiment && this.headsPart.hidden === experiment in CHECKPOINT_VIEWS) return;
+    const spec = CHECKPOINT_VIEWS[experiment];
+    if (spec) this.#pauseHeads();
     this.experiment = experiment;
-    this.headsPart.hidden = layers;
-    if (layers && !this.induction) {
-      this.induction = new InductionView(this);
-      this.body.append(this.induction.element);
+    this.headsPart.hidden = Boolean(spec);
+    if (spec && !this.views[experiment]) {
+      this.views[experiment] = new spec.View(this);
+      this.body.append(this.views[experiment].element);
     }
-    this.induction?.show(layers);
-    // First among the layers' two buttons; last after the heads experiment's seed, width and heads.
-    if (layers) this.induction.controls.prepend(this.experimentField);
+    for (const [name, view] of Object.entries(this.views)) if (name !== experiment) view.show(false);
+    this.induction = spec ? this.views[experiment] : null;
+    this.induction?.show(true);
+    // First among the checkpoints' two buttons; last after the heads experiment's seed, width and heads.
+    if (spec) this.induction.controls.prepend(this.experimentField);
     else this.headsControls.append(this.experimentField);
-    this.section.querySelector('.intro').textContent = layers ? INDUCTION_INTRO : headsIntro();
+    this.section.querySelector('.intro').textContent = spec ? spec.intro : headsIntro();
     this.#layoutCache = null;
-    if (!layers) this.#setState(this.state);
+    if (!spec) this.#setState(this.state);
   }
 
   config() {
@@ -480,7 +492,8 @@ export default {
     { name: 'learn-seed', range: [0, 0xffffffff], fallback: DEFAULT_LEARN_SEED },
     { name: 'learn-width', choices: LEARN_WIDTHS, fallback: DEFAULT_LEARN_WIDTH },
     { name: 'learn-heads', choices: Object.keys(LEARN_HEAD_CHOICES), fallback: DEFAULT_LEARN_HEADS },
-    // Which experiment the panel shows: 1 head vs 2 heads, or 1 layer vs 2 layers (induction).
+    // Which experiment the panel shows: 1 head vs 2 heads, 1 layer vs 2 layers (induction), or 1, 2
+    // and 4 heads on the story task.
     { name: 'learn-experiment', choices: LEARN_EXPERIMENTS, fallback: DEFAULT_LEARN_EXPERIMENT },
     // How "Train live" of 1 layer vs 2 layers trains: a worker per model, or each model's batches
     // split across the page's shared pool (induction-live.js).

@@ -25,10 +25,11 @@ export const LEARN_HEAD_CHOICES = Object.freeze({ '1,2': Object.freeze([1, 2]), 
 export const DEFAULT_LEARN_HEADS = '1,2';
 /**
  * The panel's experiments: "heads" (1 head vs 2 heads on latest verb and latest noun, trained in
- * the tab) and "layers" (1 layer vs 2 layers on the induction task, from the shipped checkpoints;
- * induction-view.js).
+ * the tab), "layers" (1 layer vs 2 layers on the induction task, from the shipped checkpoints;
+ * induction-view.js) and "story" (1, 2 and 4 heads on the story task, from the shipped checkpoints;
+ * story-view.js).
  */
-export const LEARN_EXPERIMENTS = Object.freeze(['heads', 'layers']);
+export const LEARN_EXPERIMENTS = Object.freeze(['heads', 'layers', 'story']);
 export const DEFAULT_LEARN_EXPERIMENT = 'heads';
 /**
  * A run has settled when its held-out accuracy rose less than SETTLE_RISE over the last

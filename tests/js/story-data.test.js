@@ -1,0 +1,129 @@
+// The Learn panel's story experiment as data (web/explorer/panels/learn/story-data.js) and as the
+// owner loads it (learn-numbers.js story()): on the shipped story checkpoints, the probe series are
+// the curves' held-out accuracies, the 4-head model's best head first puts >= 0.8 on the antecedent
+// at step 2000 (.80; 1,500: .78), the ablation table is the checkpoints' (and equal to what the wasm
+// trainer measures with that head zeroed), and the account names the antecedent head with where it
+// looks on the lecture's sentence ("catch" on "ball") and what falls without it. A model with
+// random weights has no head near the antecedent.
+import { readFileSync } from 'node:fs';
+import { beforeAll, expect, test } from 'vitest';
+import { loadHeadwise } from '../../web/headwise.js';
+import { ExplorerComputation } from '../../web/explorer/computation.js';
+import {
+  ablationTable,
+  ANTECEDENT_SEEN,
+  antecedentScore,
+  antecedentStep,
+  headLooks,
+  probeSeries,
+  resultsModel,
+  STORY_MODELS,
+  STORY_RESULTS,
+  storyAccount,
+} from '../../web/explorer/panels/learn/story-data.js';
+
+const read = (name) => JSON.parse(readFileSync(new URL(`../../web/checkpoints/${name}.json`, import.meta.url), 'utf8'));
+let hw;
+let data;
+beforeAll(async () => {
+  hw = await loadHeadwise();
+  data = await new ExplorerComputation(hw, { checkpointSource: read }).kept('learn').story();
+}, 120_000);
+
+const model = (heads) => data.models.find((m) => m.heads === heads);
+
+test('the owner loads the shipped story models with their maps on the lecture sentence', () => {
+  expect(STORY_MODELS).toEqual(['story-2-heads', 'story-4-heads']);
+  expect(STORY_RESULTS).toEqual(['story-1-head']);
+  expect(data.models.map((m) => m.name)).toEqual(['1 head', '2 heads', '4 heads']);
+  expect(data.reading.unknown).toEqual([]);
+  expect(data.reading.words.slice(0, 13).join(' ')).toBe('the dog chased the ball , but it could not catch it .');
+  expect(data.sequence.ids).toEqual(data.reading.words);
+  for (const m of data.models) {
+    const file = read(m.heads === 1 ? 'story-1-head' : `story-${m.heads}-heads`);
+    expect(m.curve).toEqual(file.curve);
+    expect(m.ablation).toEqual(file.ablation);
+    expect(m.maps[0]).toHaveLength(m.heads);
+    expect(m.maps[0][0]).toHaveLength(data.T * data.T);
+  }
+});
+
+test("probe series, the antecedent step and the ablation table are the checkpoints' numbers", () => {
+  const four = model(4);
+  const file = read('story-4-heads');
+  const series = probeSeries(four.curve, 'possessive');
+  expect(series.map((p) => p.step)).toEqual(file.curve.map((p) => p.step));
+  expect(series.at(-1).accuracy).toBe(file.curve.at(-1).heldOut.groups.possessive.candidateAccuracy);
+  // The best antecedent role score of any head, by hand from the file's roles.
+  const byHand = (roles) =>
+    Math.max(...roles[0].flatMap((h) => [h.subjectAntecedent, h.objectAntecedent, h.possessiveAntecedent]));
+  for (const p of file.curve) expect(antecedentScore(p.roles)).toBe(byHand(p.roles));
+  const seen = antecedentStep(four.curve);
+  const first = file.curve.find((p) => byHand(p.roles) >= ANTECEDENT_SEEN);
+  expect(seen.step).toBe(first.step);
+  expect(seen.step).toBe(2000);
+  expect(seen.score).toBeGreaterThanOrEqual(0.8);
+  const table = ablationTable(four);
+  expect(table.map((r) => r.role)).toEqual(['possessive antecedent', 'name copy', 'name copy', 'name copy']);
+  const possessive = table[0].rows.find((r) => r.skill === 'possessive');
+  expect(possessive.whole).toBeCloseTo(0.99, 2);
+  expect(possessive.without).toBeCloseTo(0.55, 2);
+});
+
+test("the ablation table equals the wasm trainer's evaluate({ zeroHeads }) on the 2-head model", async () => {
+  const trainer = await hw.loadCheckpoint(read('story-2-heads'));
+  try {
+    for (const row of ablationTable(model(2))) {
+      const e = trainer.evaluate({ zeroHeads: [{ layer: 0, head: row.head }] });
+      for (const r of row.rows) expect(e.groups[r.skill].candidateAccuracy).toBeCloseTo(r.without, 3);
+    }
+  } finally {
+    trainer.dispose();
+  }
+});
+
+test('the account names the antecedent head, where it looks on the sentence and what falls without it', () => {
+  const [, two, four] = storyAccount(data.models, data.reading, data.T);
+  expect(four).toMatch(/^4 heads, step 3000: subject pronoun 1\.00, object pronoun 1\.00, possessive 0\.99/);
+  expect(four).toMatch(/Head 1 \(possessive antecedent\) looks most at the antecedent \(0\.85/);
+  expect(four).toMatch(/0\.98 of "but" on "dog", 0\.90 of "catch" on "ball"/);
+  expect(four).toMatch(/possessive falls 0\.99 → 0\.55/);
+  expect(two).toMatch(/Head 1 \(possessive antecedent\).* of "catch" on "ball"/);
+  const looks = headLooks(data.reading, model(4).maps[0], data.T)[0];
+  expect(looks.find((l) => l.label === 'catch → it')).toMatchObject({ word: 'ball' });
+});
+
+test("random weights: no head near the antecedent, and the sentence's rows look elsewhere", async () => {
+  const file = read('story-4-heads');
+  const trainer = hw.createTrainer(file.options);
+  try {
+    const { roles } = trainer.measure();
+    expect(antecedentScore(roles)).toBeLessThan(0.3);
+    const maps = trainer.attention(data.reading.words).layers[0].heads;
+    const fromCatch = headLooks(data.reading, maps, data.T).map((h) => h.find((l) => l.label === 'catch → it'));
+    expect(fromCatch.every((l) => l.weight < 0.5)).toBe(true);
+  } finally {
+    trainer.dispose();
+  }
+});
+
+test("the 1-head results: no weights, the sentence's rows from the file, the same probes and table", () => {
+  const file = read('story-1-head');
+  expect(file.format).toBe('headwise-results/1');
+  expect(file.weights).toBeUndefined();
+  expect(file.options).toMatchObject({ task: 'story', layers: 1, heads: 1, dModel: 64, seed: 1 });
+  expect(file.parameterCount).toBe(read('story-4-heads').parameterCount);
+  const one = resultsModel(file, data.reading, data.T);
+  const n = file.sentence.words.length;
+  expect(file.sentence.words.join(' ')).toBe('the dog chased the ball , but it could not catch it .');
+  // Row q of the map is the file's row q over the sentence's words, then 0; each a distribution.
+  file.sentence.maps[0][0].forEach((row, q) => {
+    expect(Array.from(one.maps[0][0].subarray(q * data.T, q * data.T + n))).toEqual(row.map(Math.fround));
+    expect(row.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 2);
+  });
+  expect(ablationTable(one)).toHaveLength(1);
+  expect(() => resultsModel(file, { words: ['a', 'cat'] }, data.T)).toThrow(/not the lecture's/);
+  // As the note says: one head is slower than four to look at the antecedent.
+  const step = (m) => antecedentStep(m.curve)?.step ?? Infinity;
+  expect(step(one)).toBeGreaterThanOrEqual(step(model(4)));
+});
