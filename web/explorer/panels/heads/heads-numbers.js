@@ -106,7 +106,8 @@ export class TrainedModels {
     );
     try {
       const { steps, roles, evaluation, curve, about } = trainer.checkpoint;
-      const options = object ? checkpoint.options : trainer.checkpoint.options; // as saved
+      // As saved (a copy: the part's result is frozen, the source's object is shared with other panels).
+      const options = object ? { ...checkpoint.options } : trainer.checkpoint.options;
       return {
         name,
         about,
