@@ -413,62 +413,82 @@ test("Time generation: timed in a worker, the figure the panel's numbers, no lon
   }
 });
 
-// What sharing costs trained models, on the page (a slide keeps it in the table): the figure's bars
-// and the paragraph's numbers are the shipped results' means, read here from the results file.
-test('trained with 4, 2 and 1 K/V heads: bars and words are the shipped results', async () => {
-  const { page, context, problems } = await openExplorer(web.browser, `${web.server.url}index.html?panel=kv`, {
-    width: 1280,
-    height: 900,
-  });
-  try {
-    await page.waitForFunction(
-      () => document.querySelector('headwise-explorer').shadowRoot.querySelector('.kv-equal')?.textContent,
-    );
-    const seen = await page.evaluate(async () => {
-      const { default: results } = await import('/explorer/panels/kv/kv-sharing-results.js');
-      const root = document.querySelector('headwise-explorer').shadowRoot;
-      const figure = [...root.querySelectorAll('#panel-kv .figures canvas:not([hidden])')]
-        .map((c) => c.headwiseFigure)
-        .find((f) => /held-out accuracy per probe/.test(f?.title ?? ''));
-      return {
-        results,
-        bars: figure?.bars ?? null,
-        title: figure?.title ?? '',
-        texts: figure ? figure.items.filter((i) => i.kind === 'text').map((i) => i.text) : [],
-        words: root.querySelector('#panel-kv .kv-trained').textContent,
-      };
-    });
-    assert.ok(seen.bars, 'no figure of the trained models');
-    const skills = ['subject', 'object', 'possessive', 'agreement', 'name'];
-    // The step the figure's title names, read at that step in the results.
-    const step = Number(/^Trained (\d+) steps/.exec(seen.title)?.[1]);
-    assert.ok(
-      seen.results.models[0].seeds[0].points.some((p) => p.step === step),
-      seen.title,
-    );
-    const at = (s) => s.points.find((p) => p.step === step);
-    const means = seen.results.models.map((m) =>
-      skills.map((skill) => m.seeds.reduce((a, s) => a + at(s).skills[skill], 0) / m.seeds.length),
-    );
-    const widest = Math.max(...seen.bars.map((b) => b.width));
-    const most = Math.max(...means.flat());
-    skills.forEach((skill, s) =>
-      seen.results.models.forEach((m, i) => {
-        const bar = seen.bars.find((b) => b.skill === skill && b.kvHeads === m.kvHeads);
-        assert.ok(Math.abs(bar.value - means[i][s]) < 1e-12, `${skill}, ${m.kvHeads} K/V heads`);
-        assert.ok(Math.abs(bar.width / widest - means[i][s] / most) < 1e-6, `${skill}, ${m.kvHeads}: length`);
-        assert.ok(seen.texts.includes(means[i][s].toFixed(2)), `${skill}, ${m.kvHeads}: value printed`);
-      }),
-    );
-    const pronouns = (i) => (means[i][0] + means[i][1] + means[i][2]) / 3;
-    assert.ok(seen.words.includes(`at step ${step}: `), seen.words);
-    for (const i of [0, 1, 2])
-      assert.ok(
-        seen.words.includes(`pronouns ${pronouns(i).toFixed(2)}, agreement ${means[i][3].toFixed(2)}`),
-        seen.words,
+// What sharing costs trained models, on the page (a slide keeps it in the table), wide and on a
+// phone: the figure's bars and the paragraph's numbers are the shipped results' means, read here from
+// the results file; every text of the figure ends inside it, and it is drawn at its own size.
+for (const [w, h] of [
+  [1280, 900],
+  [390, 844],
+]) {
+  test(`${w}x${h}: trained with 4, 2 and 1 K/V heads: bars and words are the shipped results`, async () => {
+    const url = `${web.server.url}index.html?panel=kv`;
+    const { page, context, problems } = await openExplorer(web.browser, url, { width: w, height: h });
+    try {
+      await page.waitForFunction(
+        () => document.querySelector('headwise-explorer').shadowRoot.querySelector('.kv-equal')?.textContent,
       );
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
-});
+      const seen = await page.evaluate(async () => {
+        const { default: results } = await import('/explorer/panels/kv/kv-sharing-results.js');
+        const { FONT } = await import('/explorer/figures/figure.js');
+        const root = document.querySelector('headwise-explorer').shadowRoot;
+        const canvas = [...root.querySelectorAll('#panel-kv .figures canvas:not([hidden])')].find((c) =>
+          /^Held-out accuracy, \d+ steps/.test(c.headwiseFigure?.title ?? ''),
+        );
+        const figure = canvas?.headwiseFigure;
+        const texts = figure ? figure.items.filter((i) => i.kind === 'text') : [];
+        const ctx = document.createElement('canvas').getContext('2d');
+        const overflow = texts.flatMap((t) => {
+          ctx.font = `${t.weight} ${t.size}px ${FONT}`;
+          const width = ctx.measureText(t.text).width;
+          const [left, right] = t.anchor === 'end' ? [t.x - width, t.x] : [t.x, t.x + width];
+          return left < -0.5 || right > figure.width + 0.5
+            ? [`"${t.text}" ${left.toFixed(1)}-${right.toFixed(1)}`]
+            : [];
+        });
+        return {
+          results,
+          bars: figure?.bars ?? null,
+          title: figure?.title ?? '',
+          texts: texts.map((i) => i.text),
+          overflow,
+          shown: canvas ? canvas.getBoundingClientRect().width / figure.width : 0,
+          words: root.querySelector('#panel-kv .kv-trained').textContent,
+        };
+      });
+      assert.ok(seen.bars, 'no figure of the trained models');
+      assert.deepEqual(seen.overflow, [], `${w}: texts past the figure's edge`);
+      assert.ok(seen.shown > 0.97, `${w}: the figure is drawn at ${seen.shown.toFixed(2)} of its size`);
+      const skills = ['subject', 'object', 'possessive', 'agreement', 'name'];
+      // The step the figure's title names, read at that step in the results.
+      const step = Number(/^Held-out accuracy, (\d+) steps/.exec(seen.title)?.[1]);
+      assert.ok(
+        seen.results.models[0].seeds[0].points.some((p) => p.step === step),
+        seen.title,
+      );
+      const at = (s) => s.points.find((p) => p.step === step);
+      const means = seen.results.models.map((m) =>
+        skills.map((skill) => m.seeds.reduce((a, s) => a + at(s).skills[skill], 0) / m.seeds.length),
+      );
+      const widest = Math.max(...seen.bars.map((b) => b.width));
+      const most = Math.max(...means.flat());
+      skills.forEach((skill, s) =>
+        seen.results.models.forEach((m, i) => {
+          const bar = seen.bars.find((b) => b.skill === skill && b.kvHeads === m.kvHeads);
+          assert.ok(Math.abs(bar.value - means[i][s]) < 1e-12, `${skill}, ${m.kvHeads} K/V heads`);
+          assert.ok(Math.abs(bar.width / widest - means[i][s] / most) < 1e-6, `${skill}, ${m.kvHeads}: length`);
+          assert.ok(seen.texts.includes(means[i][s].toFixed(2)), `${skill}, ${m.kvHeads}: value printed`);
+        }),
+      );
+      const pronouns = (i) => (means[i][0] + means[i][1] + means[i][2]) / 3;
+      assert.ok(seen.words.includes(`at step ${step}: `), seen.words);
+      for (const i of [0, 1, 2])
+        assert.ok(
+          seen.words.includes(`pronouns ${pronouns(i).toFixed(2)}, agreement ${means[i][3].toFixed(2)}`),
+          seen.words,
+        );
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+}

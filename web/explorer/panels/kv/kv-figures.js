@@ -188,27 +188,35 @@ const SHARING_FILLS = ['accent', 'accent2', 'muted'];
  * the seeds, with its value), a key naming the models by their K/V heads. rows: sharingRows().
  */
 export function sharingFigure({ rows, step, queryHeads, maxWidth, textScale: k = 1 }) {
-  const title = `Trained ${step} steps, ${queryHeads} query heads: held-out accuracy per probe`;
+  const title = `Held-out accuracy, ${step} steps, ${queryHeads} query heads`;
   const titleSize = 13 * k;
   const size = 11 * k;
   const skills = rows[0].skills.map((s) => s.label);
   const labelWidth = Math.ceil(Math.max(...skills.map((t) => textWidth(t, size))) + 6 * k);
   const valueWidth = Math.ceil(textWidth('0.00', size) + 8 * k);
-  const names = rows.map((r) => `${r.kvHeads} K/V (${r.name})`);
-  const keyWidth = names.reduce((w, name) => w + size + 16 * k + textWidth(name, size), 0);
-  const width = Math.max(maxWidth, keyWidth, labelWidth + valueWidth + 80 * k);
+  const width = Math.max(maxWidth, Math.ceil(textWidth(title, titleSize, '600')), labelWidth + valueWidth + 80 * k);
   const plot = width - labelWidth - valueWidth;
+  // The key: a swatch and a name per model, on as many lines as the width needs (a phone: two).
+  const keyLine = Math.ceil(size * 1.6);
+  const key = [];
+  let [x, line] = [0, 0];
+  for (const r of rows) {
+    const name = `${r.kvHeads} K/V (${r.name})`;
+    const w = size + 4 * k + textWidth(name, size);
+    if (x > 0 && x + w > width) [x, line] = [0, line + 1];
+    key.push({ x, line, name });
+    x += w + 12 * k;
+  }
   const bar = Math.ceil(size * 1.15);
   const group = rows.length * bar + Math.ceil(6 * k);
   const keyTop = Math.ceil(titleSize * 1.6);
-  const top = keyTop + Math.ceil(size * 1.8);
+  const top = keyTop + (line + 1) * keyLine;
   const fig = new Figure(width, top + skills.length * group, title);
   fig.text(0, titleSize * 0.75, title, { size: titleSize, weight: '600' });
-  let x = 0;
-  names.forEach((name, m) => {
-    fig.rect(x, keyTop, size, size, SHARING_FILLS[m]);
-    fig.text(x + size + 4 * k, keyTop + size / 2, name, { size });
-    x += size + 4 * k + textWidth(name, size) + 12 * k;
+  key.forEach(({ x: at, line: l, name }, m) => {
+    const y = keyTop + l * keyLine;
+    fig.rect(at, y, size, size, SHARING_FILLS[m]);
+    fig.text(at + size + 4 * k, y + size / 2, name, { size });
   });
   fig.bars = [];
   skills.forEach((label, s) => {
