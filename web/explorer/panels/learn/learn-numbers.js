@@ -15,8 +15,7 @@ const headsName = (n) => `${n} head${n === 1 ? '' : 's'}`;
 export class LearnRuns {
   #hw;
   #settings;
-  #induction = null; // the checkpoints' data, a promise
-  #story = null; // the story experiment's, a promise
+  #loads = new Map(); // an experiment's data from the shipped checkpoints (a promise), by experiment
   #live = null;
   session = null; // the run, the one place the trained state lives
 
@@ -40,30 +39,43 @@ export class LearnRuns {
    * roles, evaluation, maps }] }, maps per layer and head on the sequence (T x T).
    */
   induction() {
-    this.#induction ??= this.#loadInduction().catch((error) => {
-      this.#induction = null;
-      throw error;
-    });
-    return this.#induction;
+    return this.#once('induction', () => this.#withCheckpoints(INDUCTION_CHECKPOINTS, (t) => this.#inductionData(t)));
   }
 
-  async #loadInduction() {
+  // Loads an experiment's data once; a load that failed is tried again on the next call.
+  #once(key, load) {
+    if (!this.#loads.has(key)) {
+      const loading = load().catch((error) => {
+        if (this.#loads.get(key) === loading) this.#loads.delete(key);
+        throw error;
+      });
+      this.#loads.set(key, loading);
+    }
+    return this.#loads.get(key);
+  }
+
+  // The shipped checkpoints `names` as trainers, given to `use`; disposed whatever happens.
+  async #withCheckpoints(names, use) {
     const trainers = [];
     try {
-      for (const name of INDUCTION_CHECKPOINTS)
+      for (const name of names)
         trainers.push(await this.#hw.loadCheckpoint(await this.#settings.checkpointSource(name)));
-      const shown = trainers.at(-1);
-      const sequence = inductionSequence(shown.heldOutSequence(0), shown.task.groups);
-      const models = trainers.map((t) => {
-        const { options, steps, curve, roles, evaluation } = t.checkpoint;
-        const name = `${options.layers} layer${options.layers === 1 ? '' : 's'}`;
-        const maps = t.attention(sequence.ids).layers.map((layer) => layer.heads);
-        return { name, layers: options.layers, options, steps, curve, roles, evaluation, maps };
-      });
-      return { sequence, models };
+      return await use(trainers);
     } finally {
       for (const t of trainers) t.dispose();
     }
+  }
+
+  #inductionData(trainers) {
+    const shown = trainers.at(-1);
+    const sequence = inductionSequence(shown.heldOutSequence(0), shown.task.groups);
+    const models = trainers.map((t) => {
+      const { options, steps, curve, roles, evaluation } = t.checkpoint;
+      const name = `${options.layers} layer${options.layers === 1 ? '' : 's'}`;
+      const maps = t.attention(sequence.ids).layers.map((layer) => layer.heads);
+      return { name, layers: options.layers, options, steps, curve, roles, evaluation, maps };
+    });
+    return { sequence, models };
   }
 
   /**
@@ -72,47 +84,36 @@ export class LearnRuns {
    * models: [{ name, heads, layers, options, steps, curve, roles, evaluation, ablation, maps }] }.
    */
   story() {
-    this.#story ??= this.#loadStory().catch((error) => {
-      this.#story = null;
-      throw error;
-    });
-    return this.#story;
+    return this.#once('story', () => this.#withCheckpoints(STORY_MODELS, (t) => this.#storyData(t)));
   }
 
-  async #loadStory() {
-    const trainers = [];
-    try {
-      for (const name of STORY_MODELS)
-        trainers.push(await this.#hw.loadCheckpoint(await this.#settings.checkpointSource(name)));
-      const { words, tokens: T } = trainers[0].task;
-      const reading = readStorySentence(tokenize(LECTURE_SENTENCE, 4096).tokens, words, T);
-      const models = trainers.map((t) => {
-        const { options, steps, curve, roles, evaluation, ablation } = structuredClone(t.checkpoint);
-        const maps = t.attention(reading.words).layers.map((layer) => layer.heads);
-        return {
-          name: headsName(options.heads),
-          layers: options.layers,
-          heads: options.heads,
-          options,
-          steps,
-          curve,
-          roles,
-          evaluation,
-          ablation,
-          maps,
-        };
-      });
-      // The models shipped as results only (1 head): their maps are the file's rows on the sentence.
-      for (const name of STORY_RESULTS) {
-        const source = await this.#settings.checkpointSource(name);
-        const results = typeof source === 'string' ? await readShippedResults(source) : source;
-        models.push({ name: headsName(results.options.heads), ...resultsModel(results, reading, T) });
-      }
-      models.sort((a, b) => a.heads - b.heads);
-      return { sequence: { ids: reading.words }, reading, T, models };
-    } finally {
-      for (const t of trainers) t.dispose();
+  async #storyData(trainers) {
+    const { words, tokens: T } = trainers[0].task;
+    const reading = readStorySentence(tokenize(LECTURE_SENTENCE, 4096).tokens, words, T);
+    const models = trainers.map((t) => {
+      const { options, steps, curve, roles, evaluation, ablation } = structuredClone(t.checkpoint);
+      const maps = t.attention(reading.words).layers.map((layer) => layer.heads);
+      return {
+        name: headsName(options.heads),
+        layers: options.layers,
+        heads: options.heads,
+        options,
+        steps,
+        curve,
+        roles,
+        evaluation,
+        ablation,
+        maps,
+      };
+    });
+    // The models shipped as results only (1 head): their maps are the file's rows on the sentence.
+    for (const name of STORY_RESULTS) {
+      const source = await this.#settings.checkpointSource(name);
+      const results = typeof source === 'string' ? await readShippedResults(source) : source;
+      models.push({ name: headsName(results.options.heads), ...resultsModel(results, reading, T) });
     }
+    models.sort((a, b) => a.heads - b.heads);
+    return { sequence: { ids: reading.words }, reading, T, models };
   }
 
   /** A new live replay of the induction models (induction-live.js); the previous one is stopped. */
@@ -126,8 +127,7 @@ export class LearnRuns {
   dispose() {
     this.#live?.dispose();
     this.#live = null;
-    this.#induction = null;
-    this.#story = null;
+    this.#loads.clear();
     this.session?.dispose();
     this.session = null;
   }
