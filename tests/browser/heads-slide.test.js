@@ -23,6 +23,7 @@ const MAP_PX = 130; // the side of a head map's cells on a 1280x720 slide
 // iframe is 1148x613 px, and the maps have about 0.85 of a full frame's height.
 const MAP_PX_REVEAL = 115;
 const TOGGLE = '[data-panel="heads"] button.mix-toggle';
+const TRAINED_TOGGLE = '[data-panel="heads"] button.trained-toggle';
 
 let browser;
 const servers = {};
@@ -164,6 +165,23 @@ function assertReadableSlide(name, m) {
   assert.ok(m.scroll[0] <= m.view[0] && m.scroll[1] <= m.view[1], `${name}: ${m.scroll} in ${m.view}`);
 }
 
+/**
+ * The decks' GPT-2 slide (heads-column=trained) opens on the trained story model's heads in place of
+ * the 12 random maps: one figure, no map, readable; its button then shows the 12 maps.
+ */
+async function trainedThenMaps(name, frame, px) {
+  const t = await settle(frame);
+  say(`${name}, trained heads`, t);
+  assert.equal(t.maps.length, 0, `${name}: the trained heads in place of the random maps`);
+  assert.equal(t.figures, 1, `${name}: the trained heads' figure`);
+  assertReadableSlide(`${name}, trained heads`, t);
+  await frame.locator(TRAINED_TOGGLE).click();
+  const m = await settle(frame);
+  say(name, m);
+  assertMapsTellIt(name, m, px);
+  return m;
+}
+
 /** The 12 maps, each at least `px` on each side, and the slide readable. */
 function assertMapsTellIt(name, m, px) {
   assert.equal(m.maps.length, 12, `${name}: 12 head maps`);
@@ -212,10 +230,10 @@ describe('GPT-2 heads on a 1280x720 slide', () => {
         await page.goto(`${servers.root.url}examples/reveal/index.html#/3`);
         await page.waitForFunction(() => document.querySelector('.reveal .slides > section.present h2'));
         const frame = headsFrame(page);
-        const m = await settle(frame);
-        say(`reveal.js ${colorScheme}`, m);
+        await settle(frame);
+        await page.screenshot({ path: `${ARTIFACTS}heads-slide-reveal-${colorScheme}-trained.png` });
+        await trainedThenMaps(`reveal.js ${colorScheme}`, frame, MAP_PX_REVEAL);
         await page.screenshot({ path: `${ARTIFACTS}heads-slide-reveal-${colorScheme}.png` });
-        assertMapsTellIt(`reveal.js ${colorScheme}`, m, MAP_PX_REVEAL);
         await frame.locator(TOGGLE).click();
         const mix = await settle(frame);
         say(`reveal.js ${colorScheme}, mixing shown`, mix);
@@ -238,10 +256,10 @@ describe('GPT-2 heads on a 1280x720 slide', () => {
         await page.waitForSelector('.slidev-page-3 iframe');
         let frame;
         for (let k = 0; k < 100 && !(frame = headsFrame(page)); k += 1) await page.waitForTimeout(100);
-        const m = await settle(frame);
-        say('Slidev', m);
+        await settle(frame);
+        await page.screenshot({ path: `${ARTIFACTS}heads-slide-slidev-trained.png` });
+        await trainedThenMaps('Slidev', frame, MAP_PX);
         await page.screenshot({ path: `${ARTIFACTS}heads-slide-slidev.png` });
-        assertMapsTellIt('Slidev', m, MAP_PX);
         assert.deepEqual(errors, []);
       } finally {
         await context.close();

@@ -56,6 +56,7 @@ const READ = () => {
     point: panel.querySelector('.point').textContent,
     toggle: panel.querySelector('.weights-toggle').getAttribute('aria-pressed'),
     toggleDisabled: panel.querySelector('.weights-toggle').disabled,
+    weightsToggleShown: panel.querySelector('.weights-toggle').getBoundingClientRect().width > 0,
     trainedToggle: panel.querySelector('.trained-toggle').hidden
       ? null
       : panel.querySelector('.trained-toggle').textContent,
@@ -253,6 +254,11 @@ for (const colorScheme of ['light', 'dark']) {
           await page.screenshot({ path: `${ARTIFACTS}trained-heads-slide-${name}-trained.png` });
           assert.equal(shown.maps.length, 0, 'the trained heads take the figure column');
           assert.equal(shown.learnedCanvases, 1);
+          // The column shown is in the address (a copied link opens on it), the maps' weights switch
+          // goes with the maps, and the point says what is drawn.
+          assert.equal(new URL(frame.url()).searchParams.get('heads-column'), 'trained');
+          assert.equal(shown.weightsToggleShown, false);
+          assert.match(shown.point, /^768 = 12 x 64: 12 heads\. Trained, a small model's 64 = 2 x 32 heads/);
           assert.ok(shown.minText >= MIN_TEXT, `${name}, trained shown: figure text ${shown.minText.toFixed(1)} px`);
           assert.deepEqual(shown.scroll, [1280, 720]);
         }

@@ -40,6 +40,8 @@ export interface ExplorerOptions {
   headsWeights: ExplorerHeadsWeights;
   /** The heads panel's locked token: its index in the sentence as typed, -1 for none. */
   headsLock: number;
+  /** On a slide with many heads, what the heads panel's figure column shows. */
+  headsColumn: 'maps' | 'trained' | 'mix';
   /** The steps panel's step, 0..4 (an index into ExplorerState.steps). */
   step: number;
   /** Word order's own causal mask and position kind (one of the core's: none, learned, ...). */

@@ -169,18 +169,11 @@ export class HeadsPanel extends PanelFrame {
     this.trainedError = '';
     this.view = null; // what the maps draw: the trained model's heads, the same untrained, or the layer's
     this.mixing = el('p', { class: 'mixing' });
-    this.mixShown = false; // on a slide with many heads: the W_out product instead of the maps
-    this.mixToggle = this.#columnToggle('mix-toggle', () => {
-      this.mixShown = !this.mixShown;
-      this.trainedShown = false;
-    });
-    // On a slide with many random heads and no trained model for them: the trained model's heads
-    // take the figure column a button away, as the W_out mixing does.
-    this.trainedShown = false;
-    this.trainedToggle = this.#columnToggle('trained-toggle', () => {
-      this.trainedShown = !this.trainedShown;
-      this.mixShown = false;
-    });
+    // On a slide with many heads the figure column shows the maps, the W_out product ('mix') or, when
+    // no trained model has that many heads, the trained model's heads ('trained'): the option
+    // heads-column, so a deck's link can open on any of them; each button swaps to its view and back.
+    this.mixToggle = this.#columnToggle('mix-toggle', 'mix');
+    this.trainedToggle = this.#columnToggle('trained-toggle', 'trained');
     // The lock note, and on a slide with many heads the button that swaps maps and W_out product
     // beside it (in the text's column: the maps' column keeps its height for them).
     this.body.append(
@@ -220,17 +213,15 @@ export class HeadsPanel extends PanelFrame {
     side.append(this.figureArea, this.mixArea, this.learnedView.area);
   }
 
-  // A button that swaps what the figure column shows on a slide with many heads (draw sets its text).
-  #columnToggle(name, swap) {
+  // A button that swaps what the figure column shows on a slide with many heads, the maps or `view`
+  // (draw sets its text).
+  #columnToggle(name, view) {
     return el('button', {
       type: 'button',
       class: name,
       'aria-pressed': 'false',
       hidden: true,
-      onclick: () => {
-        swap();
-        this.draw();
-      },
+      onclick: () => this.host.setOptions({ headsColumn: this.options?.headsColumn === view ? 'maps' : view }),
     });
   }
 
@@ -555,13 +546,17 @@ export class HeadsPanel extends PanelFrame {
     const area = this.learnedView.area;
     if (this.besideInText) this.about.after(area);
     else if (area.parentNode !== this.side) this.side.append(area);
-    const showTrained = besideInColumn && this.trainedShown;
+    const column = this.options?.headsColumn;
+    const showTrained = besideInColumn && column === 'trained';
+    this.trainedInColumn = showTrained; // the slide's point says so (headsPoint)
+    // The maps' weights switch goes with the maps: the trained model's heads in their place are trained.
+    this.weightsToggle.hidden = showTrained;
     area.hidden = this.learnedHidden || (besideInColumn && !showTrained);
     this.trainedToggle.hidden = !besideInColumn;
     this.trainedToggle.textContent = showTrained ? `Show the ${shown} maps` : 'Show the trained heads';
     this.trainedToggle.setAttribute('aria-pressed', String(showTrained));
-    const showMaps = !swap || (!this.mixShown && !showTrained);
-    const showMix = !swap || (this.mixShown && !showTrained);
+    const showMaps = !swap || (column !== 'mix' && !showTrained);
+    const showMix = !swap || column === 'mix';
     this.mixToggle.hidden = !swap;
     this.mixToggle.textContent = swap && showMix ? `Show the ${shown} maps` : 'Show W_out mixing';
     this.mixToggle.setAttribute('aria-pressed', String(swap && showMix));
@@ -869,6 +864,13 @@ function headsPoint(view) {
     );
   }
   const { dModel, heads } = c.config;
+  const t = c.trained;
+  if (view.trainedInColumn && t?.trained) {
+    return (
+      `${dModel} = ${heads} x ${dModel / heads}: ${heads} heads. Trained, a small model's ` +
+      `${t.dModel} = ${t.heads} x ${t.headDim} heads split the work:`
+    );
+  }
   const T = v?.tokens.length ?? c.config.tokens; // the tokens the maps draw
   return `${dModel} = ${heads} x ${dModel / heads}: ${heads} heads, each its own ${T} x ${T} attention map.`;
 }
@@ -882,6 +884,8 @@ export default {
     { name: 'heads-weights', choices: HEADS_WEIGHTS, fallback: DEFAULT_HEADS_WEIGHTS },
     // The token whose row a click keeps highlighted in every head (its index in the token bar; -1: none).
     { name: 'heads-lock', range: [-1, 1_000_000], fallback: -1 },
+    // On a slide with many heads, what the figure column shows (see the column toggles).
+    { name: 'heads-column', choices: ['maps', 'trained', 'mix'], fallback: 'maps' },
   ],
   parts: ['whole', 'wOut', 'learned', 'trained'],
   numbers: { trained: trainedPart },
