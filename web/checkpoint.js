@@ -17,25 +17,21 @@ const CHECKPOINT_URLS = {
   'induction-2-layers': () => new URL('./checkpoints/induction-2-layers.json', import.meta.url),
   'verb-noun-1-head': () => new URL('./checkpoints/verb-noun-1-head.json', import.meta.url),
   'verb-noun-2-heads': () => new URL('./checkpoints/verb-noun-2-heads.json', import.meta.url),
+  'story-1-head': () => new URL('./checkpoints/story-1-head.json', import.meta.url),
   'story-2-heads': () => new URL('./checkpoints/story-2-heads.json', import.meta.url),
   'story-4-heads': () => new URL('./checkpoints/story-4-heads.json', import.meta.url),
+  'story-2-layers': () => new URL('./checkpoints/story-2-layers.json', import.meta.url),
 };
 
 /** The checkpoints in web/checkpoints/, by name. */
 export const CHECKPOINT_NAMES = Object.freeze(Object.keys(CHECKPOINT_URLS));
 export const CHECKPOINT_FORMAT = 'headwise-checkpoint/1';
-// Results shipped without weights (make_checkpoints' `results` models: no room in the package for
-// their weights), beside the checkpoints: read with readShippedResults, never loaded as a trainer.
-const RESULT_URLS = {
-  'story-1-head': () => new URL('./checkpoints/story-1-head.json', import.meta.url),
-};
-export const RESULTS_FORMAT = 'headwise-results/1';
 
 const isNode =
   typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
 
-async function readCheckpoint(name, urls = CHECKPOINT_URLS) {
-  const url = urls[name]();
+async function readCheckpoint(name) {
+  const url = CHECKPOINT_URLS[name]();
   if (url === undefined) {
     throw new HeadwiseError(`this build cannot read checkpoint files: pass the checkpoint object of "${name}"`);
   }
@@ -45,14 +41,6 @@ async function readCheckpoint(name, urls = CHECKPOINT_URLS) {
   const response = await fetch(url);
   if (!response.ok) throw new HeadwiseError(`could not load checkpoint "${name}" from ${url}: HTTP ${response.status}`);
   return response.json();
-}
-
-/** A shipped results file (RESULT_URLS: 'story-1-head'), read as readCheckpoint reads a checkpoint. */
-export async function readShippedResults(name) {
-  if (!Object.hasOwn(RESULT_URLS, name)) throw new RangeError(`no results "${String(name)}"`);
-  const results = await readCheckpoint(name, RESULT_URLS);
-  if (results?.format !== RESULTS_FORMAT) throw new HeadwiseError(`${name}: format must be "${RESULTS_FORMAT}"`);
-  return results;
 }
 
 // Bytes per weight, and the value at a byte offset, of each encoding.

@@ -407,8 +407,10 @@ export type CheckpointName =
   | 'induction-2-layers'
   | 'verb-noun-1-head'
   | 'verb-noun-2-heads'
+  | 'story-1-head'
   | 'story-2-heads'
-  | 'story-4-heads';
+  | 'story-4-heads'
+  | 'story-2-layers';
 export const CHECKPOINT_NAMES: ReadonlyArray<CheckpointName>;
 
 /** What scripts/make-checkpoints.sh measured while training a checkpoint (native trainer). */

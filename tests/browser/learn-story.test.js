@@ -1,10 +1,10 @@
 // The Learn panel's "1, 2 and 4 heads: story" (learn-experiment=story) in Chromium, checked against
-// the shipped story checkpoints and results as this test reads them (web/checkpoints/story-*.json;
-// 1 head: results without weights, its drawn rows the file's): one chart per
+// the shipped story checkpoints as this test reads them (web/checkpoints/story-*.json): one chart per
 // probe and one of the attention on the antecedent, each with a line per model ending at the
 // checkpoint's last curve point on the chart's own axes (read from its tick labels); each head's map
 // on the lecture's sentence titled with the checkpoint's role, the antecedent head's row from
-// "catch" brightest on "ball" (> 0.8) and its row from "but" on "dog"; the ablation table's numbers
+// "catch" brightest on "ball" (> 0.8; the 1-head model's one head > 0.5) and its row from "but" on
+// "dog"; the ablation table's numbers
 // the checkpoints' (a fall marked). Random weights fail the roles, the rows and the table. Then
 // "Train live" replays the three models in the page's trainer workers: the curves grow, and the step and
 // time at which the 4-head model's best head first puts >= 0.8 on the antecedent are printed (the
@@ -95,17 +95,8 @@ function checkDrawn(seen, models) {
         `${fig.title}: head ${h + 1} ${role}`,
       ),
     );
-    if (m.sentence) {
-      // Results without weights (1 head): the drawn rows are the file's rows on the sentence.
-      const map = fig.maps[0];
-      map.rowLabels.forEach((label, i) => {
-        const q = m.sentence.words.indexOf(label.split(' ')[0], label === 'it (last)' ? 9 : 0);
-        const row = map.values.slice(i * map.cols, i * map.cols + q + 1);
-        row.forEach((v, k) => assert.ok(Math.abs(v - m.sentence.maps[0][0][q][k]) < 1e-6, `${label} ${k}`));
-      });
-      return;
-    }
-    const head = roles.findIndex((r) => /antecedent/.test(r));
+    // One head (named for its name copy) holds "catch" less sharply: .61 on "ball" (seed 1).
+    const head = m.options.heads === 1 ? 0 : roles.findIndex((r) => /antecedent/.test(r));
     assert.ok(head >= 0, roles.join());
     const map = fig.maps[head];
     const top = (label) => {
@@ -117,7 +108,7 @@ function checkDrawn(seen, models) {
     };
     const fromCatch = top('catch → it');
     assert.equal(fromCatch.word, 'ball', JSON.stringify(fromCatch));
-    assert.ok(fromCatch.weight > 0.8, JSON.stringify(fromCatch));
+    assert.ok(fromCatch.weight > (m.options.heads === 1 ? 0.5 : 0.8), JSON.stringify(fromCatch));
     assert.equal(top('but → it').word, 'dog');
   });
   // The ablation table: every head's row, the checkpoint's numbers to 2 decimals, falls marked.

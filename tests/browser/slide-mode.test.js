@@ -171,4 +171,29 @@ describe('slide mode at 1280x720: figure first, the point in large type, the res
       }
     });
   }
+
+  // A configuration the panel refuses (toy width 6 in 4 heads) says why on the slide, in the frame,
+  // rather than leaving it blank (the status line was hidden with the rest of the page text).
+  test('a refused configuration says why on the slide', async () => {
+    const context = await web.browser.newContext({ viewport: FRAME });
+    const page = await context.newPage();
+    try {
+      for (const panel of ['heads', 'steps', 'loop']) {
+        await page.goto(`${web.server.url}embed.html?panel=${panel}&heads=4`);
+        await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
+        await page.evaluate(twoFrames);
+        const seen = await page.evaluate((id) => {
+          const line = document
+            .querySelector('headwise-explorer')
+            .shadowRoot.querySelector(`[data-panel="${id}"] .status`);
+          const box = line.getBoundingClientRect();
+          return { text: line.textContent, top: box.top, bottom: box.bottom, height: box.height };
+        }, panel);
+        assert.match(seen.text, /width 6 is not divisible by 4 heads/, `${panel}: ${seen.text}`);
+        assert.ok(seen.height > 0 && seen.top >= 0 && seen.bottom <= FRAME.height, `${panel}: ${JSON.stringify(seen)}`);
+      }
+    } finally {
+      await context.close();
+    }
+  });
 });

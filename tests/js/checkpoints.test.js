@@ -7,10 +7,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, test, vi } from 'vitest';
 import { CHECKPOINT_NAMES, loadHeadwise } from '../../web/headwise.js';
-import { halfToFloat } from '../../web/checkpoint.js';
+import { checkpointWeights, halfToFloat } from '../../web/checkpoint.js';
 
 const maker = fileURLToPath(new URL('../../build/native/tests/native/make_checkpoints', import.meta.url));
 const read = (name) => JSON.parse(readFileSync(new URL(`../../web/checkpoints/${name}.json`, import.meta.url), 'utf8'));
+// A shipped checkpoint with its weights as float32 (the format's default encoding; every shipped
+// file is float16): the refusals below are worded for 4 bytes a weight.
+const float32File = (name) => {
+  const file = read(name);
+  const values = checkpointWeights(file);
+  return { ...file, weightsEncoding: 'float32', weights: Buffer.from(values.buffer).toString('base64') };
+};
 const near = (a, b, rel = 1e-6) => Math.abs(a - b) <= 1e-7 + rel * Math.abs(b);
 
 // FNV-1a 64 over the little-endian float32 bytes, as make_checkpoints computes it.
@@ -181,6 +188,51 @@ test('the 2-head story checkpoint: its probes, the lecture sentence, the heads s
   story.dispose();
 }, 120_000);
 
+// The 2-layer story checkpoint (issue 33's reference: 2 layers of 4 heads of 16): a layer-2 head reads
+// the lecture's sentence ("but" on "dog", "catch" on "ball"), a layer-1 head looks two tokens back,
+// and zeroing either one drops the pronouns while the other probes' heads stay; random weights do
+// none of it.
+test('the 2-layer story checkpoint: a layer-2 antecedent head, a layer-1 two-back head, both needed', async () => {
+  const story = await hw.loadCheckpoint('story-2-layers');
+  const fresh = hw.createTrainer(story.options);
+  expect(story.options).toMatchObject({ task: 'story', layers: 2, heads: 4, dModel: 64, mlpWidth: 0, seed: 1 });
+  const trained = story.evaluate().groups;
+  const pronouns = ['subject', 'object', 'possessive'];
+  for (const probe of [...pronouns, 'agreement', 'name'])
+    expect(trained[probe].candidateAccuracy, probe).toBeGreaterThanOrEqual(0.95);
+  const lecture = 'the dog chased the ball , but it could not catch it .'.split(' ');
+  const sequence = [...lecture, ...Array(64 - lecture.length).fill('.')];
+  const [BUT, CATCH, DOG, BALL] = [6, 10, 1, 4];
+  const [first, second] = story.roleScores();
+  const reader = second.findIndex((h) => /antecedent/.test(h.role));
+  const back = first.findIndex((h) => h.role === 'two back');
+  expect(reader, second.map((h) => h.role).join(', ')).toBeGreaterThanOrEqual(0);
+  expect(back, first.map((h) => h.role).join(', ')).toBeGreaterThanOrEqual(0);
+  const map = story.attention(sequence).layers[1].heads[reader];
+  expect(map[BUT * 64 + DOG], '"but" on "dog"').toBeGreaterThan(0.9);
+  expect(map[BUT * 64 + BALL], '"but" on "ball"').toBeLessThan(0.05);
+  expect(map[CATCH * 64 + BALL], '"catch" on "ball"').toBeGreaterThan(0.9);
+  expect(map[CATCH * 64 + DOG], '"catch" on "dog"').toBeLessThan(0.05);
+  const before = fresh.attention(sequence).layers[1].heads[reader];
+  expect(before[BUT * 64 + DOG]).toBeLessThan(0.5);
+  expect(before[CATCH * 64 + BALL]).toBeLessThan(0.5);
+  // Zeroing the reader, or the layer-1 head that looks two back, each drops every pronoun kind by
+  // at least 0.2; zeroing any other layer-1 head leaves them within 0.15.
+  const fall = (zeroHeads) => {
+    const without = story.evaluate({ zeroHeads }).groups;
+    return Math.min(...pronouns.map((p) => trained[p].candidateAccuracy - without[p].candidateAccuracy));
+  };
+  expect(fall([{ layer: 1, head: reader }])).toBeGreaterThan(0.2);
+  expect(fall([{ layer: 0, head: back }])).toBeGreaterThan(0.2);
+  for (let head = 0; head < 4; head += 1) {
+    if (head === back) continue;
+    const without = story.evaluate({ zeroHeads: [{ layer: 0, head }] }).groups;
+    for (const p of pronouns)
+      expect(trained[p].candidateAccuracy - without[p].candidateAccuracy, `L1 h${head} ${p}`).toBeLessThan(0.15);
+  }
+  for (const t of [story, fresh]) t.dispose();
+}, 120_000);
+
 test('float16 weights: the IEEE half values; a text of the wrong length refused, 2 bytes a weight', async () => {
   expect([0x3c00, 0xc000, 0x7bff, 0x0001, 0x0400, 0x8000, 0x3555].map(halfToFloat)).toEqual([
     1,
@@ -219,8 +271,7 @@ test(
   () => {
     expect(existsSync(maker), `${maker} is missing: run npm test, which builds it first`).toBe(true);
     const hashes = JSON.parse(execFileSync(maker, ['verify'], { encoding: 'utf8' }));
-    // And the results shipped without weights (the Learn panel's 1-head story model).
-    for (const name of [...CHECKPOINT_NAMES, 'story-1-head']) {
+    for (const name of CHECKPOINT_NAMES) {
       const early = read(name).weightHashes[0];
       expect(hashes[name], name).toEqual(early);
     }
@@ -232,7 +283,7 @@ test('bad checkpoints are refused with a clear error and leave no trainer behind
   await expect(hw.loadCheckpoint('gpt-2')).rejects.toThrow(/no checkpoint "gpt-2": the shipped ones are/);
   await expect(hw.loadCheckpoint(42)).rejects.toThrow(/a checkpoint must be a name or an object, got 42/);
   await expect(hw.loadCheckpoint({ format: 'x' })).rejects.toThrow(/checkpoint.format must be/);
-  const file = read('verb-noun-1-head');
+  const file = float32File('verb-noun-1-head');
   await expect(hw.loadCheckpoint({ ...file, weights: file.weights.slice(0, 400) })).rejects.toThrow(
     /checkpoint.weights has 400 characters; 46336 bytes \(parameterCount x 4\) are 61784 characters of base64/,
   );
@@ -338,7 +389,7 @@ test('metadata that is not JSON data is refused before any trainer is created', 
 });
 
 test('a cut base64 text is refused saying how long it is and should be', async () => {
-  const file = read('verb-noun-1-head');
+  const file = float32File('verb-noun-1-head');
   const cut = hw.loadCheckpoint({ ...file, weights: file.weights.slice(0, -1) });
   await expect(cut).rejects.toThrow(
     'checkpoint.weights has 61783 characters, not a whole number of base64 groups of 4 (cut?); ' +

@@ -16,9 +16,7 @@ import {
   antecedentStep,
   headLooks,
   probeSeries,
-  resultsModel,
   STORY_MODELS,
-  STORY_RESULTS,
   storyAccount,
 } from '../../web/explorer/panels/learn/story-data.js';
 
@@ -33,8 +31,7 @@ beforeAll(async () => {
 const model = (heads) => data.models.find((m) => m.heads === heads);
 
 test('the owner loads the shipped story models with their maps on the lecture sentence', () => {
-  expect(STORY_MODELS).toEqual(['story-2-heads', 'story-4-heads']);
-  expect(STORY_RESULTS).toEqual(['story-1-head']);
+  expect(STORY_MODELS).toEqual(['story-1-head', 'story-2-heads', 'story-4-heads']);
   expect(data.models.map((m) => m.name)).toEqual(['1 head', '2 heads', '4 heads']);
   expect(data.reading.unknown).toEqual([]);
   expect(data.reading.words.slice(0, 13).join(' ')).toBe('the dog chased the ball , but it could not catch it .');
@@ -107,22 +104,21 @@ test("random weights: no head near the antecedent, and the sentence's rows look 
   }
 });
 
-test("the 1-head results: no weights, the sentence's rows from the file, the same probes and table", () => {
+test('the 1-head model: its own weights, the same width and parameters, its map on the sentence', () => {
   const file = read('story-1-head');
-  expect(file.format).toBe('headwise-results/1');
-  expect(file.weights).toBeUndefined();
+  expect(file.format).toBe('headwise-checkpoint/1');
+  expect(file.weightsEncoding).toBe('float16');
   expect(file.options).toMatchObject({ task: 'story', layers: 1, heads: 1, dModel: 64, seed: 1 });
   expect(file.parameterCount).toBe(read('story-4-heads').parameterCount);
-  const one = resultsModel(file, data.reading, data.T);
-  const n = file.sentence.words.length;
-  expect(file.sentence.words.join(' ')).toBe('the dog chased the ball , but it could not catch it .');
-  // Row q of the map is the file's row q over the sentence's words, then 0; each a distribution.
-  file.sentence.maps[0][0].forEach((row, q) => {
-    expect(Array.from(one.maps[0][0].subarray(q * data.T, q * data.T + n))).toEqual(row.map(Math.fround));
-    expect(row.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 2);
-  });
+  const one = model(1);
+  const n = 13;
+  // Row q of its map over the sentence's first q + 1 words is a distribution (causal: 0 after q).
+  for (let q = 0; q < n; q += 1) {
+    const row = one.maps[0][0].subarray(q * data.T, q * data.T + n);
+    expect(row.slice(0, q + 1).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+    expect(Math.max(0, ...row.slice(q + 1))).toBe(0);
+  }
   expect(ablationTable(one)).toHaveLength(1);
-  expect(() => resultsModel(file, { words: ['a', 'cat'] }, data.T)).toThrow(/not the lecture's/);
   // As the note says: one head is slower than four to look at the antecedent.
   const step = (m) => antecedentStep(m.curve)?.step ?? Infinity;
   expect(step(one)).toBeGreaterThanOrEqual(step(model(4)));

@@ -42,7 +42,8 @@ const tokens = (s) => tokenize(s, 4096).tokens;
 test("2 heads and 4 heads are the story models; the lecture's sentence is read with 0 unknown words", () => {
   expect(checkpointFor(2)).toBe('story-2-heads');
   expect(checkpointFor(4)).toBe('story-4-heads');
-  expect(checkpointFor(1)).toBeNull();
+  expect(checkpointFor(1)).toBe('story-1-head');
+  expect(checkpointFor(3)).toBeNull();
   const r = readSentence(tokens(LECTURE), words);
   expect(r.words.slice(0, r.count)).toEqual(LECTURE_WORDS);
   expect(r.unknown).toEqual([]);
@@ -109,7 +110,7 @@ function plainTop(map, n, row) {
   return { at: values.indexOf(best), weight: best };
 }
 
-for (const heads of [2, 4]) {
+for (const heads of [1, 2, 4]) {
   test(`${heads} heads: the drawn maps are the story model's; roles, rows and text agree with them`, async () => {
     const name = TRAINED_CHECKPOINTS[heads];
     const trainer = await hw.loadCheckpoint(read(name));
@@ -151,7 +152,9 @@ for (const heads of [2, 4]) {
             shareOn(fused.attention.subarray(h * n * n, (h + 1) * n * n), n, row, c.words, word),
           ),
         );
-      expect(best(c.trained.fused, CATCH, 'ball')).toBeGreaterThan(0.8);
+      // One head (the lecture's point) holds "catch" less sharply: .61 on "ball", .18 on "dog" (seed 1).
+      expect(best(c.trained.fused, CATCH, 'ball')).toBeGreaterThan(heads === 1 ? 0.5 : 0.8);
+      if (heads === 1) expect(best(c.trained.fused, CATCH, 'ball')).toBeLessThan(0.8);
       expect(best(c.random.fused, CATCH, 'ball')).toBeLessThan(0.5);
       const text = looksText(c.trained.difference, c.trained.roles);
       expect(text).toMatch(/^From "catch" \(before "it"\): head 1 \(/);
@@ -168,7 +171,7 @@ test('a configuration with no trained model gets the 2-head story model beside i
   const gpt2 = owner.compute({ ...o, dModel: 768, heads: 12 }, { parts: ['trained'] }).trained;
   expect(gpt2.matches).toBe(false);
   expect(gpt2.name).toBe('story-2-heads');
-  const one = owner.compute({ ...o, dModel: 6, heads: 1 }, { parts: ['trained'] }).trained;
+  const one = owner.compute({ ...o, dModel: 6, heads: 3 }, { parts: ['trained'] }).trained;
   expect(one.matches).toBe(false);
   expect(one.name).toBe('story-2-heads');
 });

@@ -7,11 +7,6 @@
 // "float16", and then evaluated as rounded), the final held-out evaluation and role scores, the
 // first batch losses (the wasm trainer must reproduce them) and a curve every curve_every steps.
 // The last weight hash is of the weights as shipped (float32 values, rounded ones where float16).
-// A model marked `results` is shipped without its weights ("format": "headwise-results/1": no room
-// in the package): the same curve, evaluation, roles, ablation table and hashes, and its attention
-// on the lecture's sentence ("sentence": its words and, per layer and head, the sentence's rows
-// over its words), for the Learn panel's story experiment (1 head beside the 2- and 4-head
-// checkpoints).
 // Usage: make_checkpoints write DIR [NAME...] (only those models) | make_checkpoints verify
 #include <cmath>
 #include <cstdint>
@@ -38,12 +33,7 @@ struct Model {
   long curve_every = kCurveEvery;
   bool float16 = false;   // weights shipped as IEEE half precision (half the size)
   bool ablation = false;  // records the evaluation with each head zeroed alone
-  bool results = false;   // no weights: a results file (see the top of this file)
 };
-
-// The lecture's sentence, as the story task's words (web/explorer/panels/story/story-reading.js).
-const char* const kLecture[] = {"the", "dog",   "chased", "the",   "ball", ",", "but",
-                                "it",  "could", "not",    "catch", "it",   "."};
 
 std::vector<Model> models() {
   TrainerOptions induction;
@@ -63,14 +53,20 @@ std::vector<Model> models() {
   story.layers = 1, story.heads = 4, story.d_model = 64, story.mlp = 0, story.seed = 1;
   TrainerOptions story_two = story;  // the same width split in 2 heads of 32 (the heads panel's)
   story_two.heads = 2;
-  TrainerOptions story_one = story;  // one head of 64 (the Learn panel's, results only)
+  TrainerOptions story_one = story;  // one head of 64 (the Learn panel's and the heads panel's)
   story_one.heads = 1;
+  TrainerOptions story_layers = story;  // the 2 layers of 4 heads (docs/story.md)
+  story_layers.layers = 2;
+  // Every model ships its weights as float16 (half the size of float32; evaluated as rounded).
   return {
-      {"induction-1-layer", "one attention-only layer of 4 heads on the induction task", one, 2000},
+      {"induction-1-layer", "one attention-only layer of 4 heads on the induction task", one, 2000,
+       kCurveEvery, true},
       {"induction-2-layers", "two attention-only layers of 4 heads on the induction task", two,
-       2000},
-      {"verb-noun-1-head", "one head on the latest verb and latest noun", one_head, 2000},
-      {"verb-noun-2-heads", "two heads on the latest verb and latest noun", two_heads, 2000},
+       2000, kCurveEvery, true},
+      {"verb-noun-1-head", "one head on the latest verb and latest noun", one_head, 2000,
+       kCurveEvery, true},
+      {"verb-noun-2-heads", "two heads on the latest verb and latest noun", two_heads, 2000,
+       kCurveEvery, true},
       {"story-4-heads",
        "one attention-only layer of 4 heads on the story task (pronouns, agreement, names)", story,
        3000, 250, true, true},
@@ -78,8 +74,11 @@ std::vector<Model> models() {
        "one attention-only layer of 2 heads on the story task (pronouns, agreement, names)",
        story_two, 3000, 250, true, true},
       {"story-1-head",
-       "one attention-only layer of 1 head on the story task (results only, no weights)", story_one,
-       3000, 250, false, true, true},
+       "one attention-only layer of 1 head on the story task (pronouns, agreement, names)",
+       story_one, 3000, 250, true, true},
+      {"story-2-layers",
+       "two attention-only layers of 4 heads on the story task (pronouns, agreement, names)",
+       story_layers, 3000, 250, true, true},
   };
 }
 
@@ -222,39 +221,6 @@ std::string weight_hash(Trainer& t) {
   return fnv1a64(t.model().buffer(headwise::layers::Slot::kValue), t.model().parameter_count());
 }
 
-// "sentence": the lecture's words and, per layer and head, the rows of the sentence over its words
-// (the model reads the sentence at position 0, "." after it; causal, so those do not change them).
-std::string sentence_json(Trainer& t) {
-  const std::size_t T = t.spec().tokens, n = sizeof kLecture / sizeof *kLecture;
-  std::vector<int> ids(T, -1);
-  for (std::size_t i = 0; i < T; ++i) {
-    const char* word = i < n ? kLecture[i] : ".";
-    for (std::size_t v = 0; v < t.task().vocab; ++v)
-      if (std::strcmp(t.task().words[v], word) == 0) ids[i] = int(v);
-    if (ids[i] < 0) std::fprintf(stderr, "no word %s\n", word), std::exit(1);
-  }
-  t.run_one(ids.data());
-  std::string words, maps;
-  for (std::size_t i = 0; i < n; ++i)
-    words += std::string(i ? ", " : "") + "\"" + kLecture[i] + "\"";
-  for (std::size_t l = 0; l < t.spec().layers; ++l) {
-    const float* a = t.model().attention(l);  // heads x T x T
-    maps += l ? ", [" : "[";
-    for (std::size_t h = 0; h < t.spec().heads; ++h) {
-      maps += h ? ", [" : "[";
-      for (std::size_t q = 0; q < n; ++q) {
-        maps += q ? ", [" : "[";
-        for (std::size_t k = 0; k < n; ++k)
-          maps += (k ? ", " : "") + number(a[(h * T + q) * T + k], "%.4g");
-        maps += "]";
-      }
-      maps += "]";
-    }
-    maps += "]";
-  }
-  return "{\"words\": [" + words + "], \"maps\": [" + maps + "]}";
-}
-
 void write(const Model& m, const std::string& dir) {
   std::unique_ptr<Trainer> t = create(m);
   std::string first_losses, curve, early;
@@ -274,7 +240,7 @@ void write(const Model& m, const std::string& dir) {
   }
   const std::size_t n = t->model().parameter_count();
   float* w = t->model().buffer(headwise::layers::Slot::kValue);
-  const std::string weights = m.results ? "" : m.float16 ? round_to_half(w, n) : base64(w, n);
+  const std::string weights = m.float16 ? round_to_half(w, n) : base64(w, n);
   const Evaluation e = t->evaluate();  // of the weights as shipped
   const HeadRoleScores roles = t->role_scores();
   // [{ "layer", "head", "evaluation" }]: each head zeroed alone (Trainer::evaluate_ablated).
@@ -290,15 +256,13 @@ void write(const Model& m, const std::string& dir) {
     }
   }
   if (!ablation.empty()) ablation = "\n  \"ablation\": [\n    " + ablation + "\n  ],";
-  const std::string tail =
-      m.results ? "  \"sentence\": " + sentence_json(*t)
-                : std::string(m.float16 ? "  \"weightsEncoding\": \"float16\",\n" : "") +
-                      "  \"weights\": \"" + weights + "\"";
+  const std::string tail = std::string(m.float16 ? "  \"weightsEncoding\": \"float16\",\n" : "") +
+                           "  \"weights\": \"" + weights + "\"";
   const std::string path = dir + "/" + m.name + ".json";
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) std::fprintf(stderr, "cannot write %s\n", path.c_str()), std::exit(1);
   std::fprintf(f,
-               "{\n  \"format\": \"%s\",\n  \"name\": \"%s\",\n"
+               "{\n  \"format\": \"headwise-checkpoint/1\",\n  \"name\": \"%s\",\n"
                "  \"about\": \"%s\",\n  \"command\": \"bash scripts/make-checkpoints.sh\",\n"
                "  \"options\": %s,\n  \"steps\": %ld,\n"
                "  \"weightHashes\": [{\"step\": %ld, \"fnv1a64\": \"%s\"}, "
@@ -306,9 +270,9 @@ void write(const Model& m, const std::string& dir) {
                "  \"evaluation\": %s,\n  \"roles\": %s,\n  \"firstLosses\": [%s],\n"
                "  \"curve\": [\n    %s\n  ],\n"
                "  \"parameterCount\": %zu,%s\n%s\n}\n",
-               m.results ? "headwise-results/1" : "headwise-checkpoint/1", m.name, m.about,
-               options_json(t->options()).c_str(), m.steps, kEarlyStep, early.c_str(), m.steps,
-               weight_hash(*t).c_str(), evaluation_json(e, *t, "%.17g").c_str(),
+               m.name, m.about, options_json(t->options()).c_str(), m.steps, kEarlyStep,
+               early.c_str(), m.steps, weight_hash(*t).c_str(),
+               evaluation_json(e, *t, "%.17g").c_str(),
                roles_json(roles, t->task(), "%.17g", true).c_str(), first_losses.c_str(),
                curve.c_str(), n, ablation.c_str(), tail.c_str());
   std::fclose(f);

@@ -24,8 +24,11 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // +7.8 KB of wasm gzipped, web/latent.js) and the kv panel's generation timing (web/pool/worker-timer.js,
 // the panel's kv-timing*.js): +20 KiB. Then 1,074,859 B with the second story checkpoint
 // (story-2-heads.json, the heads panel's 2-head model: 189 KB, +130,139 B = 127.1 KiB packed):
-// +128 KiB, under issue 33's 1.2 MB ceiling.
-export const TARBALL_LIMIT_BYTES = 1068 * 1024;
+// +128 KiB, under issue 33's 1.2 MB ceiling. Then 1,190,023 B (2026-12-05) with every checkpoint's
+// weights as float16 (induction and verb-noun: -259 KB of JSON, -141 KB gzipped) and the issue's
+// last two story checkpoints (story-1-head with its weights, story-2-layers: +300 KB gzipped): the
+// limit is now the issue's ceiling itself.
+export const TARBALL_LIMIT_BYTES = 1_200_000;
 
 /** @returns {{ work: string, app: string, tarball: string, bytes: number, remove(): void }} */
 export function packAndInstall(prefix = 'headwise-pack-') {

@@ -128,7 +128,7 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
   .explorer.slide .panel.slide-first > .details-toggle { display: block; position: absolute; top: 0.2em; right: 0;
     z-index: 3; }
   .explorer.slide .panel.slide-first:not(.details-open) > :not(h2, .point, .details-toggle, .figures, .side,
-    .panel-body:has(.slide-keep), .slide-keep),
+    .panel-body:has(.slide-keep), .slide-keep, .status:is([data-kind=error], [data-kind=warn])),
   .explorer.slide .panel.slide-first:not(.details-open) :is(.side, .panel-body) > :not(.figures, .slide-keep),
   .explorer.slide .panel.slide-first:not(.details-open) .slide-keep > .help,
   .explorer.slide .panel.slide-first:not(.details-open) .learned .learned-note,

@@ -1,4 +1,4 @@
-// The heads panel's numbers: its trained models (TRAINED_CHECKPOINTS: 2 heads and 4 heads on the
+// The heads panel's numbers: its trained models (TRAINED_CHECKPOINTS: 1, 2 and 4 heads on the
 // story task), loaded once and kept by the owner, and the part 'trained': the page's sentence
 // through a model's attention layer, trained and before training.
 import { tokenize } from '../../lecture/tokenizer.js';

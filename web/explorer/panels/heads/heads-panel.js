@@ -1,7 +1,7 @@
 // Panel 4: one attention heatmap per head; hovering or focusing a token highlights its row in
 // every head. Then the concatenation back to d_model and the mixing by W_out (on a slide with more
 // than 4 heads, in place of the maps, a button away). By default the heads are a shipped story
-// model's trained heads (2 or 4 heads, docs/story.md) on the user's sentence, read word by word
+// model's trained heads (1, 2 or 4 heads, docs/story.md) on the user's sentence, read word by word
 // against its vocabulary, each named by the role the core measured, with where they look from the
 // lecture's "catch" and last "it"; "Random weights" shows the same model before training. A
 // configuration with no trained model (GPT-2's 12 heads) shows its own random heads, and the

@@ -7,8 +7,8 @@
 // themselves come from the module (heads-numbers.js), each head's role from the core's role scores.
 import { keyRows, readStorySentence, rowTop, storyReadingText, STORY_SKILLS } from '../story/story-reading.js';
 
-/** The shipped checkpoint drawn for a head count (2 or 4); other counts have no trained model. */
-export const TRAINED_CHECKPOINTS = Object.freeze({ 2: 'story-2-heads', 4: 'story-4-heads' });
+/** The shipped checkpoint drawn for a head count (1, 2 or 4 at width 64); others have no trained model. */
+export const TRAINED_CHECKPOINTS = Object.freeze({ 1: 'story-1-head', 2: 'story-2-heads', 4: 'story-4-heads' });
 /** The checkpoint drawn beside the random heads of a configuration that has no trained model. */
 export const BESIDE_CHECKPOINT = TRAINED_CHECKPOINTS[2];
 /** The heads-weights option's values: the trained model's heads, or the same shapes untrained. */

@@ -5,8 +5,7 @@ import { LearnSession } from './learn-session.js';
 import { SAMPLE_WORDS } from './learn-verdict.js';
 import { INDUCTION_CHECKPOINTS, inductionSequence } from './induction-data.js';
 import { InductionLive } from './induction-live.js';
-import { resultsModel, STORY_MODELS, STORY_RESULTS } from './story-data.js';
-import { readShippedResults } from '../../../checkpoint.js';
+import { STORY_MODELS } from './story-data.js';
 import { tokenize } from '../../lecture/tokenizer.js';
 import { LECTURE_SENTENCE, readStorySentence } from '../story/story-reading.js';
 
@@ -87,7 +86,7 @@ export class LearnRuns {
     return this.#once('story', () => this.#withCheckpoints(STORY_MODELS, (t) => this.#storyData(t)));
   }
 
-  async #storyData(trainers) {
+  #storyData(trainers) {
     const { words, tokens: T } = trainers[0].task;
     const reading = readStorySentence(tokenize(LECTURE_SENTENCE, 4096).tokens, words, T);
     const models = trainers.map((t) => {
@@ -106,13 +105,6 @@ export class LearnRuns {
         maps,
       };
     });
-    // The models shipped as results only (1 head): their maps are the file's rows on the sentence.
-    for (const name of STORY_RESULTS) {
-      const source = await this.#settings.checkpointSource(name);
-      const results = typeof source === 'string' ? await readShippedResults(source) : source;
-      models.push({ name: headsName(results.options.heads), ...resultsModel(results, reading, T) });
-    }
-    models.sort((a, b) => a.heads - b.heads);
     return { sequence: { ids: reading.words }, reading, T, models };
   }
 

@@ -4,38 +4,12 @@
 // account in words. Pure module (no DOM, no wasm): tested by Vitest (tests/js/story-data.test.js).
 import { ablationOf, FALLS, keyRows, rowTop, STORY_SKILLS } from '../story/story-reading.js';
 
-/** The shipped story checkpoints the experiment shows (1 layer, width 64). */
-export const STORY_MODELS = Object.freeze(['story-2-heads', 'story-4-heads']);
-/**
- * The story models shipped as results only (make_checkpoints' "headwise-results/1": no weights, no
- * room in the package): 1 head of 64. Drawn before the checkpoints, by their head count.
- */
-export const STORY_RESULTS = Object.freeze(['story-1-head']);
+/** The shipped story checkpoints the experiment shows (1 layer, width 64), by head count. */
+export const STORY_MODELS = Object.freeze(['story-1-head', 'story-2-heads', 'story-4-heads']);
 /** A head "looks at the antecedent" where its role score on an antecedent probe is at least this. */
 export const ANTECEDENT_SEEN = 0.8;
 // The role scores of the antecedent probes (attention from the query on the antecedent).
 const ANTECEDENT_KEYS = ['subjectAntecedent', 'objectAntecedent', 'possessiveAntecedent'];
-
-/**
- * A results file ({ options, steps, curve, roles, evaluation, ablation, sentence: { words, maps } })
- * as the experiment draws a model: its maps T x T per layer and head, the sentence's rows filled
- * from the file (over the sentence's words; the rest 0: the drawn rows read only those). reading:
- * readStorySentence() of the lecture's sentence, whose words the file's must begin.
- */
-export function resultsModel(results, reading, T) {
-  const { options, steps, curve, roles, evaluation, ablation, sentence } = results;
-  const n = sentence.words.length;
-  if (sentence.words.join(' ') !== reading.words.slice(0, n).join(' '))
-    throw new Error(`${results.name}: its sentence is "${sentence.words.join(' ')}", not the lecture's`);
-  const maps = sentence.maps.map((layer) =>
-    layer.map((rows) => {
-      const map = new Float32Array(T * T);
-      rows.forEach((row, q) => map.set(row, q * T));
-      return map;
-    }),
-  );
-  return { layers: options.layers, heads: options.heads, options, steps, curve, roles, evaluation, ablation, maps };
-}
 
 /** A probe's held-out accuracy over its candidates at every curve point: [{ step, accuracy }]. */
 export function probeSeries(curve, probe) {
