@@ -19,9 +19,11 @@ const WEB_DIR = fileURLToPath(new URL('../web/', import.meta.url));
  * 220 KiB until the third sitting, when createAttention({ attention: 'mla' }) put the core's latent
  * attention operator into the module (until then unreferenced and stripped) with its layer and
  * bindings (wasm 277,612 -> 296,726 B raw, 108,591 -> 116,357 B gzipped) and the kv panel gained
- * its latent row (~0.3 KB): the page reached ~227,000 B.
+ * its latent row (~0.3 KB): the page reached ~227,000 B. 230 KiB until LatentAttention.backward
+ * (issue 37) linked the latent operator's backward into the module (until then only the native
+ * tests called it; wasm 115,728 -> 118,091 B gzipped): the page reached 237,124 B.
  */
-export const PAGE_BUDGET_GZIP_BYTES = 230 * 1024;
+export const PAGE_BUDGET_GZIP_BYTES = 234 * 1024;
 /** What index.html requests (the bundle carries the wasm; checkpoints and the worker load later). */
 export const PAGE_FILES = ['index.html', 'build/explorer/explorer.js'];
 

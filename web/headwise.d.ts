@@ -208,6 +208,13 @@ export interface LatentWeights {
   wOut: Float32Array;
 }
 
+/** What LatentAttention.backward returns: the gradients of the loss at the input and the weights. */
+export interface LatentBackward {
+  /** (batch, tokens, dModel), at the last forward()'s input. */
+  dx: Float32Array;
+  gradients: LatentWeights;
+}
+
 export interface LatentIntermediates {
   output: Float32Array;
   form: 'explicit' | 'absorbed';
@@ -233,6 +240,8 @@ export class LatentAttention {
   forward(x: FloatInput, options: LatentForwardOptions & { intermediates: true }): LatentIntermediates;
   getWeights(): LatentWeights;
   setWeights(weights: Partial<Record<keyof LatentWeights, FloatInput>>): void;
+  /** The explicit form's backward at the last forward()'s input: dy is the loss's gradient at the output. */
+  backward(dy: FloatInput): LatentBackward;
   /** Causal decoding with the latent cache (kvLatent + ropeDim numbers per position), by the absorbed form. */
   decode(token: FloatInput): Float32Array;
   readonly cache: CacheState;

@@ -67,6 +67,30 @@ export class LatentAttention {
     };
   }
 
+  /**
+   * The explicit form's backward at the last forward()'s input, with the weights as they are now:
+   * dy (batch, tokens, dModel) is the gradient of a loss with respect to the output, and the
+   * result { dx, gradients } its gradient with respect to the input (batch, tokens, dModel) and
+   * to every weight (gradients: wDkv, wUk, wUv, wq, wQr, wKr, wOut, each its weight's shape).
+   * It runs the explicit forward again with attention kept, so forward(x, { intermediates: true })
+   * after it is not needed. Weights are not changed.
+   */
+  backward(dy) {
+    const handle = this.#live();
+    const size = this.#size('output');
+    const copy = floatArrayArgument('dy', dy, size, this.#rows.get('output').shape);
+    if (!this.#core.call('latentPrepareBackward', handle)) throw new HeadwiseError(this.#core.call('lastError'));
+    const names = this.#weightNames();
+    this.#core.call('latentGradientView', handle, names.length + 1).set(copy);
+    if (!this.#core.call('latentBackward', handle)) throw new HeadwiseError(this.#core.call('lastError'));
+    const gradient = (i, name) =>
+      this.#core.call('latentGradientView', handle, i)?.slice() ?? new Float32Array(this.#size(name));
+    return {
+      dx: gradient(names.length, 'input'),
+      gradients: Object.fromEntries(names.map((name, i) => [name, gradient(i, name)])),
+    };
+  }
+
   /** Copies of the weights: wDkv, wUk, wUv, wq, wQr, wKr, wOut. */
   getWeights() {
     return Object.fromEntries(this.#weightNames().map((name) => [name, this.#read(name)]));
@@ -130,19 +154,15 @@ export class LatentAttention {
     return this.#core.call('latentView', this.#live(), this.#rows.get(name).id).slice();
   }
 
+  #size(name) {
+    return this.#rows.get(name).shape.reduce((a, b) => a * b, 1);
+  }
+
   // Every argument is checked into a private copy first; only then are the copies written.
   #write(writes) {
     const copies = writes.map(([name, label, value]) => {
       const { id, shape } = this.#rows.get(name);
-      return [
-        id,
-        floatArrayArgument(
-          label,
-          value,
-          shape.reduce((a, b) => a * b, 1),
-          shape,
-        ),
-      ];
+      return [id, floatArrayArgument(label, value, this.#size(name), shape)];
     });
     for (const [id, copy] of copies) this.#core.call('latentView', this.#live(), id).set(copy);
   }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "attention_options.hpp"
 #include "latent_model.hpp"
@@ -99,6 +100,48 @@ TEST(LatentModel, CacheRefusedPastTheBudget) {
   EXPECT_NE(s.message().find("more than the memory budget"), std::string::npos) << s.message();
   EXPECT_EQ(m->cache_bytes(), 0u);
   EXPECT_TRUE(m->forward(true, false).is_ok());
+}
+
+// The layer's backward is the operator's (latent_backward after an explicit forward that kept
+// the attention), bit for bit, at the last forward's input; refused before any forward.
+TEST(LatentModel, BackwardIsTheOperators) {
+  AttentionOptions o = mla(3, 2);
+  o.batch = 2;
+  o.tokens = 5;
+  o.d_model = 8;
+  Limits limits;
+  Config c;
+  ASSERT_TRUE(config_from_options(o, &limits, &c).is_ok());
+  std::unique_ptr<LatentModel> m;
+  ASSERT_TRUE(LatentModel::create(c, limits, 4, &m).is_ok());
+  EXPECT_NE(m->prepare_backward().message().find("needs a forward() first"), std::string::npos);
+  const std::size_t n = 2 * 5 * 8;
+  float* x = m->tensor(LatentTensor::kInput);
+  for (std::size_t i = 0; i < n; ++i) x[i] = std::cos(0.29f * float(i));
+  ASSERT_TRUE(m->forward(true, false).is_ok());
+  ASSERT_TRUE(m->prepare_backward().is_ok());
+  float* dy = m->gradient(kLatentWeightCount + 1);
+  for (std::size_t i = 0; i < n; ++i) dy[i] = std::sin(0.41f * float(i));
+  const std::vector<float> g(dy, dy + n);
+  ASSERT_TRUE(m->backward().is_ok());
+  const layers::LatentShape& s = m->shape();
+  std::vector<std::vector<float>> grads(kLatentWeightCount);
+  float* gp[kLatentWeightCount];
+  for (int i = 0; i < kLatentWeightCount; ++i) {
+    grads[i].resize(m->gradient_size(i));
+    gp[i] = grads[i].data();
+  }
+  std::vector<float> scratch(std::size_t(layers::latent_backward_floats(s).value())), dx(n);
+  using L = LatentTensor;
+  const layers::LatentParams w{m->tensor(L::kWdkv), m->tensor(L::kWuk), m->tensor(L::kWuv),
+                               m->tensor(L::kWq),   m->tensor(L::kWqr), m->tensor(L::kWkr),
+                               m->tensor(L::kWout)};
+  layers::latent_backward(s, w, x, m->tensor(L::kAttention), g.data(),
+                          {gp[0], gp[1], gp[2], gp[3], gp[4], gp[5], gp[6]}, scratch.data(),
+                          dx.data());
+  for (int i = 0; i < kLatentWeightCount; ++i)
+    EXPECT_EQ(max_abs_diff(gp[i], m->gradient(i), grads[i].size()), 0.0f) << i;
+  EXPECT_EQ(max_abs_diff(dx.data(), m->gradient(kLatentWeightCount), n), 0.0f);
 }
 
 }  // namespace

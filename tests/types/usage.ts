@@ -27,6 +27,12 @@ const stopped: string | null = hw.stoppedReason;
 mha.setWeights(weightsFromPyTorch({ inProjWeight: new Float32Array(108), outProjWeight: new Float32Array(36) }, 6));
 mha.setWeights({ wq: new Float32Array(36) });
 const err = new HeadwiseError('x');
+const mla = hw.createAttention({ tokens: 6, dModel: 8, heads: 2, attention: 'mla', kvLatent: 3, ropeDim: 2 });
+mla.forward(hw.randomInput(mla.config, 1));
+const { dx, gradients } = mla.backward(new Float32Array(48));
+const dWdkv: Float32Array = gradients.wDkv;
+// @ts-expect-error: the layer's weights are wDkv, wUk, wUv, wq, wQr, wKr, wOut
+mla.backward(dx).gradients.wk;
 
 // @ts-expect-error: variant must be 'fused' or 'loop'
 mha.forward(x, { variant: 'parallel' });
@@ -91,4 +97,5 @@ export {
   live,
   role,
   repeat,
+  dWdkv,
 };

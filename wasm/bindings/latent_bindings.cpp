@@ -74,6 +74,30 @@ bool latent_forward(int handle, bool absorbed, bool keep_attention) {
   return s.is_ok() || fail(s.message());
 }
 
+// The backward: prepare (allocate, budget checked), write dy into gradient view
+// kLatentWeightCount + 1, run; the weights' gradients are views 0.., dx view kLatentWeightCount.
+bool latent_prepare_backward(int handle) {
+  if (!can_allocate()) return false;
+  LatentModel* m = find(handle);
+  if (!m) return false;
+  const headwise::Status s = m->prepare_backward();
+  return s.is_ok() || fail(s.message());
+}
+
+val latent_gradient_view(int handle, int i) {
+  LatentModel* m = find(handle);
+  if (!m || !m->gradient(i)) return val::null();
+  return val(emscripten::typed_memory_view(m->gradient_size(i), m->gradient(i)));
+}
+
+bool latent_backward(int handle) {
+  if (!can_allocate()) return false;
+  LatentModel* m = find(handle);
+  if (!m) return false;
+  const headwise::Status s = m->backward();
+  return s.is_ok() || fail(s.message());
+}
+
 bool latent_weights_changed(int handle) {
   LatentModel* m = find(handle);
   if (!m) return false;
@@ -90,6 +114,9 @@ EMSCRIPTEN_BINDINGS(headwise_latent) {
   emscripten::function("latentView", &latent_view);
   emscripten::function("latentForward", &latent_forward);
   emscripten::function("latentWeightsChanged", &latent_weights_changed);
+  emscripten::function("latentPrepareBackward", &latent_prepare_backward);
+  emscripten::function("latentGradientView", &latent_gradient_view);
+  emscripten::function("latentBackward", &latent_backward);
   using Decode = headwise::bindings::DecodeEntries<LatentModel>;
   emscripten::function("latentPrepareDecode", &Decode::prepare);
   emscripten::function("latentDecodeView", &Decode::view);

@@ -83,30 +83,52 @@ CheckedU64 cache_floats(const layers::LatentShape& s) {
   return CheckedU64(s.batch) * s.tokens * (CheckedU64(s.kv_latent) + s.rope_dim);
 }
 
+CheckedU64 weight_floats(const layers::LatentShape& s) {
+  CheckedU64 n = 0;
+  for (int i = 0; i < kLatentWeightCount; ++i) n += floats_of(s, static_cast<LatentTensor>(i));
+  return n;
+}
+
+// The backward's buffer: the weights' gradients, dx and dy (B, T, D), latent_backward's scratch.
+CheckedU64 backward_floats(const layers::LatentShape& s) {
+  return weight_floats(s) + CheckedU64(2) * floats_of(s, LatentTensor::kInput) +
+         layers::latent_backward_floats(s);
+}
+
+// What the layer holds besides its rows and scratch: the attention kept, the cache, the backward.
+struct Held {
+  bool attention, cache, backward;
+};
+
 // Bytes the layer holds in the heap in that state: its rows, the absorbed weights, the scratch,
 // the object and each allocation's header (as config.hpp's needed_bytes counts a layer's).
-CheckedU64 heap_bytes_of(const layers::LatentShape& s, bool with_attention, bool with_cache) {
+CheckedU64 heap_bytes_of(const layers::LatentShape& s, Held held) {
   CheckedU64 floats = layers::latent_absorbed_floats(s) + workspace_floats(s);
   for (int i = 0; i < kLatentTensorCount; ++i) {
     const auto id = static_cast<LatentTensor>(i);
-    if (id != LatentTensor::kAttention || with_attention) floats += floats_of(s, id);
+    if (id != LatentTensor::kAttention || held.attention) floats += floats_of(s, id);
   }
-  if (with_cache) floats += cache_floats(s) + step_floats(s);
-  return floats * sizeof(float) + kLayerObjectBytes + CheckedU64(kAllocationBytes) * 20;
+  if (held.cache) floats += cache_floats(s) + step_floats(s);
+  if (held.backward) floats += backward_floats(s);
+  const std::uint64_t allocations = held.backward ? 21 : 20;
+  return floats * sizeof(float) + kLayerObjectBytes + CheckedU64(kAllocationBytes) * allocations;
 }
 
-Status budget_status(const layers::LatentShape& s, const Limits& limits, bool with_attention,
-                     bool with_cache) {
-  const CheckedU64 bytes = heap_bytes_of(s, with_attention, with_cache);
+Status budget_status(const layers::LatentShape& s, const Limits& limits, Held held) {
+  const bool with_attention = held.attention, with_cache = held.cache;
+  const CheckedU64 bytes = heap_bytes_of(s, held);
   const std::uint64_t budget = effective_budget(limits);
   if (bytes.ok() && bytes.value() <= budget) return Status::ok();
   std::string what = "this latent attention layer";
-  if (with_attention) what += " with its (B, H, T, T) attention kept";
+  if (held.backward) what += " with its gradients";
+  if (with_attention)
+    what += (held.backward ? " and" : " with") + std::string(" its (B, H, T, T) attention kept");
   if (with_cache)
     what += " and its latent cache (" +
             format_bytes(double(cache_floats(s).value()) * sizeof(float)) + " for " +
             std::to_string(s.tokens) + " positions)";
-  return Status::error(what + (with_attention || with_cache ? " need " : " needs ") +
+  return Status::error(what +
+                       (with_attention || with_cache || held.backward ? " need " : " needs ") +
                        (bytes.ok() ? format_bytes(double(bytes.value())) : "more than 2^64 bytes") +
                        ", more than the memory budget of " + format_bytes(double(budget)));
 }
@@ -127,7 +149,7 @@ Status LatentModel::validate(const Config& config, const Limits& limits) {
   if (!config.latent) return Status::error("not a latent attention configuration");
   Status s = validate_shape(config, limits);
   if (!s.is_ok()) return s;
-  return budget_status(latent_shape(config), limits, false, false);
+  return budget_status(latent_shape(config), limits, {false, false, false});
 }
 
 Status LatentModel::create(const Config& config, const Limits& limits, std::uint64_t seed,
@@ -179,7 +201,7 @@ void LatentModel::absorb() {
 Status LatentModel::forward(bool absorbed_form, bool keep_attention) {
   FloatBuffer& attention = buffers_[index(LatentTensor::kAttention)];
   if (keep_attention && attention.empty()) {
-    Status s = budget_status(shape_, limits_, true, !cache_c_.empty());
+    Status s = budget_status(shape_, limits_, {true, !cache_c_.empty(), !backward_.empty()});
     if (!s.is_ok()) return s;
     if (!attention.allocate(std::size_t(floats_of(shape_, LatentTensor::kAttention).value())))
       return Status::error("out of memory allocating attention");
@@ -196,6 +218,46 @@ Status LatentModel::forward(bool absorbed_form, bool keep_attention) {
   } else {
     layers::latent_forward_explicit(shape_, params(), tensor(L::kInput), t, tensor(L::kOutput));
   }
+  has_input_ = true;
+  return Status::ok();
+}
+
+std::size_t LatentModel::gradient_size(int i) const {
+  if (backward_.empty() || i < 0 || i >= kGradientCount) return 0;
+  const auto id = i < kLatentWeightCount ? static_cast<LatentTensor>(i) : LatentTensor::kInput;
+  return std::size_t(floats_of(shape_, id).value());
+}
+
+float* LatentModel::gradient(int i) {
+  if (gradient_size(i) == 0) return nullptr;
+  float* p = backward_.data();
+  for (int j = 0; j < i; ++j) p += gradient_size(j);
+  return p;
+}
+
+Status LatentModel::prepare_backward() {
+  if (!has_input_)
+    return Status::error("backward() needs a forward() first: it differentiates at that input");
+  if (!backward_.empty()) return Status::ok();
+  Status s = budget_status(shape_, limits_, {true, !cache_c_.empty(), true});
+  if (!s.is_ok()) return s;
+  if (!backward_.allocate(std::size_t(backward_floats(shape_).value())))
+    return Status::error("out of memory allocating the latent layer's gradients");
+  return Status::ok();
+}
+
+Status LatentModel::backward() {
+  Status s = prepare_backward();
+  if (s.is_ok()) s = forward(false, true);
+  if (!s.is_ok()) return s;
+  float* g[kLatentWeightCount];
+  for (int i = 0; i < kLatentWeightCount; ++i) g[i] = gradient(i);
+  const layers::LatentGrads grads{g[0], g[1], g[2], g[3], g[4], g[5], g[6]};
+  float* dx = gradient(kLatentWeightCount);
+  const float* dy = gradient(kLatentWeightCount + 1);
+  float* scratch = dx + 2 * gradient_size(kLatentWeightCount);
+  layers::latent_backward(shape_, params(), tensor(LatentTensor::kInput),
+                          tensor(LatentTensor::kAttention), dy, grads, scratch, dx);
   return Status::ok();
 }
 
@@ -214,7 +276,8 @@ Status LatentModel::prepare_decode() {
                          std::to_string(cache_.capacity) +
                          " positions (its tokens); resetCache() starts again");
   }
-  Status s = budget_status(shape_, limits_, tensor_size(LatentTensor::kAttention) != 0, true);
+  Status s = budget_status(shape_, limits_,
+                           {tensor_size(LatentTensor::kAttention) != 0, true, !backward_.empty()});
   if (!s.is_ok()) return s;
   const std::size_t per_sequence = shape_.batch * shape_.tokens;
   if (!cache_c_.allocate(per_sequence * shape_.kv_latent) ||

@@ -76,14 +76,23 @@ class LatentModel {
   std::uint64_t cache_bytes() const;  // latent and RoPE key held (0 before the first step)
   void reset_cache();
 
+  // The explicit form's backward at the last forward()'s input and the weights as they are now:
+  // the gradients of sum(output * dy). prepare_backward() allocates (budget checked) the buffers
+  // gradient(i) views: i < kLatentWeightCount a weight's gradient (its shape), then dx and dy
+  // (B, T, D); the caller writes dy before backward(), which runs the explicit forward again with
+  // attention kept (output, latent, ropeKey and attention are that forward's) and writes the rest.
+  Status prepare_backward();
+  Status backward();
+  static constexpr int kGradientCount = kLatentWeightCount + 2;
+  float* gradient(int i);
+  std::size_t gradient_size(int i) const;
+
  private:
   LatentModel() = default;
   static std::size_t index(LatentTensor id) { return static_cast<std::size_t>(id); }
   layers::LatentParams params();
   layers::LatentAbsorbed absorbed();
   void absorb();
-  std::uint64_t heap_bytes(bool with_attention, bool with_cache) const;
-  Status check_budget(bool with_attention, bool with_cache) const;
 
   Limits limits_;
   layers::LatentShape shape_{};
@@ -92,6 +101,8 @@ class LatentModel {
   bool absorbed_ready_ = false;
   FloatBuffer cache_c_, cache_kr_, step_;  // step_: x, y (B, D) each, then the step's scratch
   layers::LatentCacheView cache_{};
+  bool has_input_ = false;  // a forward() ran: backward() differentiates at its input
+  FloatBuffer backward_;    // the weights' gradients, dx, dy, then latent_backward's scratch
 };
 
 }  // namespace headwise
