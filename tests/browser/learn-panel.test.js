@@ -1,7 +1,8 @@
 // The Learn panel in Chromium, in embed.html framed by a deck page at 1280x720: postMessage starts,
 // pauses and resets it; what is drawn separates (2 heads above 95%, 1 head below 90%); the 2-head
-// maps from "?" land on the latest verb and the latest noun; no task long enough to freeze it; it fits the
-// slide; it works from file:// and on a 390 px phone. Prints the page budgets measured.
+// maps from "?" land on the latest verb and the latest noun; the slide's point says the verdict; no
+// task long enough to freeze it; it fits the slide; it works from file:// and on a 390 px phone.
+// Prints the page budgets measured.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
@@ -19,6 +20,9 @@ const RIGHT = String.raw`\d+% right \(right verb \d+%, right noun \d+%\)`;
 const SPLIT = 'one softmax row split between the verb \\(\\d+%\\) and the noun \\(\\d+%\\)';
 const ONE_HEAD = new RegExp(`1 head: ${RIGHT} - ${SPLIT}`);
 const TWO_HEADS = new RegExp(`2 heads: ${RIGHT} - head \\d finds the (verb|noun), head \\d finds the (verb|noun)`);
+// The slide's point once trained: the verdict in two lines.
+const FINDS = 'head \\d finds the verb, head \\d finds the noun';
+const SLIDE_VERDICT = new RegExp(`^Held out: 1 head \\d+%, 2 heads \\d+% right; 2 heads: ${FINDS}\\.$`);
 
 before(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
@@ -96,6 +100,8 @@ const READ = () => {
     words: ['.status', '.learn-readout', '.learn-verdict'].map((q) => s.querySelector(q).textContent).join(' '),
     fullBars,
     verdict: root.querySelector('.learn-verdict').textContent,
+    point: s.querySelector('.point').textContent,
+    pointBottom: s.querySelector('.point').getBoundingClientRect().bottom,
     rows,
     canvases: canvases.length,
     pixels: canvases.length ? counts(canvases[0]) : null,
@@ -201,15 +207,13 @@ test('embed at 1280x720: postMessage trains, the curves separate, heads find ver
       `load ${loadavg()[0].toFixed(1)}, ${watch.frames} frames; long tasks [wall, CPU] ms ${JSON.stringify(long)}`,
     );
     assert.ok(seen.scroll.h <= seen.view.h && seen.scroll.w <= seen.view.w, JSON.stringify(seen));
-    // The trained slide as the room sees it: figure text near the prose's size, the figures two a row
-    // beside the text, none on another, all inside the frame.
-    assert.ok(
-      seen.medianText >= 14 && seen.minText >= 11,
-      `figure text ${seen.medianText} px, smallest ${seen.minText}`,
-    );
+    // The trained slide as the room sees it: the verdict in its point, figure text at a slide's least
+    // (16 px), the figures two a row under the point, none on another, all inside the frame.
+    assert.match(seen.point, SLIDE_VERDICT);
+    assert.ok(seen.minText >= 16, `figure text ${seen.medianText} px, smallest ${seen.minText}`);
     const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
     for (const [k, b] of seen.boxes.entries()) {
-      assert.ok(b.right <= seen.view.w && b.bottom <= seen.view.h && b.left > 0.4 * seen.view.w, JSON.stringify(b));
+      assert.ok(b.right <= seen.view.w && b.bottom <= seen.view.h && b.top >= seen.pointBottom, JSON.stringify(b));
       assert.ok(Math.abs(b.left - seen.boxes[k % 2].left) < 2, `figure ${k} is not in column ${k % 2}`);
       assert.ok(
         seen.boxes.every((c, m) => m === k || !overlap(b, c)),

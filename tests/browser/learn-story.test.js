@@ -146,7 +146,8 @@ test(TITLE, async () => {
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
   try {
-    await page.goto(`${web.server.url}embed.html?panel=learn&learn-experiment=story`);
+    // As a page panel (slide=0): the charts, every model's heads and the table (the slide: below).
+    await page.goto(`${web.server.url}embed.html?panel=learn&learn-experiment=story&slide=0`);
     await waitState(page, ['checkpoints']);
     await page.waitForFunction(
       () =>
@@ -194,6 +195,39 @@ test(TITLE, async () => {
     await page.evaluate(() => document.querySelector('headwise-explorer').resetTraining());
     await waitState(page, ['checkpoints']);
     assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// On a 16:9 slide: the six charts alone (each head's map is the story panel's slide), and the point
+// says when each model first had every probe at 0.90 or more held out, read here from the checkpoints.
+test('learn-experiment=story on a slide: the six charts, and when each model learned every probe', async () => {
+  const models = await Promise.all(['story-1-head', 'story-2-heads', 'story-4-heads'].map(read));
+  const when = models.map((m) => {
+    const point = m.curve.find((p) => SKILLS.every((k) => p.heldOut.groups[k].candidateAccuracy >= 0.9));
+    const name = `${m.options.heads} head${m.options.heads === 1 ? '' : 's'}`;
+    return `${name} ${point ? `at step ${point.step}` : `not by step ${m.curve.at(-1).step}`}`;
+  });
+  const context = await web.browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${web.server.url}embed.html?panel=learn&learn-experiment=story`);
+    await waitState(page, ['checkpoints']);
+    const seen = await page.evaluate(() => {
+      const s = document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-learn');
+      const shown = [...s.querySelectorAll('.figures canvas:not([hidden])')];
+      return { point: s.querySelector('.point').textContent, titles: shown.map((c) => c.headwiseFigure.title) };
+    });
+    assert.equal(seen.point, `Every probe right 90% of the time, held out: ${when.join(', ')}.`);
+    assert.equal(seen.titles.length, 6, seen.titles.join(' | '));
+    assert.deepEqual(seen.titles.slice(0, 5), [
+      'subject pronoun',
+      'object pronoun',
+      'possessive',
+      'agreement',
+      'name copy',
+    ]);
   } finally {
     await context.close();
   }

@@ -14,6 +14,11 @@ import { PANELS } from '../../web/explorer/panels/index.js';
 const FRAME = { width: 1280, height: 720 };
 // The panels designed as slides: those whose registry entry has a slide point.
 const SLIDE_PANELS = PANELS.filter((entry) => entry.slide).map((entry) => entry.id);
+// Each as its address opens it, and the Learn panel's other two experiments (each its own slide).
+const SLIDES = [
+  ...SLIDE_PANELS.map((panel) => ({ panel, name: panel, query: '' })),
+  ...['layers', 'story'].map((e) => ({ panel: 'learn', name: `learn-${e}`, query: `&learn-experiment=${e}` })),
+];
 const LECTURE_WORDS = ['ball', 'catch', 'it'];
 const MAX_PROSE = 260; // characters shown beside the figures: the point and the Details button
 const web = chromiumAndWeb();
@@ -68,12 +73,12 @@ function measure(panel) {
   };
 }
 
-async function openSlide(panel, colorScheme = 'light') {
+async function openSlide(panel, query = '', colorScheme = 'light') {
   const context = await web.browser.newContext({ viewport: FRAME, colorScheme });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${web.server.url}embed.html?panel=${panel}`);
+  await page.goto(`${web.server.url}embed.html?panel=${panel}${query}`);
   await page.waitForSelector('headwise-explorer[data-ready]', { timeout: 30_000 });
   // The heads slide shows the trained model's heads once its checkpoint has loaded (after the first render).
   if (panel === 'heads')
@@ -86,6 +91,16 @@ async function openSlide(panel, colorScheme = 'light') {
     );
   // The story slide draws once its checkpoint has loaded (after the first render).
   if (panel === 'story') await storyDrawn(page);
+  // The Learn slide draws its experiment's figures once its run (or its checkpoints) is there.
+  if (panel === 'learn')
+    await page.waitForFunction(
+      () =>
+        document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-learn').dataset.step !==
+          undefined &&
+        document.querySelector('headwise-explorer').shadowRoot.querySelector('#panel-learn canvas:not([hidden])'),
+      null,
+      { timeout: 30_000 },
+    );
   // The loop slide times its sweep when shown: its figures are the times, once measured.
   if (panel === 'loop') {
     await page.waitForFunction(
@@ -105,14 +120,14 @@ async function openSlide(panel, colorScheme = 'light') {
 }
 
 describe('slide mode at 1280x720: figure first, the point in large type, the rest behind Details', () => {
-  for (const panel of SLIDE_PANELS) {
-    test(`${panel}: point in 2 lines >= 24 px, figures >= 60% of frame, text >= 16 px, words labelled`, async () => {
-      const { page, context, errors } = await openSlide(panel);
+  for (const { panel, name, query } of SLIDES) {
+    test(`${name}: point in 2 lines >= 24 px, figures >= 60% of frame, text >= 16 px, words labelled`, async () => {
+      const { page, context, errors } = await openSlide(panel, query);
       try {
         const m = await page.evaluate(measure, panel);
-        await page.screenshot({ path: `${ARTIFACTS}slide-mode-${panel}.png` });
+        await page.screenshot({ path: `${ARTIFACTS}slide-mode-${name}.png` });
         console.log(
-          `# ${panel}: point ${m.pointSize.toFixed(1)} px in ${m.pointLines} lines, ` +
+          `# ${name}: point ${m.pointSize.toFixed(1)} px in ${m.pointLines} lines, ` +
             `${m.prose.length} characters shown, ` +
             `figures ${(100 * m.figureShare).toFixed(0)}% of the frame, smallest text ` +
             `${m.smallest.map((t) => `${t.size.toFixed(1)} px ${JSON.stringify(t.text)}`).join(', ')}`,
@@ -125,7 +140,8 @@ describe('slide mode at 1280x720: figure first, the point in large type, the res
         assert.ok(m.figureShare >= 0.6, `${panel}: figures cover ${(100 * m.figureShare).toFixed(0)}% of the frame`);
         assert.ok(m.smallest[0].size >= 16, `${panel}: smallest figure text ${JSON.stringify(m.smallest[0])}`);
         assert.ok(m.scroll[1] <= FRAME.height, `${panel}: ${m.scroll[1]} px tall in a ${FRAME.height} px frame`);
-        if (!['loop', 'order'].includes(panel))
+        // Maps over the lecture's sentence (the Learn panel's are over its task's own sentences).
+        if (!['loop', 'order', 'learn'].includes(panel))
           assert.ok(m.sentenceMaps.length > 0, `${panel}: maps over the sentence`);
         for (const map of m.sentenceMaps)
           for (const word of LECTURE_WORDS)
@@ -160,7 +176,7 @@ describe('slide mode at 1280x720: figure first, the point in large type, the res
         const toggle = page.locator(`headwise-explorer [data-panel="${panel}"] .details-toggle`);
         await toggle.click();
         const open = await page.evaluate(measure, panel);
-        await page.screenshot({ path: `${ARTIFACTS}slide-mode-${panel}-details.png` });
+        await page.screenshot({ path: `${ARTIFACTS}slide-mode-${name}-details.png` });
         assert.ok(open.introShown, `${panel}: Details shows the intro`);
         assert.ok(open.prose.length > m.prose.length, `${panel}: Details shows more text`);
         await toggle.click();

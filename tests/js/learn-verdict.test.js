@@ -50,6 +50,33 @@ describe('the Learn verdict', () => {
     );
     expect(stuck).toBe(false);
   });
+  test("the slide's point: each run's accuracy, then who finds what in the run that split the work", () => {
+    const one = { heads: 1, accuracy: 0.81, shares: [{ verb: 0.3, noun: 0.28 }] };
+    const split = {
+      heads: 2,
+      accuracy: 0.996,
+      shares: [
+        { verb: 0.02, noun: 0.95 },
+        { verb: 0.96, noun: 0.01 },
+      ],
+    };
+    expect(verdictOf([one, split]).point).toBe(
+      'Held out: 1 head 81%, 2 heads 100% right; 2 heads: head 2 finds the verb, head 1 finds the noun.',
+    );
+    const mixed = {
+      ...split,
+      shares: [
+        { verb: 0.3, noun: 0.3 },
+        { verb: 0.31, noun: 0.29 },
+      ],
+    };
+    expect(verdictOf([one, mixed]).point).toBe(
+      'Held out: 1 head 81%, 2 heads 100% right; no run split the verb and the noun between heads.',
+    );
+    expect(verdictOf([one, split], 'verb').point).toBe(
+      'Held out: 1 head 81%, 2 heads 100% right (the control: the latest verb only).',
+    );
+  });
   test('a stuck run says so', () => {
     const { text, stuck } = verdictOf([
       {

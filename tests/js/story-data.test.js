@@ -15,6 +15,8 @@ import {
   antecedentScore,
   antecedentStep,
   headLooks,
+  learnedPoint,
+  learnedStep,
   probeSeries,
   STORY_MODELS,
   storyAccount,
@@ -122,4 +124,30 @@ test('the 1-head model: its own weights, the same width and parameters, its map 
   // As the note says: one head is slower than four to look at the antecedent.
   const step = (m) => antecedentStep(m.curve)?.step ?? Infinity;
   expect(step(one)).toBeGreaterThanOrEqual(step(model(4)));
+});
+
+// The slide's point: the first curve point with every probe at >= 0.90, read from the curve here.
+test('learnedStep: the first point with every probe at 0.90; learnedPoint says it per model', () => {
+  const point = (step, values) => ({
+    step,
+    heldOut: { groups: Object.fromEntries(values.map((v, i) => [SKILLS[i], { candidateAccuracy: v }])) },
+  });
+  const SKILLS = ['subject', 'object', 'possessive', 'agreement', 'name'];
+  const curve = [
+    point(0, [0.5, 0.5, 0.5, 0.5, 0.5]),
+    point(50, [0.95, 0.9, 0.99, 0.89, 1]),
+    point(100, [0.9, 0.9, 0.9, 0.9, 0.9]),
+  ];
+  expect(learnedStep(curve)).toBe(100);
+  expect(learnedStep(curve, 0.95)).toBe(null);
+  expect(
+    learnedPoint([
+      { name: '1 head', curve: curve.slice(0, 2) },
+      { name: '2 heads', curve },
+    ]),
+  ).toBe('Every probe right 90% of the time, held out: 1 head not by step 50, 2 heads at step 100.');
+  // The shipped checkpoints: 4 heads learn every probe before 2 heads, 1 head not in its 3,000 steps.
+  const steps = data.models.map((m) => learnedStep(m.curve));
+  expect(steps[0]).toBe(null);
+  expect(steps[2]).toBeLessThan(steps[1]);
 });

@@ -133,12 +133,16 @@ details.numbers th, details.numbers td { border: 1px solid var(--line); padding:
   .explorer.slide .panel.slide-first:not(.details-open) .slide-keep > .help,
   .explorer.slide .panel.slide-first:not(.details-open) .learned .learned-note,
   .explorer.slide .panel.slide-first:not(.details-open) .learned[data-learned=true] > .controls,
+  .explorer.slide .panel.slide-first:not(.details-open) .details-only,
   .explorer.slide .panel.slide-first.many-heads:not(.details-open) .token-bar { display: none; }
   .explorer.slide .panel.slide-first.details-open :is(.figures, .side > .slide-keep) { display: none; }
   /* The figure's own controls (class slide-keep: a switch of what it shows) stay, in one row. */
   .explorer.slide .panel.slide-first:not(.details-open) > .panel-body { display: flex; flex-wrap: wrap;
     gap: 0.5rem; margin-right: 7.5em; }
   .explorer.slide .panel.slide-first.details-open > .exports { display: flex; }
+  /* The input slide's sentence: as wide as the row allows, two lines of it in view. */
+  .explorer.slide .panel.slide-first:not(.details-open) .field.slide-keep { flex: 1 1 20em; }
+  .explorer.slide .panel.slide-first:not(.details-open) .field.slide-keep textarea { width: 100%; font-size: 1.15em; }
 }
 /* Touch screens and phones: every control at least 44 px tall, checkboxes large enough to hit. */
 @media (pointer: coarse), (max-width: 600px) {

@@ -122,7 +122,10 @@ export function heatmapFigure(o) {
     return Math.ceil(gap + up + 2);
   };
   const rowHeight = (c) => Math.max(c, minRow, p.rb > 1 || p.r * c < 60 ? Math.min(40, Math.ceil(60 / p.r)) : c);
-  let cell = Math.max(1, Math.min(Math.round(40 * k), Math.floor((maxWidth - left - 8) / p.c)));
+  // fill: cells as wide as maxWidth allows and as tall as maxHeight does (no taller than wide): a
+  // matrix of a few columns across a slide.
+  const across = Math.floor((maxWidth - left - 8) / p.c);
+  let cell = Math.max(1, o.fill ? across : Math.min(Math.round(40 * k), across));
   let labels = columnLabelLayout(cell, fontSize);
   let top = titleHeight + columnSpace(labels);
   let cellH = rowHeight(cell);
@@ -130,9 +133,14 @@ export function heatmapFigure(o) {
   // labels upright, so measure twice). Rows shorter than their labels label every few rows.
   for (let pass = 0; pass < 2 && top + p.r * cellH + bottom > maxHeight; pass += 1) {
     cellH = Math.max(1, Math.floor((maxHeight - top - bottom) / p.r));
-    cell = Math.max(1, Math.min(cell, cellH));
+    if (!o.fill) cell = Math.max(1, Math.min(cell, cellH));
     labels = columnLabelLayout(cell, fontSize);
     top = titleHeight + columnSpace(labels);
+  }
+  // fill: the rows as tall as the height allows, up to square (or 40 px a row where cells are narrower).
+  if (o.fill && Number.isFinite(maxHeight)) {
+    const fitH = Math.floor((maxHeight - top - bottom) / p.r);
+    cellH = Math.max(1, Math.min(fitH, Math.max(cell, Math.round(40 * k))));
   }
   if (o.cellSize) {
     [cell, cellH] = o.cellSize;

@@ -74,9 +74,12 @@ export class InputPanel extends PanelFrame {
       if (Number.isInteger(v) && v >= 0 && v <= 0xffffffff) send({ seed: v });
     });
     this.causal.addEventListener('change', () => send({ causal: this.causal.checked }));
+    // On a slide the sentence and its button stay above the figure; the rest waits behind Details.
+    const sentenceField = field('Sentence', this.sentence);
+    sentenceField.classList.add('slide-keep');
     this.body.append(
-      field('Sentence', this.sentence),
-      el('div', { class: 'sentence-choices' }, this.defaultSentence),
+      sentenceField,
+      el('div', { class: 'sentence-choices slide-keep' }, this.defaultSentence),
       el('p', {
         id: 'sentence-help',
         class: 'help',
@@ -154,10 +157,12 @@ export class InputPanel extends PanelFrame {
     const c = this.computed;
     if (!c || c.status !== 'ok') {
       this.clearFigures();
+      this.sayPoint();
       return;
     }
     const { sentences, x, config } = c;
     const B = config.batch;
+    const slide = this.slideFirst;
     const common = {
       values: x,
       rows: B * config.tokens,
@@ -172,7 +177,9 @@ export class InputPanel extends PanelFrame {
       {
         figure: heatmapFigure({
           ...common,
-          maxWidth: Math.min(this.drawWidth, 560 * this.textScale),
+          // A slide designed as one: the rows of x across it (cells as wide as it allows).
+          maxWidth: slide ? this.drawWidth : Math.min(this.drawWidth, 560 * this.textScale),
+          fill: slide,
           // On a slide the cells shrink to the frame (values too small to read give way to the tooltip).
           maxHeight: this.heightBelow(this.figureArea) - 8,
           textScale: this.textScale,
@@ -180,6 +187,22 @@ export class InputPanel extends PanelFrame {
         table: () => heatmapTable(common),
       },
     ]);
+  }
+
+  /** What the slide says: the sentence's tokens and the shape of x, or why there is none. */
+  pointText() {
+    const [o, c] = [this.options, this.computed];
+    if (!o || !c) return 'A sentence becomes tokens, and each token one vector.';
+    if (c.status === 'sentence') return c.message;
+    if (c.status === 'ok') {
+      const [B, T, d] = [c.config.batch, c.config.tokens, o.dModel];
+      const tokens = B > 1 ? `${B} sentences of ${T} tokens` : `${T} token${T === 1 ? '' : 's'}`;
+      return `${tokens}: one vector of width ${d} per token, so x has shape ${shapeText([B, T, d])}.`;
+    }
+    if (c.status === 'invalid')
+      return `Width ${o.dModel} cannot be split into ${o.heads} heads: heads x head_dim = width.`;
+    if (c.status === 'shapes-only') return `${this.rule.textContent}: shapes only, too large to compute here.`;
+    return this.rule.textContent;
   }
 
   exportData() {
@@ -198,4 +221,10 @@ export class InputPanel extends PanelFrame {
   }
 }
 
-export default { id: 'input', label: 'Input', View: InputPanel };
+export default {
+  id: 'input',
+  label: 'Input',
+  // On a slide: the tokens and x's shape in a sentence, the sentence to edit, x across the frame.
+  slide: { point: (view) => view.pointText() },
+  View: InputPanel,
+};

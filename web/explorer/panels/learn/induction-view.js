@@ -74,14 +74,14 @@ export class InductionView {
       this.trainButton,
       this.resetButton,
     );
-    this.account = el('div', { class: 'induction-account', 'aria-live': 'off' });
+    this.account = el('div', { class: 'induction-account details-only', 'aria-live': 'off' });
     this.rolesTable = el('table', { class: 'induction-roles' });
     this.element = el(
       'div',
-      { class: 'induction', hidden: true },
+      { class: 'induction slide-keep', hidden: true },
       this.controls,
       this.account,
-      el('div', { class: 'visually-hidden' }, this.rolesTable),
+      el('div', { class: 'visually-hidden details-only' }, this.rolesTable),
     );
     this.#showState();
   }
@@ -284,6 +284,7 @@ export class InductionView {
     if (same) {
       this.panel.figures = items.map((i) => i.figure);
       drawOnCanvases(this.panel.figureArea, items, this.panel.host.palette());
+      this.panel.sayPoint();
     } else this.panel.showFigures(items);
     this.#inPlace = true;
   }
@@ -354,6 +355,24 @@ export class InductionView {
     return phase ? ` Phase change at step ${phase.step}.` : '';
   }
 
+  /** What the slide says (its point) of the shown models: pointOf(models) in words. */
+  pointText() {
+    const models = this.#models();
+    if (!models) return this.error ? 'The trained models could not be loaded.' : 'Loading the trained models...';
+    return `${this.live ? `Live, step ${this.live.step}: ` : ''}${this.pointOf(models)}`;
+  }
+
+  /** Where the 2-layer model's loss on the repeat falls, and where the 1-layer model's ends. */
+  pointOf([one, deep]) {
+    const phase = phaseChange(deep.curve);
+    if (!phase || one.repeat === null || deep.repeat === null)
+      return `the loss on the repeat: 1 layer ${two(one.repeat)}, 2 layers ${two(deep.repeat)}.`;
+    return (
+      `With 2 layers the loss on the repeat falls at step ${phase.step} (${two(phase.start)} → ` +
+      `${two(deep.repeat)}): layer 2 copies; with 1 layer it stays at ${two(one.repeat)}.`
+    );
+  }
+
   /** The account's paragraphs. */
   accountText([one, deep]) {
     const phase = phaseChange(deep.curve);
@@ -411,7 +430,7 @@ export class InductionView {
   }
 
   // The figures: the loss curves, then one per layer of heads (1 layer; 2 layers, layers 1 and 2).
-  figureItems(models, { width, k, mapSize, plot, side }) {
+  figureItems(models, { width, k, mapSize, plot, side, slide }) {
     const phase = phaseChange(models[1].curve);
     const maxSteps = models[1].steps;
     const sequence = this.data.sequence;
@@ -432,7 +451,8 @@ export class InductionView {
         )
       : 0;
     const figures = [lossFigure({ models, maxSteps, phase, maxWidth: width, plotHeight: plot, textScale: k })];
-    for (const m of models) {
+    // On a slide the loss chart shows the 1-layer model; its heads (all mixed) wait behind Details.
+    for (const m of slide ? models.filter((x) => x.layers > 1) : models) {
       for (let l = 0; l < m.layers; l += 1) {
         figures.push(
           headsFigure({
@@ -494,6 +514,7 @@ export class InductionView {
       mapSize: m,
       plot: fit ? Math.max(45, Math.min(110, m / k)) : 110,
       side: fits(m, sideRoom),
+      slide: this.panel.slideFirst,
     });
     const height = (layout) => {
       const figures = this.figureItems(models, layout);

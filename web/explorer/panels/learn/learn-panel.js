@@ -27,7 +27,7 @@ const SLICE_MS = 5;
 // slide may shrink them to fit its height.
 const CURVE_HEIGHT = 150;
 const BAR_HEIGHT = 70;
-const MIN_SCALE = 0.65;
+const MIN_SCALE = 0.5;
 const pct = (v) => (v === null ? '-' : `${(100 * v).toFixed(1)}%`);
 const headsName = (n) => `${n} head${n === 1 ? '' : 's'}`;
 const HEAD_CHOICE_TEXT = { '1,2': '1 and 2', '1,2,4': '1, 2 and 4' };
@@ -74,14 +74,15 @@ export class LearnPanel extends PanelFrame {
       this.#setOption('learn-experiment', this.experimentSelect.value),
     );
     this.#showOptions();
-    const field = (label, input) => el('label', { class: 'field' }, el('span', { text: label }), input);
+    // On a slide the buttons stay; the fields, the readout and the verdict wait behind Details.
+    const field = (label, input) => el('label', { class: 'field details-only' }, el('span', { text: label }), input);
     this.experimentField = field('Experiment', this.experimentSelect);
     // The checkpoint experiments' views ("1 layer vs 2 layers", the story's), each made when its
     // experiment is first shown (its controls are not in the page before); `induction` is the shown one.
     this.views = {};
     this.induction = null;
-    this.readout = el('p', { class: 'learn-readout', 'aria-live': 'off' });
-    this.verdict = el('p', { class: 'learn-verdict', role: 'status' });
+    this.readout = el('p', { class: 'learn-readout details-only', 'aria-live': 'off' });
+    this.verdict = el('p', { class: 'learn-verdict details-only', role: 'status' });
     this.sharesTable = el('table', { class: 'learn-shares' });
     this.headsControls = el(
       'div',
@@ -92,17 +93,22 @@ export class LearnPanel extends PanelFrame {
       field('Seed', this.seedInput),
       field('Width', this.widthSelect),
       field('Heads', this.headsSelect),
-      el('label', { class: 'field check' }, this.control, el('span', { text: 'Control: ask only for the verb' })),
+      el(
+        'label',
+        { class: 'field check details-only' },
+        this.control,
+        el('span', { text: 'Control: ask only for the verb' }),
+      ),
       this.experimentField,
     );
     this.headsPart = el(
       'div',
-      { class: 'learn-heads' },
+      { class: 'learn-heads slide-keep' },
       this.headsControls,
       this.readout,
       this.verdict,
       // A table ignores width: its box is the one that is visually hidden.
-      el('div', { class: 'visually-hidden' }, this.sharesTable),
+      el('div', { class: 'visually-hidden details-only' }, this.sharesTable),
     );
     this.body.append(this.headsPart);
   }
@@ -338,6 +344,20 @@ export class LearnPanel extends PanelFrame {
     });
   }
 
+  /** What the slide says (its point): the shown experiment's result in a sentence. */
+  pointText() {
+    if (this.layers) return this.induction.pointText();
+    const s = this.session;
+    if (!s) return 'Press Train: 1 head and 2 heads learn to name the latest verb and noun.';
+    if (s.verdict) return s.verdict.point;
+    if (s.step === 0) {
+      const runs = s.runs.map((r) => headsName(r.heads)).join(' and ');
+      return `Press Train: ${runs}, side by side, learn to name the latest verb and noun at "?" (chance 1.6%).`;
+    }
+    const accuracies = s.runs.map((r) => `${headsName(r.heads)} ${pct(r.accuracy)}`).join(', ');
+    return `Step ${s.step}, naming the latest verb and noun (training, smoothed): ${accuracies}.`;
+  }
+
   /** A plain summary for getState and slide messages. */
   summary() {
     if (this.layers) return this.induction.summary();
@@ -416,8 +436,8 @@ export class LearnPanel extends PanelFrame {
   /**
    * How the figures stand: `across` a row, each at most `width` wide (`full` for one that spans the
    * row), the curves' plots and the bars' rows `scale` times their designed height. All in one row on
-   * a wide page (four, or five with 4 heads), two a row where one figure fits half the width (beside
-   * the text on a 16:9 slide, a laptop), else one. On a slide the heights shrink (to MIN_SCALE at
+   * a wide page (four, or five with 4 heads), two a row where one figure fits half the width (a
+   * slide, a laptop; three a row on a slide with three runs), else one. On a slide the heights shrink (to MIN_SCALE at
    * most) until the rows fit the height left, so that the text keeps the slide's size; fitToFrame
    * takes up what rounding leaves.
    */
@@ -433,7 +453,9 @@ export class LearnPanel extends PanelFrame {
       ...this.#items(runs, LEARN_STEPS, { across: 1, width: 0, full: 0, scale: 1 }).map((i) => i.figure.width),
     );
     const fits = (n) => n === 1 || (full - gap * (n - 1)) / n >= narrowest;
-    const across = [2 + runs.length, 2, 1].find(fits);
+    // On a slide three runs' five figures go three a row: two rows fit its height, three do not.
+    const threeRows = Number.isFinite(available) && runs.length > 2;
+    const across = [2 + runs.length, ...(threeRows ? [3] : []), 2, 1].find(fits);
     const width = across === 1 ? full : Math.floor((full - gap * (across - 1)) / across);
     // The height of the figures at `scale`, row by row.
     const height = (scale) => {
@@ -501,6 +523,8 @@ export default {
   ],
   numbers: { learned: learnedPart },
   keeps: (hw, settings) => new LearnRuns(hw, settings),
+  // On a slide: the shown experiment's result in a sentence, its figures, its train button.
+  slide: { point: (view) => view.pointText() },
   // The training, for slide decks: start (or resume), pause, reset, and its state.
   commands: {
     startTraining: { run: ({ view }) => view.start(), needsModule: true },

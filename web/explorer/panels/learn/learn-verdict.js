@@ -139,5 +139,19 @@ export function verdictOf(runs, variant = 'verb-noun') {
   const text = runs.map((r) => describeRun(r, variant)).join('; ');
   const stuck =
     variant !== 'verb' && runs.some((r) => r.heads > 1 && headRoles(r.shares).state === 'mixed' && r.accuracy < 0.9);
-  return { text: `${text}.`, stuck };
+  return { text: `${text}.`, stuck, point: verdictPoint(runs, variant) };
+}
+
+/**
+ * The verdict short enough for a slide's two lines: each run's held-out accuracy, then which heads
+ * find what in the fewest heads that split the work ("Held out: 1 head 61%, 2 heads 98% right; 2
+ * heads: head 1 finds the verb, head 2 finds the noun.").
+ */
+function verdictPoint(runs, variant) {
+  const right = `Held out: ${runs.map((r) => `${headsName(r.heads)} ${pct(r.accuracy)}`).join(', ')} right`;
+  if (variant === 'verb') return `${right} (the control: the latest verb only).`;
+  const split = runs.find((r) => r.heads > 1 && headRoles(r.shares, { variant }).state === 'specialised');
+  if (!split) return `${right}; no run split the verb and the noun between heads.`;
+  const { roles } = headRoles(split.shares, { variant });
+  return `${right}; ${headsName(split.heads)}: ${whoFinds(roles, 'verb')}, ${whoFinds(roles, 'noun')}.`;
 }

@@ -46,6 +46,28 @@ export function ablationTable(model) {
 
 const two = (v) => v.toFixed(2);
 
+/** A model "has learned" the task where every probe's held-out accuracy is at least this. */
+export const LEARNED_AT = 0.9;
+
+/** The first curve point at which every probe's held-out accuracy is at least `at`: its step, or null. */
+export function learnedStep(curve, at = LEARNED_AT) {
+  const point = curve.find((p) => STORY_SKILLS.every(([skill]) => p.heldOut.groups[skill].candidateAccuracy >= at));
+  return point ? point.step : null;
+}
+
+/**
+ * The experiment in a sentence (a slide's point): the step at which each model has learned every
+ * probe ("Every probe at 0.90 held out: 1 head at step 2700, 2 heads at step 600, ...").
+ * models: [{ name, steps, curve }].
+ */
+export function learnedPoint(models, at = LEARNED_AT) {
+  const when = models.map((m) => {
+    const step = learnedStep(m.curve, at);
+    return `${m.name} ${step === null ? `not by step ${m.curve.at(-1)?.step ?? 0}` : `at step ${step}`}`;
+  });
+  return `Every probe right ${Math.round(100 * at)}% of the time, held out: ${when.join(', ')}.`;
+}
+
 /**
  * Where each head of a model looks from the lecture's key rows ("but", "catch", the last "it"):
  * per head [{ label, word, weight }]. reading: readStorySentence() of the sentence; maps: the

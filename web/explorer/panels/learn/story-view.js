@@ -15,7 +15,14 @@ import { FALLS, LECTURE_SENTENCE, STORY_SKILLS } from '../story/story-reading.js
 import { curveFigure } from './learn-charts.js';
 import { InductionView } from './induction-view.js';
 import { MAPS_EVERY, MEASURE_EVERY } from './induction-live.js';
-import { ablationTable, antecedentScore, antecedentStep, probeSeries, storyAccount } from './story-data.js';
+import {
+  ablationTable,
+  antecedentScore,
+  antecedentStep,
+  learnedPoint,
+  probeSeries,
+  storyAccount,
+} from './story-data.js';
 
 export const STORY_INTRO =
   '1, 2 and 4 heads of one attention layer at the same width (64), trained to predict the next word of ' +
@@ -57,6 +64,10 @@ export class StoryView extends InductionView {
       evaluation: run.evaluation ?? run.curve.at(-1)?.heldOut ?? null,
       ablation: run.ablation ?? [],
     };
+  }
+
+  pointOf(models) {
+    return learnedPoint(models);
   }
 
   /** Marks on the section's dataset: the step at which the last model's head first looks at the antecedent. */
@@ -102,7 +113,7 @@ export class StoryView extends InductionView {
     this.ablationTable ??= el('table', { class: 'story-ablation' });
     // In a box of the text column's width that scrolls sideways where the table is wider (a phone).
     if (!this.ablationTable.isConnected) {
-      const box = el('div', { class: 'story-ablation-box' }, this.ablationTable);
+      const box = el('div', { class: 'story-ablation-box details-only' }, this.ablationTable);
       Object.assign(box.style, { overflowX: 'auto', maxWidth: '100%' });
       this.account.after(box);
     }
@@ -139,38 +150,57 @@ export class StoryView extends InductionView {
     this.ablationTable.replaceChildren(el('caption', { text: caption }), head, ...rows);
   }
 
-  figureLayout() {
+  /**
+   * Wide: three charts a row; on a slide the six charts alone, two rows of three whose plots take the
+   * height left (each head's map is the story panel's slide), else two or one a row, then the maps.
+   */
+  figureLayout(models) {
     const k = this.panel.textScale;
     const width = this.panel.drawWidth;
-    const columns = width >= 900 * k ? 3 : width >= 520 * k ? 2 : 1;
-    return { width, k, columns };
+    if (!this.panel.slideFirst) {
+      const columns = width >= 900 * k ? 3 : width >= 520 * k ? 2 : 1;
+      return { width, k, columns, plot: CHART_HEIGHT, withMaps: true };
+    }
+    const area = this.panel.figureArea;
+    const style = getComputedStyle(area);
+    const room = this.panel.heightBelow(area) - 4 - (parseFloat(style.marginBottom) || 0);
+    const row = (room - (parseFloat(style.rowGap) || GAP)) / 2;
+    // A chart's height grows linearly with its plot's: one solve from two sizes.
+    const cell = Math.floor((width - 2 * GAP) / 3);
+    const tall = (plot) => this.#chart(models, 'probe', () => [], { cell, k, plot }).height;
+    const [h0, h1] = [tall(0), tall(100)];
+    const plot = Math.max(40, Math.min(200, Math.floor((100 * (row - h0)) / (h1 - h0))));
+    return { width, k, columns: 3, plot, withMaps: false };
+  }
+
+  #chart(models, title, curve, { cell, k, plot }) {
+    return curveFigure({
+      runs: models.map((m) => ({ heads: m.heads, curve: curve(m) })),
+      key: 'accuracy',
+      maxSteps: models.at(-1).steps,
+      title,
+      maxWidth: cell,
+      height: plot,
+      textScale: k,
+    });
   }
 
   // Six charts in the grid's columns (the five probes and the antecedent score), then each model's
   // heads in a row across the grid.
-  figureItems(models, { width, k, columns }) {
-    const maxSteps = models.at(-1).steps;
+  figureItems(models, { width, k, columns, plot, withMaps }) {
     const cell = Math.floor((width - GAP * (columns - 1)) / columns);
-    const chart = (title, curve) =>
-      curveFigure({
-        runs: models.map((m) => ({ heads: m.heads, curve: curve(m) })),
-        key: 'accuracy',
-        maxSteps,
-        title,
-        maxWidth: cell,
-        height: CHART_HEIGHT,
-        textScale: k,
-      });
+    const chart = (title, curve) => this.#chart(models, title, curve, { cell, k, plot });
+    // On a slide a third of its width: the probe's name (the point says what is measured).
     const items = STORY_SKILLS.map(([skill, label]) => ({
-      figure: chart(`${label}: held-out accuracy`, (m) => probeSeries(m.curve, skill)),
+      figure: chart(withMaps ? `${label}: held-out accuracy` : label, (m) => probeSeries(m.curve, skill)),
     }));
     items.push({
-      figure: chart('Attention on the antecedent (best head)', (m) =>
+      figure: chart(withMaps ? 'Attention on the antecedent (best head)' : 'attention on the antecedent', (m) =>
         m.curve.filter((p) => p.roles).map((p) => ({ step: p.step, accuracy: antecedentScore(p.roles) })),
       ),
     });
     const { reading, T } = this.data;
-    for (const m of models) {
+    for (const m of withMaps ? models : []) {
       if (!m.maps || !m.roles) continue;
       const maps = headRowMaps({ reading, maps: m.maps[0], T, roles: m.roles[0] });
       const across = Math.min(m.heads, Math.max(1, Math.floor(width / (300 * k))));
