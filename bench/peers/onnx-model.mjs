@@ -2,12 +2,12 @@
 // few ModelProto fields it needs are encoded below (field numbers from onnx/onnx.proto).
 // Graph: MatMul x3 -> Reshape -> Transpose -> MatMul(q, k^T) -> Mul(1/sqrt(hd)) -> Add(causal
 // mask) -> Softmax -> MatMul(., v) -> Transpose -> Reshape -> MatMul(W_out).
-const FLOAT = 1,
+export const FLOAT = 1,
   INT64 = 7,
   ATTR_INT = 2,
   ATTR_INTS = 7;
 
-function varint(n) {
+export function varint(n) {
   const out = [];
   let v = BigInt(n);
   if (v < 0n) v += 1n << 64n; // int64 as two's complement
@@ -20,8 +20,8 @@ function varint(n) {
   return out;
 }
 const key = (field, wire) => varint((field << 3) | wire);
-const intField = (field, n) => [...key(field, 0), ...varint(n)];
-function bytesField(field, bytes) {
+export const intField = (field, n) => [...key(field, 0), ...varint(n)];
+export function bytesField(field, bytes) {
   const b =
     bytes instanceof Uint8Array
       ? bytes
@@ -30,7 +30,7 @@ function bytesField(field, bytes) {
         : Uint8Array.from(bytes);
   return concat([Uint8Array.from([...key(field, 2), ...varint(b.length)]), b]);
 }
-function concat(parts) {
+export function concat(parts) {
   const arrays = parts.map((p) => (p instanceof Uint8Array ? p : Uint8Array.from(p)));
   const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
   let at = 0;
@@ -38,7 +38,7 @@ function concat(parts) {
   return out;
 }
 
-function tensor(name, dims, type, data) {
+export function tensor(name, dims, type, data) {
   // TensorProto: dims 1, data_type 2, name 8, raw_data 9
   const raw = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   return concat([...dims.map((d) => intField(1, d)), intField(2, type), bytesField(8, name), bytesField(9, raw)]);
@@ -49,16 +49,17 @@ function attribute(name, value) {
     return concat([bytesField(1, name), ...value.map((v) => intField(8, v)), intField(20, ATTR_INTS)]);
   return concat([bytesField(1, name), intField(3, value), intField(20, ATTR_INT)]);
 }
-function node(op, inputs, outputs, attrs = {}) {
-  // NodeProto: input 1, output 2, op_type 4, attribute 5
+export function node(op, inputs, outputs, attrs = {}, domain = '') {
+  // NodeProto: input 1, output 2, op_type 4, attribute 5, domain 7 (an empty input: left out)
   return concat([
     ...inputs.map((i) => bytesField(1, i)),
     ...outputs.map((o) => bytesField(2, o)),
     bytesField(4, op),
     ...Object.entries(attrs).map(([n, v]) => bytesField(5, attribute(n, v))),
+    ...(domain ? [bytesField(7, domain)] : []),
   ]);
 }
-function valueInfo(name, dims) {
+export function valueInfo(name, dims) {
   // ValueInfoProto{name 1, type 2{tensor_type 1{elem_type 1, shape 2{dim 1{dim_value 1}}}}}
   const shape = concat(dims.map((d) => bytesField(1, intField(1, d))));
   return concat([

@@ -298,7 +298,7 @@ describe('the reveal.js example deck', () => {
       await page.goto(`${server.url}${DECK}#/4`);
       await waitForSlide(page, 5);
       await panelOn(page, 5);
-      await page.locator('.present headwise-explorer').locator('[data-panel="order"] .intro').click();
+      await page.locator('.present headwise-explorer').locator('[data-panel="order"] .point').click();
       await page.keyboard.press('ArrowRight');
       await waitForSlide(page, 6);
 

@@ -151,7 +151,11 @@ export class PanelFrame {
     const frame = this.host.viewportHeight();
     if (!wrapper || !frame) return Infinity;
     const padding = parseFloat(getComputedStyle(wrapper).paddingBottom) || 0;
-    return Math.max(120, frame - padding - element.getBoundingClientRect().top - (globalThis.scrollY ?? 0));
+    // The frame is measured on screen; figures are drawn in the element's own px, which a deck that
+    // scales its slides (reveal.js at 1920x1080: 1.5) draws larger.
+    const scale = this.section.getBoundingClientRect().width / this.section.offsetWidth || 1;
+    const room = frame - padding * scale - element.getBoundingClientRect().top - (globalThis.scrollY ?? 0);
+    return Math.max(120, room / scale);
   }
 
   /**

@@ -583,6 +583,7 @@ export class HeadsPanel extends PanelFrame {
           across: 1,
           maxHeight: Number.isFinite(height) ? height - 8 : Infinity,
           textScale: k,
+          fill: this.slideFirst, // on a slide the trained heads are the figure: as large as it allows
         })
       : this.besideInText
         ? this.learnedView.draw(Math.min(this.drawWidth, this.body.getBoundingClientRect().width || this.drawWidth), {

@@ -85,8 +85,8 @@ export class LearnedView {
    * `across` a row in `width`, each at most maxHeight tall, text times textScale; returns the
    * makers of their tables.
    */
-  draw(width, { across = width >= 640 ? 2 : 1, maxHeight = Infinity, textScale = 1 } = {}) {
-    const key = JSON.stringify([width, across, maxHeight, textScale]);
+  draw(width, { across = width >= 640 ? 2 : 1, maxHeight = Infinity, textScale = 1, fill = false } = {}) {
+    const key = JSON.stringify([width, across, maxHeight, textScale, fill]);
     if (key === this.#drawnKey) return this.tableMakers;
     this.#drawnKey = key;
     this.tableMakers = [];
@@ -112,7 +112,7 @@ export class LearnedView {
     const items = shown.map((m) => {
       const common = spec(m);
       return {
-        figure: heatmapFigure({ ...common, maxWidth: each, maxHeight, textScale }),
+        figure: heatmapFigure({ ...common, maxWidth: each, maxHeight, textScale, fill }),
         table: () => heatmapTable(common),
         label: `${m.title}: a heatmap of ${headsName(m.run.heads)} by ${words.length} words; the table has the numbers`,
       };
