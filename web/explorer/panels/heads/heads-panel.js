@@ -873,6 +873,7 @@ function headsPoint(view) {
     );
   }
   const T = v?.tokens.length ?? c.config.tokens; // the tokens the maps draw
+  if (heads === 1) return `${dModel} = 1 x ${dModel}: one head, its own ${T} x ${T} attention map.`;
   return `${dModel} = ${heads} x ${dModel / heads}: ${heads} heads, each its own ${T} x ${T} attention map.`;
 }
 
