@@ -150,7 +150,8 @@ export function headTiles(roles, mapSize, maxWidth, k = 1) {
  * attention map on `sequence` (T x T, row-major) and its role scores over `curve` (this layer's
  * index `layer` in the model's curve points); phase marks the phase change (or null). mapSize: a
  * map's side in px; side: the scores chart beside the maps (at least sideChartWidth wide; else below
- * them, plotHeight tall); legend: the scores' legend by the title; xTicks: the step axis's labels.
+ * them, plotHeight tall); legend: the scores' legend by the title; xTicks: the step axis's labels;
+ * chart false: the maps without the scores.
  */
 export function headsFigure({
   title,
@@ -169,8 +170,11 @@ export function headsFigure({
   plotHeight = 60,
   xTicks = true,
   legend = true,
+  chart = true,
   textScale: k = 1,
 }) {
+  // chart false: the maps alone (a slide, where the loss chart says when the heads change).
+  if (!chart) [side, legend] = [false, false];
   const [titleSize, size] = [12 * k, 10 * k];
   const T = INDUCTION_TOKENS;
   const gap = Math.round(8 * k);
@@ -187,7 +191,7 @@ export function headsFigure({
   const entries = SCORE_KINDS.map((kind) => ({ text: kind.name, colour: KIND_COLOURS[kind.key], dash: null }));
   const legendWidth = entries.reduce((a, e) => a + 20 * k + textWidth(e.text, size) + 12 * k, 0) - 12 * k;
   const titleWidth = textWidth(title, titleSize, '600');
-  const width = Math.max(maxWidth, mapsWidth);
+  const width = chart ? Math.max(maxWidth, mapsWidth) : Math.ceil(Math.max(mapsWidth, titleWidth));
   // The legend of the score lines beside the title when both fit one line, else on a line of its own.
   const legendBeside = !legend || titleWidth + 16 * k + legendWidth <= width;
   const titleLine = titleSize * 1.5;
@@ -204,8 +208,11 @@ export function headsFigure({
   const plotW = width - plotX - labelRoom;
   const plotTop = side ? mapTop : mapTop + mapSize + Math.ceil(titleLine);
   const plotH = side ? mapSize : plotHeight * k;
-  const height = plotTop + plotH + (xTicks ? tickSize * 2.2 : Math.max(4, size / 2 + 2));
-  const fig = new Figure(width, height, `${title}: each head's attention on the shown sequence and role scores`);
+  const height = chart
+    ? plotTop + plotH + (xTicks ? tickSize * 2.2 : Math.max(4, size / 2 + 2))
+    : mapTop + mapSize + Math.round(6 * k);
+  const about = chart ? "each head's attention on the shown sequence and role scores" : "each head's attention";
+  const fig = new Figure(width, height, `${title}: ${about}`);
   fig.text(0, titleSize * 0.75, title, { size: titleSize, weight: '600' });
   const legendLeft = legendBeside ? width - legendWidth : 0;
   const legendAt = [];
@@ -243,6 +250,7 @@ export function headsFigure({
     fig.rect(mx + sequence.first * cell, mapTop - 3, sequence.length * cell, 2, 'muted');
     fig.rect(mx - 3, mapTop + sequence.second * cell, 2, sequence.length * cell, 'muted');
   });
+  if (!chart) return fig;
   // The scores over training, one line per head and score.
   const x = (step) => plotX + (plotW * step) / maxSteps;
   const y = (v) => plotTop + plotH - plotH * Math.min(1, Math.max(0, v));

@@ -430,7 +430,7 @@ export class InductionView {
   }
 
   // The figures: the loss curves, then one per layer of heads (1 layer; 2 layers, layers 1 and 2).
-  figureItems(models, { width, k, mapSize, plot, side, slide }) {
+  figureItems(models, { width, k, mapSize, plot, side, slide, half }) {
     const phase = phaseChange(models[1].curve);
     const maxSteps = models[1].steps;
     const sequence = this.data.sequence;
@@ -467,7 +467,8 @@ export class InductionView {
             legend: figures.length === 1,
             xTicks: m === models.at(-1) && l === m.layers - 1,
             mapSize,
-            maxWidth: width,
+            maxWidth: slide ? half : width,
+            chart: !slide,
             side,
             sideChartWidth: MIN_SIDE_CHART,
             chartAt,
@@ -476,7 +477,8 @@ export class InductionView {
         );
       }
     }
-    return figures;
+    // On a slide the loss chart across the frame, the two layers' heads side by side under it.
+    return slide ? [{ figure: figures[0], span: 2 }, ...figures.slice(1)] : figures;
   }
 
   /**
@@ -514,12 +516,28 @@ export class InductionView {
       mapSize: m,
       plot: fit ? Math.max(45, Math.min(110, m / k)) : 110,
       side: fits(m, sideRoom),
-      slide: this.panel.slideFirst,
     });
     const height = (layout) => {
       const figures = this.figureItems(models, layout);
       return figures.reduce((a, f) => a + f.height, 0) + gap * (figures.length - 1);
     };
+    // On a slide: the 2-layer model's two layers side by side under the loss chart, maps alone (the
+    // loss chart says when they change), as large as half the width and the height allow.
+    if (this.panel.slideFirst && Number.isFinite(available)) {
+      const half = Math.floor((width - gap) / 2);
+      const deep = models.filter((m) => m.layers > 1);
+      const layerRoles = deep.flatMap((m) => m.maps.map((layer, l) => layer.map((_, h) => m.roles[l][h].role)));
+      const slide = (m) => ({ width, k, mapSize: m, plot: 70, side: false, slide: true, half, columns: 2 });
+      const tall = (layout) => {
+        const [loss, ...rows] = this.figureItems(models, layout).map((f) => f.figure ?? f);
+        return loss.height + gap + Math.max(...rows.map((f) => f.height));
+      };
+      let m = MAX_MAP;
+      while (m > MIN_MAP && (layerRoles.some((r) => headTiles(r, m, half, k).width > half) || tall(slide(m)) > room))
+        m -= MAP_STEP;
+      this.#layoutCache = { key, layout: slide(m) };
+      return slide(m);
+    }
     const sizes = [];
     for (let m = MAX_MAP; m >= MIN_MAP; m -= MAP_STEP) if (fits(m, width)) sizes.push(m);
     if (!sizes.length) sizes.push(MIN_MAP);
