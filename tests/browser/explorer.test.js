@@ -370,7 +370,14 @@ describe('explorer layouts and embedding', () => {
       const width = page.locator('[data-panel="input"] input[type=number]').first();
       await width.click();
       await width.press('Control+A');
-      await width.pressSequentially('768', { delay: 150 }); // a quick typist, not a pause
+      // A quick typist, 150 ms between keys, on the page's clock (a loaded machine may take longer
+      // than the 700 ms pause between two key events of the test; the page's timers must not see it).
+      await page.clock.install();
+      for (const digit of '768') {
+        await width.press(digit);
+        await page.clock.runFor(150);
+      }
+      await page.clock.runFor(1000); // the pause after the last key: the rule is judged
       await page.waitForFunction(
         () =>
           document.querySelector('headwise-explorer').shadowRoot.querySelector('.rule').textContent ===

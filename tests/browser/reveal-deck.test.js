@@ -61,7 +61,8 @@ async function waitForSlide(page, n) {
       return slides[index]?.classList.contains('present') && Math.abs(box.left) < 1 && Math.abs(box.top) < 1;
     },
     n - 1,
-    { timeout: 10_000 },
+    // Generous: on a loaded machine (CI's 2 cores) opening the deck on a slide can take over 10 s.
+    { timeout: 30_000 },
   );
 }
 
