@@ -205,6 +205,12 @@ function checkDrawn(seen, { slide }) {
     }
   }
   assert.equal(drawnRoles, 4 * headRows);
+  // Side by side on a slide, the two layers' maps start at the same height on screen (a role that
+  // wraps in one layer leaves room in the other).
+  if (slide) {
+    const mapTops = rows.map((r) => r.box.top + r.items.find((it) => it.meta?.map).y * r.scale);
+    assert.ok(Math.abs(mapTops[0] - mapTops[1]) < 1, `map tops ${mapTops.join(', ')}`);
+  }
   assert.ok(
     two.roles[1].some((h) => h.role === 'induction'),
     'the 2-layer checkpoint has an induction head',

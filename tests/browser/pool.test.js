@@ -120,7 +120,9 @@ test('opened from file://: Blob-URL workers with the module inside, results equa
 test('a worker that stops at its first forward (self.close(): no event) is replaced after its deadline', async () => {
   const { page } = await openPage(`${plain.url}${PAGE}`);
   const workerUrl = `${plain.url}tests/js/pool-workers/exits-once.js`;
-  const seen = await page.evaluate((url) => window.poolCheck({ size: 2, workerUrl: url, timeoutMs: 2000 }), workerUrl);
+  // The deadline also bounds each worker's init (loading and compiling the module): 2 s ran out on a
+  // loaded machine before any forward was asked.
+  const seen = await page.evaluate((url) => window.poolCheck({ size: 2, workerUrl: url, timeoutMs: 6000 }), workerUrl);
   assertEqualToOne(seen, 'exits-once');
   assert.deepEqual([seen.size, seen.fallbackReason, seen.replacements], [2, null, 2]);
   assert.deepEqual(seen.workers, ['worker 0.1: 7', 'worker 1.1: 7']);

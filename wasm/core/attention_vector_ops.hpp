@@ -34,6 +34,17 @@ inline float max_of(const float* x, std::size_t n) {
   return best;
 }
 
+// The sum of a vector's lanes in one order, neighbours first ((0 + 1) + (2 + 3) for 4 lanes),
+// whatever the architecture: xsimd's hadd adds in another order on SSE2 (the native build) than on
+// SSE3 and up (wasm), and the native and wasm trainers would part by a rounding.
+inline float lane_sum(Batch v) {
+  alignas(64) float lanes[kWidth];
+  v.store_aligned(lanes);
+  for (std::size_t n = kWidth; n > 1; n /= 2)
+    for (std::size_t i = 0; i < n / 2; ++i) lanes[i] = lanes[2 * i] + lanes[2 * i + 1];
+  return lanes[0];
+}
+
 // x[i] = Exp(x[i] - shift) for i < n; returns their sum. The tail runs as one padded vector
 // (padding -infinity, whose exp is 0, or 2^-125 for exp2_nonpositive_f32: nothing next to the
 // sum's 1): short rows cost one vector exp, not several scalar ones.
@@ -55,7 +66,7 @@ inline float exp_shifted(float* x, std::size_t n, float shift) {
     sums += e;
     for (std::size_t t = 0; i + t < n; ++t) x[i + t] = tail[t];
   }
-  return xsimd::hadd(sums);
+  return lane_sum(sums);
 }
 
 // y[0..n) += a * x[0..n)

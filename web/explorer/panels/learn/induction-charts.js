@@ -145,13 +145,19 @@ export function headTiles(roles, mapSize, maxWidth, k = 1) {
   return { widths: words, wrap: true, width: row(words) };
 }
 
+/** Each role's lines in the tiles of headTiles (one line each unless the tiles wrap). */
+export function roleLinesOf(roles, tiles, k = 1) {
+  return roles.map((r, i) => (tiles.wrap ? wrapText(r, tiles.widths[i] - 2, 10 * k, '600') : [r]));
+}
+
 /**
  * One layer of heads: `title` ("2 layers, layer 2"), for each head its role (the core's name), its
  * attention map on `sequence` (T x T, row-major) and its role scores over `curve` (this layer's
  * index `layer` in the model's curve points); phase marks the phase change (or null). mapSize: a
  * map's side in px; side: the scores chart beside the maps (at least sideChartWidth wide; else below
  * them, plotHeight tall); legend: the scores' legend by the title; xTicks: the step axis's labels;
- * chart false: the maps without the scores.
+ * chart false: the maps without the scores; roleLines: room for at least this many lines of role
+ * (figures side by side then start their maps at the same height).
  */
 export function headsFigure({
   title,
@@ -171,6 +177,7 @@ export function headsFigure({
   xTicks = true,
   legend = true,
   chart = true,
+  roleLines: minLines = 1,
   textScale: k = 1,
 }) {
   // chart false: the maps alone (a slide, where the loss chart says when the heads change).
@@ -197,8 +204,12 @@ export function headsFigure({
   const titleLine = titleSize * 1.5;
   const labelsTop = Math.ceil(titleLine * (legendBeside ? 1 : 2) + 2 * k);
   // A role wider than its tile takes two lines (or more); every tile keeps room for the longest.
-  const roleLines = heads.map((h, i) => (tiles.wrap ? wrapText(h.role, tiles.widths[i] - 2, size, '600') : [h.role]));
-  const lines = Math.max(1, ...roleLines.map((l) => l.length));
+  const roleLines = roleLinesOf(
+    heads.map((h) => h.role),
+    tiles,
+    k,
+  );
+  const lines = Math.max(minLines, ...roleLines.map((l) => l.length));
   const mapTop = Math.ceil(labelsTop + size * (1.3 + 1.3 * lines) + 4);
   const tickSize = size;
   const chartLeft = side ? mapsWidth + 2 * gap : 0;

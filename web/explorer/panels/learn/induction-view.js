@@ -8,7 +8,7 @@
 // experiment shows" are the ones it replaces.
 import { el } from '../../dom.js';
 import { drawOnCanvases } from '../../panel-frame.js';
-import { headsFigure, headTiles, lossFigure } from './induction-charts.js';
+import { headsFigure, headTiles, lossFigure, roleLinesOf } from './induction-charts.js';
 import { hitsOnSequence, inductionAccount, phaseChange } from './induction-data.js';
 import { LIVE_EVAL_SIZE, MAPS_EVERY, MEASURE_EVERY } from './induction-live.js';
 
@@ -452,14 +452,27 @@ export class InductionView {
       : 0;
     const figures = [lossFigure({ models, maxSteps, phase, maxWidth: width, plotHeight: plot, textScale: k })];
     // On a slide the loss chart shows the 1-layer model; its heads (all mixed) wait behind Details.
-    for (const m of slide ? models.filter((x) => x.layers > 1) : models) {
+    const shown = slide ? models.filter((x) => x.layers > 1) : models;
+    const rolesOf = (m, l) => m.maps[l].map((_, h) => m.roles?.[l][h].role ?? '-');
+    // Side by side on a slide, the layers keep room for the same lines of role: their maps line up.
+    const roleLines = slide
+      ? Math.max(
+          ...shown.flatMap((m) =>
+            m.maps.map((_, l) => {
+              const roles = rolesOf(m, l);
+              return Math.max(...roleLinesOf(roles, headTiles(roles, mapSize, half, k), k).map((x) => x.length));
+            }),
+          ),
+        )
+      : 1;
+    for (const m of shown) {
       for (let l = 0; l < m.layers; l += 1) {
         figures.push(
           headsFigure({
             title: m.layers === 1 ? '1 layer' : `${m.name}, layer ${l + 1}`,
             model: m.name,
             layer: l,
-            heads: m.maps[l].map((map, h) => ({ role: m.roles?.[l][h].role ?? '-', map })),
+            heads: m.maps[l].map((map, h) => ({ role: rolesOf(m, l)[h], map })),
             curve: m.curve,
             sequence,
             maxSteps,
@@ -469,6 +482,7 @@ export class InductionView {
             mapSize,
             maxWidth: slide ? half : width,
             chart: !slide,
+            roleLines,
             side,
             sideChartWidth: MIN_SIDE_CHART,
             chartAt,
