@@ -299,7 +299,17 @@ describe('the reveal.js example deck', () => {
       await page.goto(`${server.url}${DECK}#/4`);
       await waitForSlide(page, 5);
       await panelOn(page, 5);
-      await page.locator('.present headwise-explorer').locator('[data-panel="order"] .point').click();
+      // At the point's first words, away from the slide's controls (the mask and the kinds, just
+      // below it): a click that landed on one would focus it, and its arrows are its own.
+      await page
+        .locator('.present headwise-explorer')
+        .locator('[data-panel="order"] .point')
+        .click({ position: { x: 4, y: 4 } });
+      const focused = await page.evaluate(() => {
+        const active = document.activeElement;
+        return (active?.shadowRoot?.activeElement ?? active)?.tagName;
+      });
+      assert.ok(!['INPUT', 'SELECT', 'TEXTAREA'].includes(focused), `the click focused a ${focused}`);
       await page.keyboard.press('ArrowRight');
       await waitForSlide(page, 6);
 
