@@ -71,6 +71,11 @@ function viridisBox({ width, height, pixel }) {
 async function assertHeatmapMatchesTable(page, h, T) {
   const details = page.locator('[data-panel="heads"] details.numbers');
   if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
+  // The tables are written when the numbers open (and again when the trained heads arrive).
+  await page
+    .locator('[data-panel="heads"] table caption', { hasText: `Head ${h + 1} attention` })
+    .first()
+    .waitFor({ timeout: 30_000 });
   const numbers = await page.locator('headwise-explorer').evaluate((host, head) => {
     const caption = `Head ${head + 1} attention`;
     const tables = host.shadowRoot.querySelectorAll('[data-panel="heads"] table');
