@@ -4,12 +4,12 @@
 // top-level code).
 import { createPool, loadHeadwise } from '../../web/headwise.js';
 
-const CONFIGS = [
+const CONFIGS = (hw) => [
   { batch: 2, tokens: 6, dModel: 6, heads: 2, seed: 3 },
   { batch: 1, tokens: 9, dModel: 8, heads: 5, headDim: 3, bias: true, seed: 4 },
   { batch: 1, tokens: 64, dModel: 768, heads: 12, seed: 5 },
-  // Every position kind but none (above), 5 heads on 2 workers: the parts carry the kind.
-  ...['learned', 'sinusoidal', 'rope', 'alibi'].map((positions, i) => ({
+  // Every position kind the core lists, 5 heads on 2 workers: the parts carry the kind.
+  ...hw.positionKinds().map(({ name: positions }, i) => ({
     batch: 2,
     tokens: 7,
     dModel: 10,
@@ -39,7 +39,7 @@ window.poolCheck = async (options = {}) => {
   const hw = await loadModule();
   pool = await createPool({ ...options, module: hw });
   const results = [];
-  for (const config of CONFIGS) {
+  for (const config of CONFIGS(hw)) {
     const layer = pool.createAttention(config);
     const one = hw.createAttention(config);
     const x = hw.randomInput(config, 7);

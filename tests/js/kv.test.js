@@ -60,7 +60,7 @@ test.each([4, 2, 1])(
 );
 
 test('kvHeads = heads is multi-head attention bit for bit', () => {
-  for (const positions of ['none', 'rope', 'alibi']) {
+  for (const { name: positions } of hw.positionKinds()) {
     const base = { batch: 2, tokens: 9, dModel: 16, heads: 4, bias: true, seed: 8, positions };
     const mha = hw.createAttention(base);
     const same = hw.createAttention({ ...base, kvHeads: 4 });

@@ -11,6 +11,8 @@ let hw;
 beforeAll(async () => {
   hw = await loadHeadwise();
 });
+// The kinds this file defines in plain loops below; every kind the core lists must be one of them.
+const DEFINED = ['none', 'learned', 'sinusoidal', 'rope', 'alibi'];
 
 // Vaswani et al. 2017: PE(t, 2i) = sin(t / 10000^(2i / D)), PE(t, 2i + 1) = cos(same angle).
 function sinusoid(T, D) {
@@ -46,7 +48,8 @@ const shapes = [
 test.each(shapes.flatMap((s) => [true, false].map((causal) => ({ ...s, causal }))))(
   'every kind against its definition in plain loops: %j',
   (shape) => {
-    for (const positions of ['none', 'learned', 'sinusoidal', 'rope', 'alibi']) {
+    for (const { name: positions } of hw.positionKinds()) {
+      expect(DEFINED, `no plain-loop definition of position kind "${positions}" here`).toContain(positions);
       const layer = hw.createAttention({ ...shape, positions, seed: 5 });
       const { batch: B, tokens: T, dModel: D, heads: H } = layer.config;
       const x = hw.randomInput(layer.config, 2);

@@ -147,8 +147,9 @@ TEST(KvAttention, KvHeadsEqualToHeadsIsMultiHeadBitForBit) {
       }
     }
   }
-  // The explorer's layer through its options: kvHeads = heads against kvHeads left out.
-  for (const char* positions : {"none", "rope", "alibi", "learned"}) {
+  // The explorer's layer through its options: kvHeads = heads against kvHeads left out, every kind.
+  for (const char* const* kind = position_kind_names(); *kind; ++kind) {
+    const char* positions = *kind;
     SCOPED_TRACE(positions);
     std::vector<Floats> outputs;
     for (double kv_heads : {0.0, 4.0}) {
@@ -177,15 +178,17 @@ TEST(KvAttention, KvHeadsEqualToHeadsIsMultiHeadBitForBit) {
   }
 }
 
-// Multi-head attention on K/V weights repeated for each group is the same function: with RoPE
-// (which rotates the shared keys) and ALiBi (a bias per query head), split and in place.
+// Multi-head attention on K/V weights repeated for each group is the same function with every kind
+// that enters the operator (RoPE rotates the shared keys, ALiBi biases each query head's scores),
+// split and in place.
 TEST(KvAttention, PositionsAgreeWithMultiHeadOnRepeatedKvWeights) {
   const KvCase cases[] = {{2, 13, 10, 6, 2, 4, 0, true, true},
                           {1, 40, 12, 8, 1, 6, 0, false, false},
                           {2, 9, 8, 4, 2, 2, 5, true, true}};
-  for (const char* kind_name : {"rope", "alibi"}) {
-    const PositionKind* kind = find_position_kind(kind_name);
-    ASSERT_NE(kind, nullptr);
+  for (const PositionKind* const* entry = position_kinds(); *entry; ++entry) {
+    const PositionKind* kind = *entry;
+    if (!kind->rotate && !kind->score_bias) continue;
+    const char* kind_name = kind->name;
     for (const KvCase& c : cases) {
       SCOPED_TRACE(name(c) + " " + kind_name);
       KvParams p = random_params(c, 11);

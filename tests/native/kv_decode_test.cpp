@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "attention_options.hpp"
+#include "layers/positions/position_kind.hpp"
 #include "model.hpp"
 #include "reference_kv.hpp"
 #include "test_helpers.hpp"
@@ -60,7 +61,8 @@ void check_decode_equals_forward(Model& m, std::uint64_t seed) {
 }
 
 TEST(KvDecode, StepsEqualTheCausalForwardForEveryKindAndSharing) {
-  for (const char* positions : {"none", "rope", "alibi", "learned", "sinusoidal"}) {
+  for (const char* const* kind = layers::position_kind_names(); *kind; ++kind) {
+    const char* positions = *kind;
     for (double kv : {4.0, 2.0, 1.0}) {
       for (bool bias : {false, true}) {
         SCOPED_TRACE(std::string(positions) + " kvHeads " + std::to_string(int(kv)) +

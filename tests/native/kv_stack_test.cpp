@@ -81,7 +81,8 @@ bool is_kv(const std::string& name) {
 }
 
 TEST(KvStack, GroupedBlocksAreMultiHeadOnRepeatedKvWeights) {
-  for (const char* positions : {"none", "rope", "alibi"}) {
+  for (const char* const* kind = position_kind_names(); *kind; ++kind) {
+    const char* positions = *kind;
     for (std::size_t kv : {1u, 2u}) {
       ModelSpec gqa;
       gqa.vocab = 11, gqa.tokens = 9, gqa.d_model = 12, gqa.heads = 4, gqa.head_dim = 3;

@@ -3,8 +3,10 @@
 // the score stays); sinusoidal PE(i).PE(j) depends only on i - j; ALiBi's bias is -m_h |i - j|.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
+#include <string>
 #include <vector>
 
 #include "layers/positions/position_kind.hpp"
@@ -19,10 +21,28 @@ const PositionKind& kind(const char* name) {
   return *k;
 }
 
+// The registry's invariants, for whatever kinds it lists: names unique and found, the names list in
+// the same order, each kind entering where its hooks say (what the pages draw from `enters`).
 TEST(Positions, RegistryListsEveryKindOnce) {
   std::vector<std::string> names;
-  for (const PositionKind* const* k = position_kinds(); *k; ++k) names.push_back((*k)->name);
-  EXPECT_EQ(names, (std::vector<std::string>{"none", "learned", "sinusoidal", "rope", "alibi"}));
+  const char* const* listed = position_kind_names();
+  for (const PositionKind* const* k = position_kinds(); *k; ++k, ++listed) {
+    const PositionKind& kind = **k;
+    ASSERT_NE(*listed, nullptr);
+    EXPECT_STREQ(*listed, kind.name);
+    EXPECT_EQ(find_position_kind(kind.name), &kind);
+    EXPECT_EQ(std::count(names.begin(), names.end(), kind.name), 0) << kind.name;
+    names.push_back(kind.name);
+    EXPECT_NE(std::string(kind.label), "") << kind.name;
+    const std::string enters = kind.enters;
+    const bool input = kind.learned_table || kind.add_to_input;
+    EXPECT_EQ(enters == "input", input) << kind.name;
+    EXPECT_EQ(enters == "queries and keys", kind.rotate != nullptr) << kind.name;
+    EXPECT_EQ(enters == "scores", kind.score_bias != nullptr) << kind.name;
+    EXPECT_EQ(enters == "nowhere", !input && !kind.rotate && !kind.score_bias) << kind.name;
+  }
+  EXPECT_EQ(*listed, nullptr);
+  EXPECT_GE(names.size(), 5u);  // none, learned, sinusoidal, rope, alibi: the lecture's five
   EXPECT_TRUE(kind("learned").learned_table);
   EXPECT_STREQ(kind("rope").enters, "queries and keys");
   EXPECT_STREQ(kind("alibi").enters, "scores");

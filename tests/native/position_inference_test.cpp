@@ -32,7 +32,9 @@ const Shape kShapes[] = {{2, 6, 6, 2, 0, true},
 
 TEST(PositionInference, EveryKindMatchesItsDefinitionInDoubles) {
   for (const Shape& sh : kShapes) {
-    for (const char* kind : {"none", "learned", "sinusoidal", "rope", "alibi"}) {
+    // Every kind the registry lists; each needs its double definition below.
+    for (const char* const* name = layers::position_kind_names(); *name; ++name) {
+      const char* kind = *name;
       SCOPED_TRACE(std::string(kind) + " T=" + std::to_string(sh.t));
       AttentionOptions o;
       o.batch = double(sh.b), o.tokens = double(sh.t), o.d_model = double(sh.d);
@@ -51,6 +53,8 @@ TEST(PositionInference, EveryKindMatchesItsDefinitionInDoubles) {
       // What enters the reference: x, plus the kind's rows for a kind that enters at the input.
       std::vector<float> x(m->tensor(TensorId::kInput), m->tensor(TensorId::kInput) + BTD);
       const std::string k(kind);
+      ASSERT_TRUE(k == "none" || k == "learned" || k == "sinusoidal" || k == "rope" || k == "alibi")
+          << "no double definition of position kind \"" << k << "\" in this test";
       if (k == "learned" || k == "sinusoidal") {
         const float* p = m->tensor(TensorId::kPositions);
         ASSERT_EQ(m->tensor_size(TensorId::kPositions), d.tokens * d.d_model);

@@ -171,7 +171,8 @@ export class TrainedModels {
       const b = (key) => weights[`blocks.0.${key}`];
       const set = { wq: b('wq'), wk: b('wk'), wv: b('wv'), wOut: b('wOut') };
       if (bias) Object.assign(set, { bq: b('bq'), bk: b('bk'), bv: b('bv'), bOut: b('bOut') });
-      if (positions === 'learned') set.positions = weights.positionEmbedding;
+      if (this.#hw.positionKinds().find((k) => k.name === positions).learnedTable)
+        set.positions = weights.positionEmbedding;
       layer.setWeights(set);
       const x = new Float32Array(T * dModel);
       ids.forEach((id, t) => x.set(weights.tokenEmbedding.slice(id * dModel, (id + 1) * dModel), t * dModel));
