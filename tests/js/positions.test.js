@@ -153,8 +153,10 @@ test('no positions, no mask: reordering the words reorders the outputs and chang
 });
 
 test('bad position kinds are refused in words and the module keeps working', () => {
+  const kinds = hw.positionKinds().map((k) => `"${k.name}"`);
+  expect(kinds.slice(0, 5).join(', ')).toBe('"none", "learned", "sinusoidal", "rope", "alibi"');
   expect(() => hw.createAttention({ positions: 'fourier' })).toThrow(
-    new RangeError('positions must be one of "none", "learned", "sinusoidal", "rope", "alibi", got "fourier"'),
+    new RangeError(`positions must be one of ${kinds.join(', ')}, got "fourier"`),
   );
   expect(() => hw.createAttention({ positions: 3 })).toThrow(TypeError);
   expect(hw.check({ positions: 'fourier' })).toMatch(/positions must be one of/);

@@ -109,9 +109,11 @@ TEST(PositionInference, OptionsAreCheckedInWords) {
   Limits limits;
   Config c;
   o.positions = "fourier";
+  std::string kinds;  // the registry's names, as the message lists them
+  for (const char* const* name = layers::position_kind_names(); *name; ++name)
+    kinds += std::string(kinds.empty() ? "" : ", ") + "\"" + *name + "\"";
   EXPECT_EQ(config_from_options(o, &limits, &c).message(),
-            "positions must be one of \"none\", \"learned\", \"sinusoidal\", \"rope\", \"alibi\", "
-            "got \"fourier\"");
+            "positions must be one of " + kinds + ", got \"fourier\"");
   o = {};
   o.seed = -1;
   EXPECT_EQ(config_from_options(o, &limits, &c).message(),
