@@ -15,7 +15,7 @@ import { loadHeadwise } from '../../web/headwise.js';
 const web = chromiumAndWeb();
 const KIND_INFO = (await loadHeadwise()).positionKinds();
 const KINDS = KIND_INFO.map((kind) => kind.name);
-// What the panel says of each of the lecture's kinds; another kind is named by its label.
+// What the panel says of each of the lecture's kinds; of another kind it says what the core's `about` says.
 const WHERE = {
   learned: /added to x before Wq, Wk, Wv\. P\(i\) \. P\(j\) follows no distance/,
   sinusoidal: /added to x before Wq, Wk, Wv\. P\(i\) \. P\(j\) depends only on \|i - j\|/,
@@ -146,12 +146,12 @@ describe('word order', () => {
         assert.match(masked.why, /Haviv et al\. \(2022\)/);
         checkAgreement(masked, neutral, 'none, mask');
 
-        for (const { name: kind, label } of KIND_INFO.filter((k) => k.entersAt !== 'nowhere')) {
+        for (const { name: kind, about } of KIND_INFO.filter((k) => k.entersAt !== 'nowhere')) {
           for (const mask of [false, true]) {
             await choose(frame, { kind, mask });
             const look = await frame.evaluate(LOOK);
             const setting = `${kind}, mask ${mask}`;
-            assert.ok(WHERE[kind]?.test(look.why) ?? look.why.includes(label), `${setting}: ${look.why}`);
+            assert.ok(WHERE[kind]?.test(look.why) ?? look.why.includes(about), `${setting}: ${look.why}`);
             assert.ok(look.value > Number(bound) * 100, `${setting}: ${look.value}`);
             assert.equal(look.titles.length, 5, `${setting}: outputs, difference and the kind's two maps`);
             assert.match(look.result, new RegExp(`^Mask ${mask ? 'on' : 'off'}`));
