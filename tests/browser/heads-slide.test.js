@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from './chromium.js';
 import { serveDir, STRICT_CSP, WEB_DIR } from './static-server.js';
-import { ARTIFACTS, openInDeck } from './page-checks.js';
+import { ARTIFACTS, openInDeck, twoFrames } from './page-checks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SITE = `${ROOT}build/site/`;
@@ -126,8 +126,6 @@ const MEASURE = async () => {
     outside,
   };
 };
-
-const twoFrames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 
 /** The heads embed's frame, once it has drawn and its layout stopped moving; what MEASURE says. */
 async function settle(frame) {

@@ -8,7 +8,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
 import { readFile } from 'node:fs/promises';
-import { ARTIFACTS } from './page-checks.js';
+import { ARTIFACTS, pointerTo } from './page-checks.js';
 import { loadHeadwise } from '../../web/headwise.js';
 import { sentenceBatch } from '../../web/explorer/lecture/tokenizer.js';
 import { embedTokens } from '../../web/explorer/lecture/token-embeddings.js';
@@ -140,15 +140,6 @@ function drawnGrid(image, T, scale = VIRIDIS_RGB) {
   };
 }
 
-/**
- * The pointer to (x, y), and two frames: Chromium hands pointer moves to the page with its next
- * frame, which on a loaded machine comes after mouse.move returns (a tip read at once was the last one).
- */
-async function moveTo(page, x, y) {
-  await page.mouse.move(x, y);
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-}
-
 const shownTip = (page, panel) => page.locator(`[data-panel="${panel}"] .cell-tip:not([hidden])`);
 
 /** The visible tip: its heading's row and column (1-based, tokens), score and weight as printed. */
@@ -230,22 +221,22 @@ describe('heatmap cells, read by pointer and keyboard', () => {
       // Head 2, the lecture's last "it" (row 12 of the whole sentence), looking at "ball" (column 5).
       const [i, j] = [T - 1, ref.tokens.indexOf('ball')];
       assert.deepEqual([T, ref.tokens[i], j], [12, 'it', 4], 'the default sentence, read whole');
-      await moveTo(page, grid.cell(i, j).x, grid.cell(i, j).y);
+      await pointerTo(page, grid.cell(i, j).x, grid.cell(i, j).y);
       const tip = await readTip(page, 'heads');
       assertTipMatches(tip, ref, 1, i, j);
       assertInside(tip.box, viewport, 'bottom row');
       await assertOutlined(page, 'heads', grid.cell(i, j));
       await page.screenshot({ path: `${ARTIFACTS}heatmap-hover-heads.png` });
       // A cell the causal mask hides says so.
-      await moveTo(page, grid.cell(0, T - 1).x, grid.cell(0, T - 1).y);
+      await pointerTo(page, grid.cell(0, T - 1).x, grid.cell(0, T - 1).y);
       const masked = await shownTip(page, 'heads').innerText();
       assert.match(masked, /masked: the causal mask hides a later token/);
       assert.match(masked, /score −∞ before softmax, weight 0 after/);
       // Top-left cell: still inside the frame (below the cell when there is no room above).
-      await moveTo(page, grid.cell(0, 0).x, grid.cell(0, 0).y);
+      await pointerTo(page, grid.cell(0, 0).x, grid.cell(0, 0).y);
       assertInside((await readTip(page, 'heads')).box, viewport, 'top-left cell');
       // The pointer leaves: no tip, no outline, and the map is drawn as it was before the hover.
-      await moveTo(page, 4, 4);
+      await pointerTo(page, 4, 4);
       assert.equal(await shownTip(page, 'heads').count(), 0, 'the tip leaves with the pointer');
       assert.equal(await page.locator('[data-panel="heads"] .cell-box:not([hidden])').count(), 0);
       assert.equal(await image.canvas.evaluate((c) => c.toDataURL()), before, 'the hover highlight left the map');
@@ -273,16 +264,16 @@ describe('heatmap cells, read by pointer and keyboard', () => {
         [3, 1, VIRIDIS_RGB],
       ]) {
         const grid = drawnGrid(await canvasOf(page, maps, index), ref.T, scale);
-        await moveTo(page, grid.cell(i, j).x, grid.cell(i, j).y);
+        await pointerTo(page, grid.cell(i, j).x, grid.cell(i, j).y);
         const tip = await readTip(page, 'steps');
         assertTipMatches(tip, ref, h, i, j);
         assertInside(tip.box, viewport, `map ${index + 1}`);
         await assertOutlined(page, 'steps', grid.cell(i, j));
         if (index === 0) await page.screenshot({ path: `${ARTIFACTS}heatmap-hover-attend.png` });
-        await moveTo(page, grid.cell(0, ref.T - 1).x, grid.cell(0, ref.T - 1).y);
+        await pointerTo(page, grid.cell(0, ref.T - 1).x, grid.cell(0, ref.T - 1).y);
         assert.match(await shownTip(page, 'steps').innerText(), /score −∞ before softmax, weight 0 after/);
       }
-      await moveTo(page, 4, 4);
+      await pointerTo(page, 4, 4);
       assert.equal(await shownTip(page, 'steps').count(), 0, 'the tip leaves with the pointer');
       assert.deepEqual(problems, []);
     } finally {
@@ -309,7 +300,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
         // 12 tokens in under 160 px: cells under 13.3 px, too small for the slide's 16 px labels.
         assert.ok(image.box.width < 160, `map ${index + 1} is ${image.box.width} px wide: too small for labels`);
         const grid = drawnGrid(image, ref.T, scale);
-        await moveTo(page, grid.cell(i, j).x, grid.cell(i, j).y);
+        await pointerTo(page, grid.cell(i, j).x, grid.cell(i, j).y);
         const tip = await readTip(page, 'steps');
         assertTipMatches(tip, ref, h, i, j);
         assertInside(tip.box, viewport, `map ${index + 1}`);
@@ -366,7 +357,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
       tip = await readTip(page, 'heads');
       assert.deepEqual([tip.row, tip.col], [3, 1], 'the tip stays on the clicked cell');
       // A shorter sentence: the cursor (row 4 of 6) is no longer a cell; focus starts again at the first.
-      await moveTo(page, 4, 4);
+      await pointerTo(page, 4, 4);
       await page.locator('headwise-explorer').evaluate((host) => host.setOptions({ sentence: 'The dog' }));
       await page.waitForFunction(() => {
         const root = document.querySelector('headwise-explorer').shadowRoot;
@@ -401,7 +392,7 @@ describe('heatmap cells, read by pointer and keyboard', () => {
           [T - 1, 0],
           [T - 1, T - 1],
         ]) {
-          await moveTo(page, grid.cell(i, j).x, grid.cell(i, j).y);
+          await pointerTo(page, grid.cell(i, j).x, grid.cell(i, j).y);
           const tip = await readTip(page, 'heads');
           assert.deepEqual([tip.row, tip.col], [i, j]);
           assertInside(tip.box, viewport, `head ${h + 1} cell (${i}, ${j})`);
@@ -430,12 +421,12 @@ describe('heatmap cells, read by pointer and keyboard', () => {
         [T - 1, 0],
         [Math.floor(T / 2), Math.floor(T / 2)],
       ]) {
-        await moveTo(page, grid.cell(i, j).x, grid.cell(i, j).y);
+        await pointerTo(page, grid.cell(i, j).x, grid.cell(i, j).y);
         const tip = await readTip(page, 'heads');
         assertInside(tip.box, viewport, `cell (${i}, ${j})`);
       }
       await page.screenshot({ path: `${ARTIFACTS}heatmap-hover-phone.png` });
-      await moveTo(page, 2, 2);
+      await pointerTo(page, 2, 2);
       await page.touchscreen.tap(grid.cell(T - 1, 2).x, grid.cell(T - 1, 2).y);
       const tapped = await readTip(page, 'heads');
       assertTipMatches(tapped, ref, 0, T - 1, 2);

@@ -88,6 +88,18 @@ export async function openSlide(browser, serverUrl, src, size, { colorScheme = '
   return { context, page, frame, errors };
 }
 
+/** Two animation frames (a page function, for evaluate): a change or an input the page got is drawn. */
+export const twoFrames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+
+/**
+ * The pointer to (x, y), and two frames: Chromium hands pointer moves to the page with its next
+ * frame, which on a loaded machine comes after mouse.move returns (a tip read at once was the last one).
+ */
+export async function pointerTo(page, x, y) {
+  await page.mouse.move(x, y);
+  await page.evaluate(twoFrames);
+}
+
 /** Two animation frames and 50 ms in the frame: what a change drew is on screen. */
 export const settle = (frame) =>
   frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));

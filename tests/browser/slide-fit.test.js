@@ -8,7 +8,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
-import { ARTIFACTS, openInDeck, storyDrawn } from './page-checks.js';
+import { ARTIFACTS, openInDeck, storyDrawn, twoFrames } from './page-checks.js';
 import { PANELS as ENTRIES } from '../../web/explorer/panels/index.js';
 import { LAYER_PART_NAMES } from '../../web/explorer/computation.js';
 
@@ -80,8 +80,6 @@ function contextFor([w, h]) {
   if (!contexts.has(key)) contexts.set(key, web.browser.newContext({ viewport: { width: w, height: h } }));
   return contexts.get(key);
 }
-
-const twoFrames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 
 /**
  * Opens embed.html?panel&preset in an iframe of `size` on a deck page; returns what MEASURE says,

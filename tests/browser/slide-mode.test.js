@@ -8,7 +8,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
-import { ARTIFACTS, storyDrawn } from './page-checks.js';
+import { ARTIFACTS, storyDrawn, twoFrames } from './page-checks.js';
 import { PANELS } from '../../web/explorer/panels/index.js';
 
 const FRAME = { width: 1280, height: 720 };
@@ -22,8 +22,6 @@ const SLIDES = [
 const LECTURE_WORDS = ['ball', 'catch', 'it'];
 const MAX_PROSE = 260; // characters shown beside the figures: the point and the Details button
 const web = chromiumAndWeb();
-
-const twoFrames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 
 // What the slide shows: the point's size and lines, the prose shown, the figures' union box, the
 // smallest figure text on screen, and per heatmap with the sentence's columns the labels drawn.

@@ -132,7 +132,8 @@ function headsText(heads) {
 /**
  * The tiles of one row of maps: each at least its map (and the bars beside it) and "head 4", and
  * its role on one line when all of them then fit `maxWidth`, else its role's longest word (the role
- * wraps). Returns { widths, wrap, width } (width: the row's, gaps included).
+ * wraps). Returns { widths, wrap, width, lines } (width: the row's, gaps included; lines: each
+ * role's lines in its tile).
  */
 export function headTiles(roles, mapSize, maxWidth, k = 1) {
   const size = 10 * k;
@@ -140,14 +141,10 @@ export function headTiles(roles, mapSize, maxWidth, k = 1) {
   const base = Math.max(mapSize + 4, textWidth('head 4', size));
   const row = (widths) => widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1);
   const whole = roles.map((r) => Math.ceil(Math.max(base, textWidth(r, size, '600') + 2)));
-  if (row(whole) <= maxWidth) return { widths: whole, wrap: false, width: row(whole) };
+  if (row(whole) <= maxWidth) return { widths: whole, wrap: false, width: row(whole), lines: roles.map((r) => [r]) };
   const words = roles.map((r) => Math.ceil(Math.max(base, ...r.split(' ').map((w) => textWidth(w, size, '600') + 2))));
-  return { widths: words, wrap: true, width: row(words) };
-}
-
-/** Each role's lines in the tiles of headTiles (one line each unless the tiles wrap). */
-export function roleLinesOf(roles, tiles, k = 1) {
-  return roles.map((r, i) => (tiles.wrap ? wrapText(r, tiles.widths[i] - 2, 10 * k, '600') : [r]));
+  const lines = roles.map((r, i) => wrapText(r, words[i] - 2, size, '600'));
+  return { widths: words, wrap: true, width: row(words), lines };
 }
 
 /**
@@ -204,11 +201,7 @@ export function headsFigure({
   const titleLine = titleSize * 1.5;
   const labelsTop = Math.ceil(titleLine * (legendBeside ? 1 : 2) + 2 * k);
   // A role wider than its tile takes two lines (or more); every tile keeps room for the longest.
-  const roleLines = roleLinesOf(
-    heads.map((h) => h.role),
-    tiles,
-    k,
-  );
+  const roleLines = tiles.lines;
   const lines = Math.max(minLines, ...roleLines.map((l) => l.length));
   const mapTop = Math.ceil(labelsTop + size * (1.3 + 1.3 * lines) + 4);
   const tickSize = size;

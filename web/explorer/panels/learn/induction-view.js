@@ -8,7 +8,7 @@
 // experiment shows" are the ones it replaces.
 import { el } from '../../dom.js';
 import { drawOnCanvases } from '../../panel-frame.js';
-import { headsFigure, headTiles, lossFigure, roleLinesOf } from './induction-charts.js';
+import { headsFigure, headTiles, lossFigure } from './induction-charts.js';
 import { hitsOnSequence, inductionAccount, phaseChange } from './induction-data.js';
 import { LIVE_EVAL_SIZE, MAPS_EVERY, MEASURE_EVERY } from './induction-live.js';
 
@@ -460,7 +460,7 @@ export class InductionView {
           ...shown.flatMap((m) =>
             m.maps.map((_, l) => {
               const roles = rolesOf(m, l);
-              return Math.max(...roleLinesOf(roles, headTiles(roles, mapSize, half, k), k).map((x) => x.length));
+              return Math.max(...headTiles(roles, mapSize, half, k).lines.map((x) => x.length));
             }),
           ),
         )
