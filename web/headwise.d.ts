@@ -476,9 +476,9 @@ export class Trainer {
   /** n updates (default 1); the mean loss and accuracy of those n batches, each before its update. */
   step(n?: number): TrainResult;
   /** Loss and accuracy on the held-out set; zeroHeads: heads (from 0) zeroed before W_out (ablation). */
-  evaluate(options?: { zeroHeads?: ReadonlyArray<{ layer: number; head: number }> }): TrainResult;
+  evaluate(options?: EvaluateOptions): TrainResult;
   /** { step, heldOut: evaluate(), roles: roleScores() }: the Learn panel's curve point. */
-  measure(): { step: number; heldOut: TrainResult; roles: HeadRoleScores[][] };
+  measure(): MeasurePoint;
   /** Per head, mean attention from "?" on the latest verb and latest noun (held-out set). */
   headShares(): HeadShare[];
   /**
@@ -495,16 +495,13 @@ export class Trainer {
   /** For a trainer made by loadCheckpoint(): the checkpoint without its weights; otherwise null. */
   readonly checkpoint: CheckpointInfo | null;
   /** Attention from "?" for 11 words (+ "?"), given as a string, words or token ids. */
-  attentionFrom(sequence: string | ReadonlyArray<string | number>): { tokens: string[]; heads: Float32Array[] };
+  attentionFrom(sequence: SequenceInput): { tokens: string[]; heads: Float32Array[] };
   /** Every block's attention on one sequence. */
-  attention(sequence: string | ReadonlyArray<string | number>): {
-    tokens: string[];
-    layers: Array<{ queries: number; heads: Float32Array[] }>;
-  };
+  attention(sequence: SequenceInput): BlocksAttention;
   /** Held-out sequence `index` as the core drew it: its ids, and each read row's loss group (-1: not counted). */
   heldOutSequence(index?: number): { ids: Int32Array; groups: Int32Array };
   /** Token ids of one sequence of the task. */
-  sequenceIds(sequence: string | ReadonlyArray<string | number>): number[];
+  sequenceIds(sequence: SequenceInput): number[];
   getWeights(): TrainerWeights;
   /** Replaces any of the parameters; Adam's moments and the step count are kept. */
   setWeights(weights: Partial<TrainerWeights> | Record<string, ArrayLike<number>>): void;
@@ -670,39 +667,58 @@ export interface Pool {
   dispose(): void;
 }
 
+/** A sequence of the task: a string, its words or their token ids. */
+export type SequenceInput = string | ReadonlyArray<string | number>;
+/** evaluate()'s options: heads (from 0) zeroed before W_out (ablation). */
+export interface EvaluateOptions {
+  zeroHeads?: ReadonlyArray<{ layer: number; head: number }>;
+}
+/** measure()'s point: { step, heldOut: evaluate(), roles: roleScores() }. */
+export interface MeasurePoint {
+  step: number;
+  heldOut: TrainResult;
+  roles: HeadRoleScores[][];
+}
+/** Every block's attention on one sequence. */
+export interface BlocksAttention {
+  tokens: string[];
+  layers: Array<{ queries: number; heads: Float32Array[] }>;
+}
+/**
+ * The trainer contract off the calling thread (web/trainer-contract.js holds all three trainers to
+ * the same members and checks): Trainer's members, the work answered with promises.
+ */
+export interface TrainerOffThread {
+  readonly options: Readonly<Required<TrainerOptions>>;
+  readonly task: Trainer['task'];
+  readonly parameters: Trainer['parameters'];
+  readonly steps: number;
+  readonly disposed: boolean;
+  readonly stepMultiplyAdds: number;
+  /** The most steps one step(n) may ask for (the Trainer's; a worker trainer's on the page: one call's). */
+  readonly maxStepsPerCall: number;
+  sequenceIds(sequence: SequenceInput): number[];
+  /** n updates; as Trainer.step(n). */
+  step(n?: number): Promise<TrainResult>;
+  evaluate(options?: EvaluateOptions): Promise<TrainResult>;
+  measure(): Promise<MeasurePoint>;
+  attention(sequence: SequenceInput): Promise<BlocksAttention>;
+  dispose(): void;
+}
+
 /** A trainer of a pool (pool.createTrainer): its steps split across the workers. */
-export interface PooledTrainer {
+export interface PooledTrainer extends TrainerOffThread {
   readonly id: number;
   /** The calling thread's Trainer: the weights, Adam's moments and the batch stream. */
   readonly trainer: Trainer;
-  readonly options: Readonly<Required<TrainerOptions>>;
-  readonly steps: number;
-  readonly disposed: boolean;
   /** Instances sharing each step now (1: the calling thread alone). */
   readonly instances: number;
   /** Why it steps on the calling thread although workers were asked for, or null. */
   readonly fallbackReason: string | null;
   readonly divergedSteps: number;
-  readonly task: Trainer['task'];
-  readonly parameters: Trainer['parameters'];
-  readonly stepMultiplyAdds: number;
-  /** The most steps one step(n) may take (the Trainer's). */
-  readonly maxStepsPerCall: number;
-  sequenceIds(sequence: string | ReadonlyArray<string | number>): number[];
-  /** n updates, each split across the workers; as Trainer.step(n). */
-  step(n?: number): Promise<TrainResult>;
-  /** The held-out set's loss and accuracy (zeroHeads: as Trainer.evaluate), computed in a worker. */
-  evaluate(options?: { zeroHeads?: ReadonlyArray<{ layer: number; head: number }> }): Promise<TrainResult>;
-  /** { step, heldOut: evaluate(), roles: roleScores() }, computed in a worker. */
-  measure(): Promise<{ step: number; heldOut: TrainResult; roles: HeadRoleScores[][] }>;
-  /** Every block's attention on one sequence, computed in a worker. */
-  attention(sequence: string | ReadonlyArray<string | number>): Promise<{
-    tokens: string[];
-    layers: Array<{ queries: number; heads: Float32Array[] }>;
-  }>;
+  /** (Each step split across the workers; evaluate, measure and attention computed in a worker.) */
   getWeights(): TrainerWeights;
   setWeights(weights: Partial<TrainerWeights> | Record<string, ArrayLike<number>>): void;
-  dispose(): void;
 }
 
 export function createPool(options?: PoolOptions): Promise<Pool>;
@@ -731,34 +747,18 @@ export interface WorkerTrainerInfo {
  * at most workerSlotLimit() of them run at once, and trainers share them past that bound. Its
  * members and checks are every trainer's (Trainer, PooledTrainer), answered with promises.
  */
+export interface WorkerTrainer extends TrainerOffThread {}
 export class WorkerTrainer {
   /** 'worker', or 'page' where no worker started (then `why` says why and each step blocks the page). */
   readonly where: 'worker' | 'page';
   readonly why: string | null;
-  readonly disposed: boolean;
   /** Why its worker broke (it died, missed a deadline or sent a wrong reply), or null. */
   readonly failure: string | null;
   /** How many other trainers share its worker now. */
   readonly sharing: number;
   readonly info: WorkerTrainerInfo;
-  readonly options: Readonly<Required<TrainerOptions>>;
-  readonly task: Trainer['task'];
-  readonly parameters: Trainer['parameters'];
-  readonly steps: number;
-  readonly stepMultiplyAdds: number;
-  /** The most steps one step(n) may ask for (in a worker one request's limit; on the page one call's). */
-  readonly maxStepsPerCall: number;
-  step(n?: number): Promise<TrainResult>;
-  evaluate(options?: { zeroHeads?: ReadonlyArray<{ layer: number; head: number }> }): Promise<TrainResult>;
-  measure(): Promise<{ step: number; heldOut: TrainResult; roles: HeadRoleScores[][] }>;
-  attention(sequence: string | ReadonlyArray<string | number>): Promise<{
-    tokens: string[];
-    layers: Array<{ queries: number; heads: Float32Array[] }>;
-  }>;
-  sequenceIds(sequence: string | ReadonlyArray<string | number>): number[];
   getWeights(): Promise<TrainerWeights>;
   setWeights(weights: Partial<TrainerWeights> | Record<string, ArrayLike<number>>): Promise<void>;
-  dispose(): void;
 }
 /**
  * A trainer (createTrainer options) off the calling thread, so it never waits for a step. timeoutMs

@@ -3,6 +3,7 @@
 import {
   HeadwiseError,
   createPool,
+  createWorkerTrainer,
   loadHeadwise,
   weightsFromPyTorch,
   type Intermediates,
@@ -76,6 +77,18 @@ pool.createTrainer({}, { workers: 'all' });
 split.dispose();
 pool.dispose();
 
+// A trainer off the calling thread: the contract's members, answered with promises.
+const worker = await createWorkerTrainer(hw, { task: 'story' }, { timeoutMs: 30_000 });
+const ablated: number = (await worker.evaluate({ zeroHeads: [{ layer: 0, head: 1 }] })).accuracy;
+const maps: Float32Array[] = (await worker.attention('the dog chased the ball')).layers[0].heads;
+const ids: number[] = worker.sequenceIds(['the', 'dog']);
+const shared: number = worker.sharing;
+// @ts-expect-error: step(n) takes a number
+await worker.step('10');
+// @ts-expect-error: a worker trainer's weights come in a promise
+worker.getWeights().tokenEmbedding;
+worker.dispose();
+
 export {
   stepped,
   point,
@@ -98,4 +111,8 @@ export {
   role,
   repeat,
   dWdkv,
+  ablated,
+  maps,
+  ids,
+  shared,
 };
