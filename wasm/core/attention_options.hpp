@@ -3,7 +3,8 @@
 // bounded and defaulted: the core turns options into the layer's shape (Config) with it, and
 // JavaScript reads it (attentionOptionTable) for names, types and defaults before calling in.
 // A new option is a field and a row here, its field in the layer's shape and its use in the
-// layer (layers/attention_shape.hpp, layers/attention.cpp), and its line in the README.
+// layer (layers/attention_shape.hpp, layers/attention.cpp); the README describes it for readers
+// (docs/extending.md).
 #pragma once
 
 #include <cstddef>
