@@ -10,7 +10,7 @@ import { loadCheckpointWith } from './checkpoint.js';
 import { createTrainerOn, trainerOptionsOn } from './trainer.js';
 import { cacheBytesOn, cachePresetsOn, cacheStateOn, decodeOn } from './kv.js';
 import { LatentAttention } from './latent.js';
-import { FORWARD_IN_PLACE } from './pool/internal-keys.js';
+import { FORWARD_IN_PLACE } from './pool-keys.js';
 
 // The core's tensor table and steps, read from the module at load: ids by name (T), steps by name
 // (STEP), the stream inputs are drawn from, every row by id (its shape in dimension symbols), and

@@ -2,7 +2,7 @@
 // arguments (against the core's option table, web/options.js) and turns results into
 // plain JS values. Use it through Headwise.createTrainer().
 import { describe, floatArrayArgument } from './arguments.js';
-import { PARAMETER_BUFFER_INTO } from './pool/internal-keys.js';
+import { PARAMETER_BUFFER_INTO } from './pool-keys.js';
 import { HeadwiseError } from './errors.js';
 import { headRoles, ROLE_SHARE } from './head-roles.js';
 import { vocabulary } from './train-task.js';

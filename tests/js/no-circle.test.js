@@ -1,5 +1,7 @@
 // No circle: nothing under web/pool/ reaches the API's entry (web/headwise.js) through its static
-// imports, so the entry only gathers and the pool's workers load the module without it.
+// imports, so the entry only gathers and the pool's workers load the module without it; and the
+// module's own files (web/*.js but the entry) import nothing under web/pool/: the pool stands on
+// the module, never the other way (the pool's method keys live beside the module, web/pool-keys.js).
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,4 +41,13 @@ test('the walk sees the entry where it is imported (the test can fail)', () => {
 
 test.each(poolFiles.map((file) => [file.slice(web.length)]))('web/%s does not import web/headwise.js', (name) => {
   expect(reaches(join(web, name), entry)).toBe(false);
+});
+
+const moduleFiles = readdirSync(web)
+  .filter((name) => name.endsWith('.js') && name !== 'headwise.js')
+  .map((name) => join(web, name));
+
+test.each(moduleFiles.map((file) => [file.slice(web.length)]))('web/%s imports nothing under web/pool/', (name) => {
+  const pool = join(web, 'pool/');
+  expect(importsOf(join(web, name)).filter((file) => file.startsWith(pool))).toEqual([]);
 });

@@ -11,7 +11,7 @@
 // several, the slices' gradients are the batch's up to the order of the float sums (measured
 // within 1e-6 + 1e-5 |g|, tests/js/pool-train.test.js), so runs of different worker counts
 // drift apart slowly, as any change of summation order does.
-import { PARAMETER_BUFFER_INTO } from './internal-keys.js';
+import { PARAMETER_BUFFER_INTO } from '../pool-keys.js';
 import {
   attentionOf,
   DescribedTrainer,

@@ -4,7 +4,7 @@
 // Requests run one after another in arrival order, so a pool may send create, weights and forward
 // without waiting between them.
 import { meanOfSteps, zeroHeadsOf } from '../trainer-contract.js';
-import { FORWARD_IN_PLACE } from './internal-keys.js';
+import { FORWARD_IN_PLACE } from '../pool-keys.js';
 import { errorOf, MAX_TIMED_DECODES, REQUEST_WORK_LIMIT, requestProblem } from './protocol.js';
 
 /**
