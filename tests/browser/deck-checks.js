@@ -1,12 +1,16 @@
-// What the two example decks' tests share (reveal-deck, slidev-deck): the deck library is a pinned
-// dev dependency kept out of the package, and the keys walk the deck.
+// What the example decks' tests share (reveal-deck, slidev-deck, deck): the deck library is a pinned
+// dev dependency kept out of the package, the keys walk the deck, and the steps panel's stages.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { loadHeadwise } from '../../web/headwise.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The core's stages in order (project ... out-project), as its shape trace names them. */
+export const STAGES = [...new Set((await loadHeadwise()).shapeTrace().map((entry) => entry.step))].slice(1);
 
 /**
  * Each of `names` is a devDependency pinned exactly, in the lockfile as a dev package, and nothing

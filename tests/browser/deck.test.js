@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { launchChromium } from './chromium.js';
 import { EXAMPLES_DIR, LOCKED_DOWN_CSP, serveDir, STRICT_CSP, WEB_DIR } from './static-server.js';
 import { ARTIFACTS } from './page-checks.js';
+import { STAGES as STEPS } from './deck-checks.js';
 import { pathToFileURL } from 'node:url';
 import { readFile } from 'node:fs/promises';
 
-const STEPS = ['project', 'split', 'attend', 'merge', 'out-project'];
 const PANELS = ['why', 'steps', 'heads', 'loop', 'order', 'steps'];
 const CSP = { 'Content-Security-Policy': STRICT_CSP };
 

@@ -13,13 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { launchChromium } from './chromium.js';
 import { serveDir, STRICT_CSP } from './static-server.js';
 import { ARTIFACTS, watchPage } from './page-checks.js';
-import { assertPinnedDevDependencies, pressOnAndBack } from './deck-checks.js';
+import { assertPinnedDevDependencies, pressOnAndBack, STAGES as STEPS } from './deck-checks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SITE = `${ROOT}build/site/`;
 const DECK = 'examples/slidev/';
 const VIEWPORT = { width: 1280, height: 720 };
-const STEPS = ['project', 'split', 'attend', 'merge', 'out-project'];
 // What each slide shows: a title, or its panel and how it is embedded.
 const SLIDES = [
   null,

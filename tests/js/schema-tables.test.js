@@ -3,6 +3,7 @@
 // the role each names, and every role a trained head can be given.
 import { beforeAll, expect, test } from 'vitest';
 import { loadHeadwise } from '../../web/headwise.js';
+import { STEPS } from '../../web/explorer/panels/steps/steps-panel.js';
 
 let hw;
 beforeAll(async () => {
@@ -72,4 +73,10 @@ test("a trainer's head roles are among the core's role names", () => {
   const names = new Set(hw.headRoleNames());
   for (const layer of trainer.roleScores()) for (const head of layer) expect(names.has(head.role)).toBe(true);
   trainer.dispose();
+});
+
+// The steps panel reads a URL's step before the module loads, so it keeps the stage names; they are
+// the core's stages, in order, as its shape trace names them.
+test("the steps panel's stages are the core's", () => {
+  expect(STEPS).toEqual([...new Set(hw.shapeTrace().map((entry) => entry.step))].slice(1));
 });
