@@ -1,13 +1,15 @@
 // Writes web/build/headwise-schema.d.ts from the loaded module's own tables: the option fields of
 // createAttention and of the trainer (names, types, choices, what each is), the position kinds,
 // where they enter, the tasks, the head roles and the shape trace's steps; and the explorer's panel
-// ids from its registry (web/explorer/panels/index.js). web/headwise.d.ts and
-// web/explorer/explorer-element.d.ts import them, so a new row in a core table or a new panel needs
-// no hand-written type. Run by build-wasm.sh; tests/js/types-schema.test.js checks the file.
+// ids from its registry (web/explorer/panels/index.js) and the shipped checkpoints' names
+// (web/checkpoint.js). web/headwise.d.ts and web/explorer/explorer-element.d.ts import them, so a
+// new row in a core table, a new panel or a new checkpoint needs no hand-written type. Run by
+// build-wasm.sh; tests/js/types-schema.test.js checks the file.
 // Usage: node scripts/schema-types.mjs [OUT_FILE]
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PANELS } from '../web/explorer/panels/index.js';
+import { CHECKPOINT_NAMES } from '../web/checkpoint.js';
 
 const quote = (s) => `'${String(s).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 const union = (values) => [...new Set(values)].map(quote).join(' | ');
@@ -15,7 +17,7 @@ const doc = (text, indent = '') => `${indent}/** ${text.replace(/\*\//g, '* /')}
 const sameSet = (a, b) => a.length === b.length && a.every((v) => b.includes(v));
 
 /** The declarations the module's tables and the panel registry give, as the text of a .d.ts. */
-export function schemaTypes(hw, panels = PANELS) {
+export function schemaTypes(hw, panels = PANELS, checkpoints = CHECKPOINT_NAMES) {
   const kinds = hw.positionKinds();
   const tasks = hw.tasks();
   const named = [
@@ -62,6 +64,8 @@ export function schemaTypes(hw, panels = PANELS) {
     fields('TrainerOptionFields', hw.trainerOptions(), "createTrainer's options, from the core's table."),
     doc("The explorer's panel ids, in page order (web/explorer/panels/index.js)."),
     `export type ExplorerPanel = ${union(panels.map((p) => p.id))};\n`,
+    doc("A shipped checkpoint's name (web/checkpoints/<name>.json; web/checkpoint.js lists them)."),
+    `export type CheckpointName = ${union(checkpoints)};\n`,
   ].join('');
 }
 

@@ -2,6 +2,7 @@
 
 import type {
   AttentionOptionFields,
+  CheckpointName,
   HeadRole,
   PositionEntry,
   PositionKind,
@@ -11,7 +12,7 @@ import type {
 } from './build/headwise-schema.js';
 
 // The unions and option fields are generated from the core's tables (scripts/schema-types.mjs).
-export type { HeadRole, PositionEntry, PositionKind, TraceStep, TrainTask };
+export type { CheckpointName, HeadRole, PositionEntry, PositionKind, TraceStep, TrainTask };
 
 /**
  * A configuration; every field has a default (the lecture's toy: width 6, 2 heads, 6 tokens).
@@ -401,16 +402,6 @@ export interface HeadRoleScores {
   role: HeadRole;
 }
 
-/** A shipped checkpoint's name (web/checkpoints/<name>.json). */
-export type CheckpointName =
-  | 'induction-1-layer'
-  | 'induction-2-layers'
-  | 'verb-noun-1-head'
-  | 'verb-noun-2-heads'
-  | 'story-1-head'
-  | 'story-2-heads'
-  | 'story-4-heads'
-  | 'story-2-layers';
 export const CHECKPOINT_NAMES: ReadonlyArray<CheckpointName>;
 
 /** What scripts/make-checkpoints.sh measured while training a checkpoint (native trainer). */
