@@ -1,9 +1,12 @@
 // The element's types (web/explorer/explorer-element.d.ts) against the registry and the options
 // schema they describe: a panel or an option added to one and not the other fails here.
 import { readFileSync } from 'node:fs';
+import ts from 'typescript';
 import { expect, test } from 'vitest';
-import { OPTION_SCHEMA, PANEL_IDS } from '../../web/explorer/options.js';
+import { OPTION_SCHEMA, PANEL_IDS, THEMES } from '../../web/explorer/options.js';
 import { PANELS } from '../../web/explorer/panels/index.js';
+import { PRESETS } from '../../web/explorer/lecture/presets.js';
+import { STEPS } from '../../web/explorer/panels/steps/steps-panel.js';
 
 const TYPES = readFileSync(new URL('../../web/explorer/explorer-element.d.ts', import.meta.url), 'utf8');
 const fields = (name) => {
@@ -29,4 +32,32 @@ test('ExplorerOptions names every option of the schema', () => {
 test("each panel's commands are methods of the element's type", () => {
   for (const method of PANELS.flatMap((entry) => Object.keys(entry.commands ?? {})))
     expect(TYPES).toMatch(new RegExp(`\\n  ${method}\\(`));
+});
+
+// The literal unions the element's types spell (string or number literals, aliases followed).
+const source = ts.createSourceFile('explorer-element.d.ts', TYPES, ts.ScriptTarget.Latest, true);
+const aliases = new Map(source.statements.filter(ts.isTypeAliasDeclaration).map((a) => [a.name.text, a.type]));
+function literals(type) {
+  if (ts.isUnionTypeNode(type)) return type.types.flatMap(literals);
+  if (ts.isLiteralTypeNode(type) && ts.isStringLiteral(type.literal)) return [type.literal.text];
+  if (ts.isLiteralTypeNode(type) && ts.isNumericLiteral(type.literal)) return [Number(type.literal.text)];
+  if (ts.isTypeReferenceNode(type) && aliases.has(type.typeName.getText()))
+    return literals(aliases.get(type.typeName.getText()));
+  return [];
+}
+const optionTypes = new Map(
+  source.statements
+    .find((node) => ts.isInterfaceDeclaration(node) && node.name.text === 'ExplorerOptions')
+    .members.map((m) => [m.name.text, literals(m.type)]),
+);
+const sorted = (values) => [...values].sort();
+
+test("every choice the element's types spell is the schema's (choices, presets, themes, steps)", () => {
+  const withChoices = OPTION_SCHEMA.filter((row) => row.choices);
+  expect(withChoices.length).toBeGreaterThan(5);
+  for (const row of withChoices)
+    expect(sorted(optionTypes.get(row.property)), row.property).toEqual(sorted(row.choices));
+  expect(sorted(optionTypes.get('preset'))).toEqual(sorted([...Object.keys(PRESETS), 'custom']));
+  expect(sorted(optionTypes.get('theme'))).toEqual(sorted(THEMES));
+  expect(literals(aliases.get('ExplorerStep'))).toEqual(STEPS);
 });

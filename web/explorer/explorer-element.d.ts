@@ -31,9 +31,9 @@ export interface ExplorerOptions {
   slide: boolean;
   maxTokens: number;
   theme: ExplorerTheme;
-  /** The Learn panel's seed, width (16, 32 or 64) and the runs it trains side by side. */
+  /** The Learn panel's seed, width and the runs it trains side by side. */
   learnSeed: number;
-  learnWidth: number;
+  learnWidth: 16 | 32 | 64;
   learnHeads: ExplorerLearnHeads;
   learnExperiment: ExplorerLearnExperiment;
   learnSplit: ExplorerLearnSplit;
