@@ -11,62 +11,22 @@ import { el } from '../../dom.js';
 import { heatmapFigure, heatmapTable, heatmapTitle } from '../../figures/heatmap.js';
 import { LearnedView } from '../learn/learned-view.js';
 import { headBands, outProjectFigure, outProjectTitle } from '../../figures/out-project-figure.js';
-import { SAMPLE_WORDS } from '../learn/learn-verdict.js';
-import {
-  DEFAULT_HEADS_WEIGHTS,
-  HEADS_WEIGHTS,
-  leadRow,
-  looksText,
-  readingRow,
-  readingText,
-  rowInReading,
-  skillsText,
-} from './trained-heads.js';
+import { DEFAULT_HEADS_WEIGHTS, HEADS_WEIGHTS, leadRow, readingRow, rowInReading } from './trained-heads.js';
 import { TrainedModels, trainedPart } from './heads-numbers.js';
+import {
+  briefDifference,
+  differenceText,
+  headsPoint,
+  learnedText,
+  lectureRun,
+  modelText,
+  UNTRAINED,
+} from './heads-words.js';
 
 const MAX_HEADS_DRAWN = 16;
 // On a slide, more heads than this get the figure column to themselves: the W_out product is a
 // button away (GPT-2's 12 maps beside it were 24 px specks on a 1280x720 slide).
 const MAPS_BESIDE_PRODUCT = 4;
-const SAMPLE = SAMPLE_WORDS.join(' ');
-const UNTRAINED =
-  'These weights are random and untrained (seeded): that is why the maps look alike and spread their attention ' +
-  `over many tokens. Trained heads each look for one thing: on "${SAMPLE}", one head at the latest verb ` +
-  '("catch"), another at the latest noun ("ball"). Train them here, or turn "Random weights" off for the shipped ' +
-  "model's trained heads.";
-const two = (v) => v.toFixed(2);
-const percent = (v) => `${Math.round(100 * v)}%`;
-// A head's highest role score: the one the core names it by when it is at least its threshold.
-const topScore = (scores) => Math.max(...Object.values(scores).filter((v) => typeof v === 'number'));
-
-// How the drawn heads differ, in words, from the numbers of headDifference (the drawn maps' rows
-// from the lecture's "catch" and last "it"), each head by its role and its highest role score.
-function differenceText(view) {
-  const { pairs } = view.difference;
-  const scores = view.roles.map((r, h) => `head ${h + 1} ${two(topScore(r))}`).join(', ');
-  const apart = pairs.map((p) => (pairs.length > 1 ? `${p.a + 1}-${p.b + 1}: ` : '') + two(p.distance));
-  const last = view.difference.looks.at(-1);
-  const distance =
-    apart.length && last
-      ? ` Their rows from "${last.word}" differ by ${apart.join(', ')} (total variation: 0 the same, 1 disjoint).`
-      : '';
-  return `${looksText(view.difference, view.roles)} Role scores: ${scores}.${distance}`;
-}
-
-// The same, briefly: each head's role and where it looks from the read rows.
-function briefDifference(view) {
-  return looksText(view.difference, view.roles, { brief: true });
-}
-
-// The trained model in words: what it is (in full, or briefly beside other maps), how it reads the sentence.
-function modelText(t, { brief = false } = {}) {
-  const heads = `${t.heads} head${t.heads === 1 ? '' : 's'} of ${t.headDim}`;
-  const what = brief
-    ? `width ${t.dModel}`
-    : `1 layer of ${heads}, width ${t.dModel}, trained ${t.steps} steps on lecture-like English: held-out ` +
-      `accuracy ${skillsText(t.evaluation)}`;
-  return `the shipped model ${t.name} (${what}). Your sentence, ${readingText(t.reading)}: "${t.words.join(' ')}".`;
-}
 
 // The trained 2-head model beside a configuration that has none, as the LearnedView draws a run:
 // one row per head, the attention from the lead row (the lecture's "catch", before the last "it")
@@ -95,26 +55,6 @@ function besideLearned(t) {
       },
     ],
   };
-}
-
-// The 2-head run (the lecture's) before and after training, or the widest run if there is no 2-head one.
-const lectureRun = (learned) => learned.runs.find((r) => r.heads === 2) ?? learned.runs.at(-1);
-
-function learnedText(learned) {
-  if (learned.checkpoint) {
-    return `The trained model's ${learned.runs[0].heads} heads on your sentence, from "${learned.from}":`;
-  }
-  const run = lectureRun(learned);
-  const words = learned.words;
-  const found = run.trained.map((v, h) => {
-    const at = v.indexOf(Math.max(...v));
-    return `head ${h + 1} looks at "${words[at]}" (${v[at].toFixed(2)})`;
-  });
-  return (
-    `Trained here: the same ${run.heads}-head model before and after ${learned.step} steps (width ` +
-    `${learned.config.dModel}, seed ${learned.config.seed}), from "?" in the task's sample: random, the heads ` +
-    `spread out; trained, ${found.join(', ')}. The T x T head maps still use random weights.`
-  );
 }
 
 export class HeadsPanel extends PanelFrame {
@@ -844,37 +784,6 @@ export class HeadsPanel extends PanelFrame {
       learned: this.learnedView.exportData(),
     };
   }
-}
-
-/** The slide's point (slide mode, panels/index.js): the dimension rule, then what each head draws. */
-function headsPoint(view) {
-  const c = view.computed;
-  if (!c?.config) return 'One attention map per head.';
-  const v = view.view;
-  // The trained heads: their shape, and where the antecedent head (else the first) looks from the
-  // lead row (the lecture's "catch"), the drawn value.
-  const look = v?.source === 'trained' ? v.difference.looks.find((r) => r.row === v.readRow) : null;
-  if (look) {
-    // One line on a 1280x720 slide (two lines left the maps 100 px tall).
-    const named = v.roles.findIndex((r) => /antecedent/.test(r.role));
-    const h = Math.max(0, named);
-    const top = look.heads[h];
-    return (
-      `${v.dModel} = ${v.heads} x ${v.headDim}, trained: ` +
-      `head ${h + 1} puts ${top.weight.toFixed(2)} of "${look.word}" on "${top.word}".`
-    );
-  }
-  const { dModel, heads } = c.config;
-  const t = c.trained;
-  if (view.trainedInColumn && t?.trained) {
-    return (
-      `${dModel} = ${heads} x ${dModel / heads}: ${heads} heads. Trained, a small model's ` +
-      `${t.dModel} = ${t.heads} x ${t.headDim} heads split the work:`
-    );
-  }
-  const T = v?.tokens.length ?? c.config.tokens; // the tokens the maps draw
-  if (heads === 1) return `${dModel} = 1 x ${dModel}: one head, its own ${T} x ${T} attention map.`;
-  return `${dModel} = ${heads} x ${dModel / heads}: ${heads} heads, each its own ${T} x ${T} attention map.`;
 }
 
 export default {
