@@ -53,7 +53,7 @@ TEST(PositionInference, EveryKindMatchesItsDefinitionInDoubles) {
       // What enters the reference: x, plus the kind's rows for a kind that enters at the input.
       std::vector<float> x(m->tensor(TensorId::kInput), m->tensor(TensorId::kInput) + BTD);
       const std::string k(kind);
-      ASSERT_TRUE(k == "none" || k == "learned" || k == "sinusoidal" || k == "rope" || k == "alibi")
+      ASSERT_TRUE(testing::has_double_definition(k))
           << "no double definition of position kind \"" << k << "\" in this test";
       if (k == "learned" || k == "sinusoidal") {
         const float* p = m->tensor(TensorId::kPositions);

@@ -13,6 +13,7 @@
 
 #include "layers/model_spec.hpp"
 #include "layers/positions/position_kind.hpp"
+#include "reference_positions.hpp"
 
 namespace headwise::layers::reference {
 
@@ -68,8 +69,7 @@ inline double reference_loss(const Problem& pr, const Params& P) {
   const std::size_t B = pr.batch, T = s.tokens, D = s.d_model, H = s.heads, hd = s.head_dim;
   const std::size_t C = H * hd;
   const std::string kind = s.position ? s.position->name : "none";
-  if (kind != "none" && kind != "learned" && kind != "sinusoidal" && kind != "rope" &&
-      kind != "alibi")
+  if (!testing::has_double_definition(kind))
     throw std::invalid_argument("no double definition of position kind \"" + kind + "\" here");
   auto p = [&](const std::string& n) -> const Vec& { return P.at(n); };
   auto has = [&](const std::string& n) { return P.count(n) > 0; };
