@@ -194,8 +194,14 @@ test('real element lifecycle: idle until near the viewport, paused out of view, 
       const element = document.createElement('headwise-explorer');
       element.setAttribute('panel', 'input');
       const states = [element.lifecycle];
+      // Waits by the clock, not by a count of polls: loading the module took 5 s on CI's loaded
+      // 2-core machine, past the 400 polls of 10 ms this used to allow (and what was seen there).
+      const waitFor = async (done) => {
+        const deadline = performance.now() + 60_000;
+        while (!done() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      };
       const until = async (state) => {
-        for (let i = 0; i < 400 && element.lifecycle !== state; i += 1) await new Promise((r) => setTimeout(r, 10));
+        await waitFor(() => element.lifecycle === state);
         states.push(element.lifecycle);
       };
       const far = document.createElement('div');
@@ -208,7 +214,7 @@ test('real element lifecycle: idle until near the viewport, paused out of view, 
       const message = element.shadowRoot.querySelector('.status[data-kind="error"]')?.textContent ?? '';
       const away = async () => {
         window.scrollTo(0, 0);
-        for (let i = 0; i < 400 && element.active; i += 1) await new Promise((r) => setTimeout(r, 10));
+        await waitFor(() => !element.active);
       };
       await away();
       states.push(element.lifecycle); // out of view, still an error; the retry waits for the view
