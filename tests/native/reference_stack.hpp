@@ -54,16 +54,6 @@ inline Vec layer_norm(const Vec& x, std::size_t rows, std::size_t w, const Vec& 
   return y;
 }
 
-// The rotation by position t of the pair (2i, 2i+1), angle t * 10000^(-2i / hd) (RoPE).
-inline void rope(Vec& v, std::size_t at, std::size_t hd, std::size_t t) {
-  for (std::size_t i = 0; 2 * i + 1 < hd; ++i) {
-    const double a = double(t) * std::pow(10000.0, -2.0 * double(i) / double(hd));
-    const double x = v[at + 2 * i], y = v[at + 2 * i + 1];
-    v[at + 2 * i] = x * std::cos(a) - y * std::sin(a);
-    v[at + 2 * i + 1] = x * std::sin(a) + y * std::cos(a);
-  }
-}
-
 inline double reference_loss(const Problem& pr, const Params& P) {
   const ModelSpec& s = pr.spec;
   const std::size_t B = pr.batch, T = s.tokens, D = s.d_model, H = s.heads, hd = s.head_dim;
@@ -79,10 +69,7 @@ inline double reference_loss(const Problem& pr, const Params& P) {
       const std::size_t t = r % T;
       double v = p("tokenEmbedding")[std::size_t(pr.ids[r]) * D + d];
       if (kind == "learned") v += p("positionEmbedding")[t * D + d];
-      if (kind == "sinusoidal") {
-        const double a = double(t) / std::pow(10000.0, double(d - d % 2) / double(D));
-        v += d % 2 == 0 ? std::sin(a) : std::cos(a);
-      }
+      if (kind == "sinusoidal") v += testing::sinusoid(t, d, D);
       x[r * D + d] = v;
     }
   std::size_t rows_per = T;  // rows per sequence in x
@@ -97,7 +84,8 @@ inline double reference_loss(const Problem& pr, const Params& P) {
     if (kind == "rope") {
       for (std::size_t r = 0; r < B * T; ++r)
         for (std::size_t h = 0; h < H; ++h)
-          rope(q, r * C + h * hd, hd, r % T), rope(k, r * C + h * hd, hd, r % T);
+          testing::rope(r % T, &q[r * C + h * hd], hd),
+              testing::rope(r % T, &k[r * C + h * hd], hd);
     }
     Vec cat(B * Tl * C, 0.0);
     for (std::size_t bb = 0; bb < B; ++bb)
@@ -111,10 +99,7 @@ inline double reference_loss(const Problem& pr, const Params& P) {
             for (std::size_t d = 0; d < hd; ++d)
               dot += q[(bb * T + i) * C + h * hd + d] * k[(bb * T + j) * C + h * hd + d];
             sc[j] = dot / std::sqrt(double(hd));
-            if (kind == "alibi") {
-              const double slope = std::pow(2.0, -8.0 * double(h + 1) / double(H));
-              sc[j] -= slope * std::fabs(double(i) - double(j));
-            }
+            if (kind == "alibi") sc[j] += testing::alibi(h, H, i, j);
             mx = std::max(mx, sc[j]);
           }
           for (double& e : sc) sum += (e = std::exp(e - mx));
