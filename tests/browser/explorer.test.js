@@ -6,7 +6,7 @@ import { chromiumAndWeb } from './web-session.js';
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { WEB_DIR } from './static-server.js';
-import { ARTIFACTS, canvasColourCounts, headsTrained, openExplorer, panelText } from './page-checks.js';
+import { ARTIFACTS, canvasColourCounts, canvasPixels, headsTrained, openExplorer, panelText } from './page-checks.js';
 import { viridis } from '../../web/explorer/figures/colour-scale.js';
 import { LIGHT } from '../../web/explorer/figures/figure.js';
 import { PANELS } from '../../web/explorer/panels/index.js';
@@ -36,24 +36,8 @@ const rgbOf = (hex) => parseInt(hex.slice(1, 7), 16);
 const VIRIDIS_RGB = new Set(Array.from({ length: 256 }, (_, k) => rgbOf(viridis(k / 255))));
 
 /** The pixels of the heads panel's canvas `index`, with pixel(x, y) as 0xrrggbb. */
-async function headCanvasPixels(page, index) {
-  const image = await page.locator('headwise-explorer').evaluate((host, k) => {
-    const canvas = host.shadowRoot.querySelectorAll('[data-panel="heads"] .figures.grid canvas')[k];
-    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-    // As base64: the bytes as a JSON array of numbers took 6-7 s a canvas to cross to the test.
-    let binary = '';
-    for (let i = 0; i < data.length; i += 0x8000) binary += String.fromCharCode(...data.subarray(i, i + 0x8000));
-    return { width: canvas.width, height: canvas.height, base64: btoa(binary) };
-  }, index);
-  const { width, height } = image;
-  const data = Buffer.from(image.base64, 'base64');
-  assert.equal(data.length, 4 * width * height);
-  const pixel = (x, y) => {
-    const k = 4 * (y * width + x);
-    return (data[k] << 16) | (data[k + 1] << 8) | data[k + 2];
-  };
-  return { width, height, pixel };
-}
+const headCanvasPixels = (page, index) =>
+  canvasPixels(page.locator('[data-panel="heads"] .figures.grid canvas').nth(index));
 
 /** The box around every viridis-coloured pixel: the heatmap's grid when its corners are visible. */
 function viridisBox({ width, height, pixel }) {

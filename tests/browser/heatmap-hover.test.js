@@ -8,7 +8,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromiumAndWeb } from './web-session.js';
 import { readFile } from 'node:fs/promises';
-import { ARTIFACTS, pointerTo } from './page-checks.js';
+import { ARTIFACTS, canvasPixels, pointerTo } from './page-checks.js';
 import { loadHeadwise } from '../../web/headwise.js';
 import { sentenceBatch } from '../../web/explorer/lecture/tokenizer.js';
 import { embedTokens } from '../../web/explorer/lecture/token-embeddings.js';
@@ -103,15 +103,9 @@ async function reference(page, { whole = false } = {}) {
 async function canvasOf(page, selector, index) {
   const canvas = page.locator(selector).nth(index);
   await canvas.scrollIntoViewIfNeeded();
-  const image = await canvas.evaluate((c) => {
-    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
-    const rgb = new Array(c.width * c.height);
-    for (let k = 0; k < rgb.length; k += 1) rgb[k] = (data[4 * k] << 16) | (data[4 * k + 1] << 8) | data[4 * k + 2];
-    return { width: c.width, height: c.height, rgb };
-  });
+  const image = await canvasPixels(canvas);
   const box = await canvas.boundingBox();
-  const pixel = (x, y) => image.rgb[y * image.width + x];
-  return { canvas, ...image, box, pixel, ratio: image.width / box.width };
+  return { canvas, ...image, box, ratio: image.width / box.width };
 }
 
 /**
