@@ -253,7 +253,8 @@ describe('GPT-2 heads on a 1280x720 slide', () => {
         await page.goto(`${servers.site.url}examples/slidev/#/3`);
         await page.waitForSelector('.slidev-page-3 iframe');
         let frame;
-        for (let k = 0; k < 100 && !(frame = headsFrame(page)); k += 1) await page.waitForTimeout(100);
+        for (const end = Date.now() + 30_000; !(frame = headsFrame(page)) && Date.now() < end;)
+          await page.waitForTimeout(100);
         await settle(frame);
         await page.screenshot({ path: `${ARTIFACTS}heads-slide-slidev-trained.png` });
         await trainedThenMaps('Slidev', frame, MAP_PX);

@@ -416,7 +416,7 @@ test('learn-split="data" on a module page: each model trains data-parallel on th
     // One pool for both models: two workers, not one per model and slice.
     assert.equal(page.workers().length, 2);
     await page.evaluate(() => document.querySelector('headwise-explorer').resetTraining());
-    for (let i = 0; i < 50 && page.workers().length > 0; i += 1) await page.waitForTimeout(50);
+    for (const end = Date.now() + 10_000; page.workers().length > 0 && Date.now() < end;) await page.waitForTimeout(50);
     assert.equal(page.workers().length, 0, 'resetting frees the pool');
     assert.deepEqual(problems, []);
   } finally {

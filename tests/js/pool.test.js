@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createPool, HeadwiseError, loadHeadwise, sharedPool } from '../../web/headwise.js';
 import { SPLIT_MIN_FLOPS } from '../../web/pool/pool.js';
 import { flopsOf } from '../../web/pool/split.js';
+import { until } from './until.js';
 
 // Every position kind the core lists (read while the tests are collected: test.each needs them).
 const KINDS = (await loadHeadwise()).positionKinds().map((kind) => kind.name);
@@ -259,7 +260,7 @@ test('pool.dispose stops every worker thread and frees the calling thread layers
   pool.dispose();
   expect(layer.disposed).toBe(true);
   expect(hw.liveLayers()).toBe(layersBefore);
-  for (let i = 0; i < 50 && threads() > threadsBefore; i += 1) await new Promise((r) => setTimeout(r, 20));
+  await until(() => threads() <= threadsBefore);
   expect(threads()).toBe(threadsBefore);
   expect(() => pool.createAttention(TOY)).toThrow(/disposed/);
 });
@@ -334,7 +335,7 @@ test('the shared pool: one set of workers for every lease; the last lease stops 
   expect(() => a.createAttention(TOY)).toThrow(/lease was disposed/);
   expectClose(await lb.forward(x1(), { parallel: 'always' }), await single({ ...TOY, seed: 8 }, x1()));
   b.dispose();
-  for (let i = 0; i < 50 && threads() > threadsBefore; i += 1) await new Promise((r) => setTimeout(r, 20));
+  await until(() => threads() <= threadsBefore);
   expect(threads()).toBe(threadsBefore);
   const c = await sharedPool({ size: 2 }); // a fresh one after the last lease
   expect(c.size).toBe(2);

@@ -8,6 +8,7 @@
 import { afterEach, beforeAll, expect, test } from 'vitest';
 import { createWorkerTrainer, loadHeadwise, workerSlotLimit, workerSlotStats } from '../../web/headwise.js';
 import { WorkerFailure } from '../../web/pool/channel.js';
+import { until } from './until.js';
 
 const fixture = (name) => new URL(`./pool-workers/${name}.js`, import.meta.url);
 const SMALL = { task: 'induction', layers: 2, heads: 2, dModel: 16, mlpWidth: 0, batch: 6, evalSize: 16, seed: 3 };
@@ -18,9 +19,7 @@ const start = async (options = SMALL, settings = {}) => {
   return trainer;
 };
 const idle = async () => {
-  for (let i = 0; i < 100 && (await workerSlotStats()).workers > 0; i += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await until(async () => (await workerSlotStats()).workers === 0);
   return workerSlotStats();
 };
 
@@ -53,7 +52,7 @@ test('more trainers than the bound share the bounded workers, and every one trai
     expect(stats.peak).toBeLessThanOrEqual(limit);
     expect(trainers.some((t) => t.sharing > 0)).toBe(true);
     // Counted by the workers themselves: as many started as the bound, no more.
-    for (let i = 0; i < 50 && startedThreads.size < limit; i += 1) await new Promise((r) => setTimeout(r, 20));
+    await until(() => startedThreads.size >= limit);
     expect(startedThreads.size).toBe(limit);
     // Same seed, same batches: a trainer sharing a worker trains as one alone does.
     const local = hw.createTrainer(SMALL);
@@ -204,7 +203,7 @@ test('at the bound, trainers needing another kind of worker wait in turn; an Abo
   const order = [];
   const first = start(SMALL, other).then((t) => (order.push('first'), t));
   const second = start(SMALL, other).then((t) => (order.push('second'), t));
-  for (let i = 0; i < 100 && (await workerSlotStats()).waiting < 3; i += 1) await new Promise((r) => setTimeout(r, 5));
+  await until(async () => (await workerSlotStats()).waiting >= 3, { every: 5 });
   expect(await workerSlotStats()).toMatchObject({ workers: limit, waiting: 3 });
   controller.abort();
   await expect(aborted).rejects.toThrow(/aborted/);
@@ -237,7 +236,7 @@ test('with no worker (kinds: []) it trains on this thread; hostile calls leave t
   expect((await trainer.measure()).step).toBe(2);
   trainer.dispose();
   open.delete(trainer);
-  for (let i = 0; i < 50 && hw.liveTrainers() > liveBefore; i += 1) await new Promise((r) => setTimeout(r, 5));
+  await until(() => hw.liveTrainers() <= liveBefore, { every: 5 });
   expect(hw.liveTrainers()).toBe(liveBefore);
   expect(hw.memoryStats().heapInUseBytes).toBe(heapBefore);
 });
