@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { loadHeadwise } from '../../web/headwise.js';
+import { until } from '../js/until.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -50,11 +51,9 @@ export async function pressUntil(page, keys, last, deck) {
     const key = keys[presses % keys.length];
     await page.keyboard.press(key);
     presses += 1;
-    const deadline = Date.now() + 10_000;
-    while ((await page.evaluate(place)) === before) {
-      if (Date.now() > deadline) assert.fail(`the deck did not move on press ${presses} (${key}) at ${before}`);
-      await page.waitForTimeout(20);
-    }
+    await until(async () => (await page.evaluate(place)) !== before, { every: 20 });
+    if ((await page.evaluate(place)) === before)
+      assert.fail(`the deck did not move on press ${presses} (${key}) at ${before}`);
     assert.ok(presses < 40, 'the deck reaches the slide');
   }
   await deck.waitFor(page, last);

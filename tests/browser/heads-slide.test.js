@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { launchChromium } from './chromium.js';
 import { serveDir, STRICT_CSP, WEB_DIR } from './static-server.js';
 import { ARTIFACTS, openInDeck, twoFrames } from './page-checks.js';
+import { until } from '../js/until.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SITE = `${ROOT}build/site/`;
@@ -253,8 +254,7 @@ describe('GPT-2 heads on a 1280x720 slide', () => {
         await page.goto(`${servers.site.url}examples/slidev/#/3`);
         await page.waitForSelector('.slidev-page-3 iframe');
         let frame;
-        for (const end = Date.now() + 30_000; !(frame = headsFrame(page)) && Date.now() < end;)
-          await page.waitForTimeout(100);
+        await until(() => (frame = headsFrame(page)), { ms: 30_000, every: 100 });
         await settle(frame);
         await page.screenshot({ path: `${ARTIFACTS}heads-slide-slidev-trained.png` });
         await trainedThenMaps('Slidev', frame, MAP_PX);

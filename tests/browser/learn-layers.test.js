@@ -18,6 +18,7 @@ import { chromiumAndWeb } from './web-session.js';
 import { WEB_DIR } from './static-server.js';
 import { openInDeck } from './page-checks.js';
 import { longTasks, traceMainThread } from './main-thread-work.js';
+import { until } from '../js/until.js';
 import { loadavg } from 'node:os';
 import { inductionSequence, repeatQueries } from '../../web/explorer/panels/learn/induction-data.js';
 import { loadHeadwise } from '../../web/headwise.js';
@@ -416,7 +417,7 @@ test('learn-split="data" on a module page: each model trains data-parallel on th
     // One pool for both models: two workers, not one per model and slice.
     assert.equal(page.workers().length, 2);
     await page.evaluate(() => document.querySelector('headwise-explorer').resetTraining());
-    for (const end = Date.now() + 10_000; page.workers().length > 0 && Date.now() < end;) await page.waitForTimeout(50);
+    await until(() => page.workers().length === 0, { every: 50 });
     assert.equal(page.workers().length, 0, 'resetting frees the pool');
     assert.deepEqual(problems, []);
   } finally {

@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { launchChromium } from './chromium.js';
 import { serveDir, STRICT_CSP } from './static-server.js';
+import { until } from '../js/until.js';
 import { dropCheckpointUrls, dropDefaultWasmUrl, inlineWasm, noNodeFs } from '../../scripts/explorer-bundle.config.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -81,7 +82,7 @@ async function assertDisposeEndsWorkers(page) {
   assert.equal(page.workers().length, 2);
   await page.evaluate(() => window.poolDispose());
   // By the clock: a loaded machine reports a worker's end late.
-  for (const end = Date.now() + 10_000; page.workers().length > 0 && Date.now() < end;) await page.waitForTimeout(50);
+  await until(() => page.workers().length === 0, { every: 50 });
   assert.equal(page.workers().length, 0);
 }
 
